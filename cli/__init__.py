@@ -1,0 +1,1 @@
+"""The ``gamerec`` command-line tool: a thin Typer shell over the library."""

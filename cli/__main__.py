@@ -1,0 +1,5 @@
+"""Allow ``python -m cli``."""
+
+from cli.main import main
+
+main()

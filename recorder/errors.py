@@ -1,0 +1,34 @@
+"""The error hierarchy shared by every layer of gamerec.
+
+The library raises these; the CLI maps them to exit codes and the service to gRPC status
+codes. Every error is a ``ValueError`` so that callers who only know the standard library can
+still catch it. This module imports nothing, so even the pure rules engines can use it.
+"""
+
+from __future__ import annotations
+
+
+class GamerecError(ValueError):
+    """Base class of every error gamerec raises on purpose."""
+
+
+class RecordMalformedError(GamerecError):
+    """A record cannot be decoded: bad bytes, bad syntax, or a truncated file.
+
+    Attributes:
+        source: the file name (or ``"<stdin>"``, ``"<bytes>"``) the record came from.
+        where: the place in the source: ``"line 3, column 7"`` or ``"byte 1042"``; empty when
+            the whole source is at fault.
+        reason: what was wrong and what was expected.
+    """
+
+    def __init__(self, reason: str, *, source: str = "", where: str = "") -> None:
+        """Build the error and its one-line message ``source: where: reason``."""
+        self.source = source
+        self.where = where
+        self.reason = reason
+        super().__init__(": ".join(part for part in (source, where, reason) if part))
+
+
+class LimitExceededError(RecordMalformedError):
+    """A record or collection exceeds a configured limit (size, plies, tags, depth)."""

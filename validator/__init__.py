@@ -1,0 +1,1 @@
+"""Replay, validate, score and adjudicate records with the rules engines in ``validator.games``."""

@@ -1,0 +1,268 @@
+"""The one protocol every rules engine follows, and the values they share.
+
+One module per game (``one``, ``aronda``, ``oust``, ``ohwahree``) exposes an ``ENGINE`` object
+that satisfies :class:`Engine`. The validator, the service, the CLI and the conformance tests
+reach every game through the registry in ``validator.games`` and this protocol only.
+
+Engines are pure: no I/O, no protobuf, no logging. They take and give moves in their own
+compact types (each module documents its ``Move``), and text in the syntax of notation.md.
+
+State model: states are **mutable**. ``play`` changes the state in place (a replay of a
+thousand plies then allocates no new position per ply); ``copy`` gives an independent state
+for search, perft and what-if questions. Seats are 1-based everywhere.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from recorder.errors import GamerecError
+
+
+class VariantError(GamerecError):
+    """A variant is unknown or impossible (e.g. 5 players in Oh-Wah-Ree, a ring of 4 points)."""
+
+
+class MoveSyntaxError(GamerecError):
+    """A move text is not a move token of the game at all (``c7x``, ``banana``).
+
+    A well-formed token naming a point that is not on the board is *not* a syntax error: it
+    parses, and ``check`` reports it (``NO_SUCH_POINT`` and the like).
+    """
+
+
+class IllegalMoveError(GamerecError):
+    """``play`` was given a move that ``check`` rejects. Carries the :class:`Illegal` reason."""
+
+    def __init__(self, illegal: Illegal) -> None:
+        """Wrap an :class:`Illegal` verdict."""
+        self.illegal = illegal
+        super().__init__(f"{illegal.code}: {illegal.message}")
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal:
+    """Why a move is illegal.
+
+    Attributes:
+        code: a stable UPPER_SNAKE reason code (``OCCUPIED``, ``NOT_YOUR_TURN``, ...). Codes are
+            API: tests, the CLI's JSON and the service return them; never rename one.
+        message: one plain sentence that names the move's points and cites the rule,
+            e.g. ``"landing point c9 is occupied (rules/one.md §4.2)"``.
+    """
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent:
+    """Something a ply did besides the move itself, for replay frames, annotation and rendering.
+
+    Attributes:
+        kind: what happened; one of the kinds below (engines add none without documenting it):
+            ``"capture"`` (ONE jumped stones, Oust removed groups, Oh-Wah-Ree taken pits),
+            ``"possession-inside"`` / ``"possession-outside"`` (Aronda), ``"skip"`` (a seat
+            that could not move was passed over, Oh-Wah-Ree), ``"resign"``, ``"pass"``,
+            ``"swap"``, ``"turn-ended"`` (Oust turn ended because no placement was possible;
+            Aronda turn cut to one piece), ``"end"`` (the game is over after this ply).
+        seat: the seat the event belongs to (the captor, the new owner, the skipped seat).
+        where: the points / fields / cells / pits concerned, in notation.md's text.
+        count: how many stones or pieces, where that means something (0 otherwise).
+    """
+
+    kind: str
+    seat: int
+    where: tuple[str, ...] = ()
+    count: int = 0
+
+
+MoveT = TypeVar("MoveT", bound=Hashable)
+VariantT = TypeVar("VariantT")
+
+
+class GameState(Protocol[MoveT]):
+    """A position, with the seat to move, that can check and play moves.
+
+    Implementations are mutable: ``play`` changes the state in place.
+    """
+
+    @property
+    def seats(self) -> int:
+        """The number of seats at the table (resigned seats included)."""
+        ...
+
+    @property
+    def to_move(self) -> int:
+        """The 1-based seat to move; 0 when the game is over."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended by its rules (including resignation)."""
+        ...
+
+    @property
+    def ply(self) -> int:
+        """The number of plies played so far."""
+        ...
+
+    def legal_moves(self) -> list[MoveT]:
+        """Every legal next ply (Oust: every legal next *placement*; see its module).
+
+        Empty when the game is over. ``resign`` is always legal while the game goes on and is
+        not listed.
+        """
+        ...
+
+    def check(self, move: MoveT, seat: int | None = None) -> Illegal | None:
+        """Return why ``move`` is illegal here, or None when it is legal.
+
+        When ``seat`` is given and is not the seat to move, the answer is ``NOT_YOUR_TURN``.
+        After the end of the game every move is ``GAME_ALREADY_OVER``.
+        """
+        ...
+
+    def play(self, move: MoveT) -> tuple[GameEvent, ...]:
+        """Play a legal move in place and return what it did.
+
+        Raises:
+            IllegalMoveError: when ``check`` rejects the move (the state is left unchanged).
+        """
+        ...
+
+    def copy(self) -> GameState[MoveT]:
+        """An independent copy of this state."""
+        ...
+
+    def scores(self) -> tuple[int, ...]:
+        """The score of every seat in seat order, by the rules' own definition, now."""
+        ...
+
+    def ranking(self) -> tuple[int, ...]:
+        """The competition rank of every seat in seat order (1 = first; ties share a rank).
+
+        Meaningful at the end of the game; before the end it is the standing from ``scores``.
+        Resigned seats rank below all seats still playing.
+        """
+        ...
+
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats (those ranked first), empty when the rules name no winner."""
+        ...
+
+    def digest(self) -> str:
+        """A stable hex digest of the position (board, supplies, stores, seat to move, ...).
+
+        Equal positions reached by different move orders give equal digests; the digest does
+        not depend on the Python process, platform or version.
+        """
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayOutcome:
+    """What :meth:`Engine.replay` found.
+
+    Attributes:
+        state: the position after the last legal ply (the start position if ply 1 is illegal).
+        plies: how many plies were played legally.
+        illegal: why ply ``plies + 1`` is illegal, or None when every ply was legal.
+    """
+
+    state: GameState[Hashable]
+    plies: int
+    illegal: Illegal | None
+
+
+class Engine(Protocol[VariantT, MoveT]):
+    """A game's rules behind one shape; one module-level ``ENGINE`` object per game."""
+
+    @property
+    def name(self) -> str:
+        """The game's name as the GRN ``Game`` tag writes it (``ONE``, ``Oh-Wah-Ree``)."""
+        ...
+
+    def variant(self, **options: object) -> VariantT:
+        """Build and check a variant from keyword options (the dataclass fields).
+
+        Raises:
+            VariantError: an unknown option or an impossible value.
+        """
+        ...
+
+    def variant_from_tags(self, tags: dict[str, str]) -> VariantT:
+        """Build a variant from GRN tag values (``Players``, ``Board``, ``Mirror`` ...).
+
+        Tags that are not rule options of this game are ignored; a missing option tag takes
+        the documented default.
+
+        Raises:
+            VariantError: a missing required tag, or a value that is unknown or impossible.
+        """
+        ...
+
+    def variant_tags(self, variant: VariantT) -> dict[str, str]:
+        """The GRN tags that describe ``variant`` (inverse of :meth:`variant_from_tags`)."""
+        ...
+
+    def new_game(self, variant: VariantT) -> GameState[MoveT]:
+        """The start position of a game under ``variant``."""
+        ...
+
+    def parse_move(self, variant: VariantT, text: str) -> MoveT:
+        """Parse a move token of notation.md (case-insensitive; surrounding space ignored).
+
+        Raises:
+            MoveSyntaxError: the text is not a token of this game.
+        """
+        ...
+
+    def format_move(self, variant: VariantT, move: MoveT) -> str:
+        """The canonical lower-case token of ``move``."""
+        ...
+
+    def replay(
+        self,
+        variant: VariantT,
+        moves: Sequence[MoveT],
+        seats: Sequence[int] | None = None,
+    ) -> ReplayOutcome:
+        """Check and play ``moves`` from the start; stop at the first illegal one.
+
+        This is the validator's hot path: implementations keep it tight. ``seats``, when given,
+        is the seat each ply claims to be by (0 = unstated); a mismatch is ``NOT_YOUR_TURN``.
+        """
+        ...
+
+    def random_game(
+        self,
+        variant: VariantT,
+        rng: random.Random,
+        choose: Callable[[GameState[MoveT], list[MoveT]], MoveT] | None = None,
+    ) -> list[MoveT]:
+        """Play one complete legal game and return its plies.
+
+        ``choose`` picks a ply from the legal ones (default: ``rng.choice``); the same ``rng``
+        seed always gives the same game. Never resigns.
+        """
+        ...
+
+
+def perft(state: GameState[MoveT], depth: int) -> int:
+    """Count the leaves of the legal-move tree to ``depth`` (perft.md conventions).
+
+    A game that ends before ``depth`` counts as one leaf. This generic version uses only the
+    protocol; engines may provide a faster one with the same answer.
+    """
+    if depth == 0 or state.is_over:
+        return 1
+    total = 0
+    for move in state.legal_moves():
+        child = state.copy()
+        child.play(move)
+        total += perft(child, depth - 1)
+    return total
