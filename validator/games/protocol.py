@@ -80,6 +80,46 @@ class GameEvent:
     count: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Site:
+    """One place on the board in a :class:`Position`.
+
+    Attributes:
+        name: the place in notation.md's text (``c7``, ``m5``, ``g7``, ``4``).
+        owner: 0 for none, else a seat. ONE and Oust: the seat whose stone stands there.
+            Aronda: the seat that possesses the field. Oh-Wah-Ree: the seat that owns the pit.
+        pieces: Aronda: the placement pieces on the field per seat, in seat order.
+            Oh-Wah-Ree: ``(stones in the pit,)``. ONE and Oust: ``()``.
+    """
+
+    name: str
+    owner: int
+    pieces: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A plain, game-neutral picture of a state: for replay frames, rendering and JSON.
+
+    Attributes:
+        to_move: the seat to move, 0 when the game is over.
+        sites: every place on the board, in board order (ONE: ring a first, each ring by
+            index; Aronda: ``c``, ``i1..i8``, ``m1..m8``, ``o1..o8``; Oust: row 1 first, each
+            row by letter; Oh-Wah-Ree: pits 1..12).
+        supplies: per seat, pieces still to place (ONE stones, Aronda pieces); ``()`` where
+            the game has no supply.
+        captured: per seat, ONE captured stones or the Oh-Wah-Ree store; ``()`` where the
+            game keeps no count.
+        resigned: the seats that have resigned, in the order they did.
+    """
+
+    to_move: int
+    sites: tuple[Site, ...]
+    supplies: tuple[int, ...] = ()
+    captured: tuple[int, ...] = ()
+    resigned: tuple[int, ...] = ()
+
+
 MoveT = TypeVar("MoveT", bound=Hashable)
 VariantT = TypeVar("VariantT")
 
@@ -154,6 +194,10 @@ class GameState(Protocol[MoveT]):
         """The winning seats (those ranked first), empty when the rules name no winner."""
         ...
 
+    def position(self) -> Position:
+        """A game-neutral snapshot of the position (see :class:`Position`)."""
+        ...
+
     def digest(self) -> str:
         """A stable hex digest of the position (board, supplies, stores, seat to move, ...).
 
@@ -184,6 +228,11 @@ class Engine(Protocol[VariantT, MoveT]):
     @property
     def name(self) -> str:
         """The game's name as the GRN ``Game`` tag writes it (``ONE``, ``Oh-Wah-Ree``)."""
+        ...
+
+    @property
+    def reason_codes(self) -> dict[str, str]:
+        """Every reason code ``check`` can return, with a one-line description of each."""
         ...
 
     def variant(self, **options: object) -> VariantT:
