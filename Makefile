@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 demo: install
-	$(VENV)/bin/gamerec info fixtures/valid
+	$(VENV)/bin/gamerec info fixtures/valid/*.grn
 
 lint: install
 	$(PY) -m ruff check .

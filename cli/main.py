@@ -1,20 +1,28 @@
-"""The ``gamerec`` Typer application."""
+"""The ``gamerec`` Typer application: one small module per command, registered here."""
 
 from __future__ import annotations
 
 import typer
+
+from cli.convert import convert
+from cli.info import info
 
 app = typer.Typer(
     name="gamerec",
     help="Validate, convert, annotate, diff and render game records.",
     no_args_is_help=True,
     add_completion=False,
+    pretty_exceptions_show_locals=False,
 )
 
 
 @app.callback()
 def _root() -> None:
     """Game records toolkit and referee."""
+
+
+app.command("convert")(convert)
+app.command("info")(info)
 
 
 def main() -> None:

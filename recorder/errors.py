@@ -32,3 +32,21 @@ class RecordMalformedError(GamerecError):
 
 class LimitExceededError(RecordMalformedError):
     """A record or collection exceeds a configured limit (size, plies, tags, depth)."""
+
+
+class NotationError(RecordMalformedError):
+    """A move token does not follow the syntax of notation.md (``c0``, ``7c``, ``o1,``).
+
+    A well-formed token that names a point missing from the record's board is not a
+    notation error: it parses, and the validator reports the illegal move.
+    """
+
+
+class EncodingError(GamerecError):
+    """Records cannot be written in the chosen encoding, or no encoding can be chosen.
+
+    Raised for an output whose encoding cannot be told from its name, for several records
+    sent to a one-record encoding (``.pb``, ``.json``), and for a record that GRN cannot hold
+    (no game, a move of another game, an enum value this version does not know, an extra tag
+    whose name is not a tag name).
+    """

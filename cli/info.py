@@ -1,0 +1,94 @@
+"""``gamerec info PATH...``: one line per record: game, variant, seats, plies, claimed result."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+import orjson
+import typer
+
+from cli.arguments import encoding_help, record_files
+from cli.edge import EXIT_FAILED, error_line, os_error_text
+from recorder.codecs import Encoding, read_records
+from recorder.errors import GamerecError
+from recorder.summary import RecordSummary, summarize
+
+
+def info(
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PATH",
+            help="Record files, folders of them (searched recursively), or - for standard input.",
+        ),
+    ],
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print JSON Lines: one object per record."),
+    ] = False,
+    from_: Annotated[
+        Encoding | None,
+        typer.Option(
+            "--from",
+            help=f"Encoding of every input ({encoding_help()}); default: extension, else sniffed.",
+        ),
+    ] = None,
+) -> None:
+    """Summarize every record: game, variant, seats, plies and the claimed result.
+
+    An input that cannot be read is reported on stderr, the others are still summarized,
+    and the exit code is 2.
+    """
+    show = _json_line if as_json else _line
+    failures = [path for path in record_files(paths) if not _show_records(path, from_, show)]
+    if failures:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _show_records(
+    path: str, encoding: Encoding | None, show: Callable[[str, int, RecordSummary], str]
+) -> bool:
+    """Print a line per record of one input; on failure say why on stderr and return False."""
+    label = "<stdin>" if path == "-" else path
+    try:
+        for number, record in enumerate(read_records(path, encoding), start=1):
+            typer.echo(show(label, number, summarize(record)))
+    except GamerecError as error:
+        message = str(error)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        message = os_error_text(error)
+    else:
+        return True
+    typer.echo(error_line(message), err=True)
+    return False
+
+
+def _line(path: str, number: int, summary: RecordSummary) -> str:
+    seats = ", ".join(name or "(unnamed)" for name in summary.seats) or "none"
+    parts = [
+        f"{path} #{number}",
+        summary.game,
+        summary.variant_text() or "(default variant)",
+        f"seats: {seats}",
+        f"plies: {summary.plies}",
+        f"result: {_result(summary)}",
+    ]
+    return "  ".join(parts)
+
+
+def _result(summary: RecordSummary) -> str:
+    details = []
+    if summary.winners:
+        label = "winner" if len(summary.winners) == 1 else "winners"
+        details.append(f"{label} " + ",".join(str(seat) for seat in summary.winners))
+    if summary.termination:
+        details.append(summary.termination)
+    claim = summary.result or "none"
+    return f"{claim} ({'; '.join(details)})" if details else claim
+
+
+def _json_line(path: str, number: int, summary: RecordSummary) -> str:
+    return orjson.dumps({"source": path, "record": number, **summary.as_mapping()}).decode()

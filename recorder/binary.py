@@ -1,0 +1,134 @@
+"""Binary records: ``.pb`` (one serialized GameRecord) and ``.pbs`` (a stream of them).
+
+``.pbs`` is the standard protobuf stream framing: each record is preceded by its length as a
+varint. The reader checks each claimed length against ``max_record_bytes`` before reading the
+record, so a frame claiming 2 GB fails at once without allocating, and it holds one record
+at a time, so a collection of any size streams in constant memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
+
+from google.protobuf.message import DecodeError
+
+from gamerec.v1 import record_pb2 as pb
+from recorder.errors import LimitExceededError, RecordMalformedError
+from recorder.wire import WireError, decode_varint, encode_varint, locate_wire_error
+
+#: The largest record (a ``.pb`` file or one ``.pbs`` frame) read by default: 64 MiB.
+DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024
+_MAX_VARINT_BYTES = 10
+
+
+def parse_record(data: bytes, source: str, where: str = "", base: int = 0) -> pb.GameRecord:
+    """Parse the bytes of one GameRecord.
+
+    Args:
+        data: the serialized record.
+        source: the input's name, for errors.
+        where: the record's place for errors (e.g. ``record 3 at byte 1042``); empty for a
+            ``.pb`` file, whose errors are placed by byte alone.
+        base: the offset of ``data`` in the input, so error offsets are absolute.
+
+    Raises:
+        RecordMalformedError: the bytes are not a GameRecord; names the first bad byte.
+    """
+    record = pb.GameRecord()
+    try:
+        record.ParseFromString(data)
+    except DecodeError as error:
+        fault = locate_wire_error(data, pb.GameRecord.DESCRIPTOR)
+        if fault is None:
+            reason, offset = f"not a GameRecord ({error})", None
+        else:
+            reason, offset = f"not a GameRecord: {fault.reason}", base + fault.offset
+        if where:
+            reason = f"byte {offset}: {reason}" if offset is not None else reason
+            raise RecordMalformedError(reason, source=source, where=where) from None
+        at = f"byte {offset}" if offset is not None else ""
+        raise RecordMalformedError(reason, source=source, where=at) from None
+    return record
+
+
+def read_pb(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[pb.GameRecord]:
+    """Read a ``.pb`` file: the whole input is one record.
+
+    Raises:
+        LimitExceededError: the input is longer than ``max_record_bytes``.
+        RecordMalformedError: the bytes are not a GameRecord.
+    """
+    data = stream.read(max_record_bytes + 1)
+    if len(data) > max_record_bytes:
+        raise LimitExceededError(
+            f"a .pb record is limited to {max_record_bytes} bytes and this one is longer",
+            source=source,
+            where=f"byte {max_record_bytes}",
+        )
+    yield parse_record(data, source)
+
+
+def read_pbs(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[pb.GameRecord]:
+    """Read a ``.pbs`` stream record by record.
+
+    Raises:
+        LimitExceededError: a frame claims more than ``max_record_bytes``.
+        RecordMalformedError: a length prefix is broken, the last frame is cut off, or a
+            frame is not a GameRecord; the error names the record number and byte offset.
+    """
+    offset = 0
+    number = 0
+    while True:
+        header = _read_length_prefix(stream)
+        if not header:
+            return
+        number += 1
+        where = f"record {number} at byte {offset}"
+        length = _frame_length(header, source, where, max_record_bytes)
+        data = stream.read(length)
+        if len(data) < length:
+            raise RecordMalformedError(
+                f"truncated: the frame claims {length} bytes but only {len(data)} remain",
+                source=source,
+                where=where,
+            )
+        yield parse_record(data, source, where, base=offset + len(header))
+        offset += len(header) + length
+
+
+def _read_length_prefix(stream: BinaryIO) -> bytes:
+    """The bytes of the next varint (empty at the end of the stream)."""
+    header = bytearray()
+    while len(header) < _MAX_VARINT_BYTES:
+        byte = stream.read(1)
+        if not byte:
+            break
+        header += byte
+        if byte[0] < 0x80:
+            break
+    return bytes(header)
+
+
+def _frame_length(header: bytes, source: str, where: str, max_record_bytes: int) -> int:
+    try:
+        length, _ = decode_varint(header, 0, len(header), "the length prefix")
+    except WireError as error:
+        raise RecordMalformedError(error.reason, source=source, where=where) from None
+    if length > max_record_bytes:
+        raise LimitExceededError(
+            f"the frame claims {length} bytes, more than the limit of {max_record_bytes}",
+            source=source,
+            where=where,
+        )
+    return length
+
+
+def write_pbs(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
+    """Write records as a ``.pbs`` stream; return how many."""
+    count = 0
+    for record in records:
+        data = record.SerializeToString()
+        stream.write(encode_varint(len(data)) + data)
+        count += 1
+    return count

@@ -1,0 +1,448 @@
+"""Read and write records in every encoding: the one entry point for files, streams and bytes.
+
+======  =========  ==============================================================
+name    extension  contents
+======  =========  ==============================================================
+PB      ``.pb``    one binary GameRecord
+PBS     ``.pbs``   binary GameRecords, each after its length as a varint
+JSON    ``.json``  one record in canonical ProtoJSON, indented
+JSONL   ``.jsonl`` one compact ProtoJSON record per line
+GRN     ``.grn``   text records of notation.md, one or many
+======  =========  ==============================================================
+
+The encoding comes from the argument, else from the file extension, else from the content
+(:func:`sniff_encoding`; always so for standard input ``-``). Collections (``.pbs``,
+``.jsonl``, ``.grn``) are read and written one record at a time, in constant memory.
+Every decoding failure is a :class:`~recorder.errors.RecordMalformedError` that names the
+source, the place (``line 3, column 7``; ``byte 1042``; ``record 3 at byte 1042``) and what
+was expected. Files are written atomically: into a temporary file in the same folder,
+renamed over the destination on success, removed on any failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import io
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO, TypeAlias
+
+import orjson
+from google.protobuf.message import DecodeError
+
+from gamerec.v1 import record_pb2 as pb
+from recorder.binary import DEFAULT_MAX_RECORD_BYTES, read_pb, read_pbs, write_pbs
+from recorder.errors import EncodingError, RecordMalformedError
+from recorder.grn import read_grn, write_grn
+from recorder.protojson import encode_json, read_json, read_jsonl, write_jsonl
+from recorder.wire import WireError, decode_varint
+
+__all__ = [
+    "DEFAULT_MAX_RECORD_BYTES",
+    "SNIFF_BYTES",
+    "Encoding",
+    "Source",
+    "decode_record",
+    "encode_record",
+    "encoding_for_path",
+    "read_records",
+    "sniff_encoding",
+    "write_records",
+]
+
+#: Where records come from or go: a path, ``"-"`` (standard input or output), or a binary
+#: stream.
+Source: TypeAlias = str | os.PathLike[str] | BinaryIO
+
+#: How many bytes :func:`read_records` looks at to sniff an encoding (more for a first
+#: binary frame that is longer, up to the record limit).
+SNIFF_BYTES = 1 << 20
+
+_BOM = b"\xef\xbb\xbf"
+_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_STDIN_NAME = "<stdin>"
+
+
+class Encoding(enum.Enum):
+    """The record encodings, named by their file extension."""
+
+    PB = "pb"
+    PBS = "pbs"
+    JSON = "json"
+    JSONL = "jsonl"
+    GRN = "grn"
+
+    @property
+    def holds_many(self) -> bool:
+        """Whether a file of this encoding may hold several records."""
+        return self in (Encoding.PBS, Encoding.JSONL, Encoding.GRN)
+
+    @property
+    def extension(self) -> str:
+        """The file extension, with its dot."""
+        return f".{self.value}"
+
+
+def encoding_for_path(path: str | os.PathLike[str]) -> Encoding | None:
+    """The encoding a file name's extension names (case-insensitive), or None."""
+    suffix = Path(path).suffix.lower().removeprefix(".")
+    return next((encoding for encoding in Encoding if encoding.value == suffix), None)
+
+
+def sniff_encoding(
+    head: bytes, *, at_end: bool = False, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES
+) -> Encoding:
+    """Tell a record encoding from the first bytes of an input.
+
+    The rule:
+
+    1. Text is UTF-8 (a byte-order mark is allowed) with no control characters but tab,
+       line feed and carriage return. Text whose first non-space character is ``[`` is GRN;
+       ``{`` is JSON Lines when the first line is a whole JSON object, else one JSON record
+       (a one-line ``.json`` file is also a valid one-record JSON Lines file).
+    2. Anything else is binary. It is ``.pbs`` when it starts with one or more complete
+       length-delimited frames that each parse as a GameRecord with no unknown fields (a
+       last frame cut off by the end of the head is allowed), and ``.pb`` otherwise. Empty
+       input is ``.pbs`` (no records).
+
+    Args:
+        head: the first bytes of the input.
+        at_end: True when ``head`` is the whole input.
+        max_record_bytes: a frame claiming more than this is not a ``.pbs`` frame.
+    """
+    if not head:
+        return Encoding.PBS
+    text = head.removeprefix(_BOM)
+    if _is_text(text):
+        stripped = text.lstrip()
+        if stripped.startswith(b"{"):
+            return Encoding.JSONL if _first_line_is_object(stripped) else Encoding.JSON
+        if stripped.startswith(b"[") or not stripped:
+            return Encoding.GRN
+    return Encoding.PBS if _starts_with_frames(head, max_record_bytes) else Encoding.PB
+
+
+def _is_text(data: bytes) -> bool:
+    if _BINARY_BYTES.search(data):
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # A character cut by the end of the head is still text.
+        return error.reason == "unexpected end of data" and error.start >= len(data) - 3
+    return True
+
+
+def _first_line_is_object(text: bytes) -> bool:
+    newline = text.find(b"\n")
+    if newline < 0:
+        return False
+    try:
+        return isinstance(orjson.loads(text[:newline]), dict)
+    except orjson.JSONDecodeError:
+        return False
+
+
+def _starts_with_frames(head: bytes, max_record_bytes: int) -> bool:
+    position = 0
+    frames = 0
+    while position < len(head):
+        try:
+            length, start = decode_varint(head, position, len(head), "a length")
+        except WireError:
+            return frames > 0 and len(head) - position < 10
+        if length > max_record_bytes:
+            return False
+        if start + length > len(head):
+            return frames > 0
+        if not _parses_cleanly(head[start : start + length]):
+            return False
+        frames += 1
+        position = start + length
+    return True
+
+
+def _parses_cleanly(data: bytes) -> bool:
+    """Whether bytes parse as a GameRecord without any field the schema does not know."""
+    record = pb.GameRecord()
+    try:
+        record.ParseFromString(data)
+    except DecodeError:
+        return False
+    size = record.ByteSize()
+    record.DiscardUnknownFields()
+    return record.ByteSize() == size
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+_Reader: TypeAlias = Callable[[BinaryIO, str, int], Iterator[pb.GameRecord]]
+
+
+def _read_grn(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[pb.GameRecord]:
+    return read_grn(stream, source, max_record_chars=max_record_bytes)
+
+
+_READERS: dict[Encoding, _Reader] = {
+    Encoding.PB: read_pb,
+    Encoding.PBS: read_pbs,
+    Encoding.JSON: read_json,
+    Encoding.JSONL: read_jsonl,
+    Encoding.GRN: _read_grn,
+}
+
+
+def read_records(
+    source: Source,
+    encoding: Encoding | None = None,
+    *,
+    name: str | None = None,
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+) -> Iterator[pb.GameRecord]:
+    """Read every record of a file, standard input or binary stream, one at a time.
+
+    Args:
+        source: a path, ``"-"`` for standard input, or a binary stream (left open).
+        encoding: the encoding; None takes it from the file extension, else sniffs it.
+        name: the source's name in errors (default: the path, ``<stdin>``, or the stream's
+            ``name``).
+        max_record_bytes: the largest record accepted (a ``.pb`` or ``.json`` file, a
+            ``.pbs`` frame, a JSON line, a GRN record in characters).
+
+    Raises:
+        RecordMalformedError: the input cannot be decoded (source, place and reason given).
+        LimitExceededError: a record is larger than the limit.
+        OSError: the file cannot be opened or read.
+    """
+    with contextlib.ExitStack() as stack:
+        stream, label, path_encoding = _open_source(source, stack)
+        label = name or label
+        chosen = encoding or path_encoding
+        if chosen is None:
+            stream, chosen = _sniffed(stream, max_record_bytes)
+        yield from _READERS[chosen](stream, label, max_record_bytes)
+
+
+def _open_source(
+    source: Source, stack: contextlib.ExitStack
+) -> tuple[BinaryIO, str, Encoding | None]:
+    """The stream to read, its name, and the encoding its file name says."""
+    if isinstance(source, str | os.PathLike):
+        if os.fspath(source) == "-":
+            return sys.stdin.buffer, _STDIN_NAME, None
+        stream = stack.enter_context(open(source, "rb"))  # noqa: SIM115 -- closed by the stack
+        return stream, os.fspath(source), encoding_for_path(source)
+    label = getattr(source, "name", None)
+    return source, label if isinstance(label, str) else "<stream>", None
+
+
+def _sniffed(stream: BinaryIO, max_record_bytes: int) -> tuple[BinaryIO, Encoding]:
+    """Look at the start of a stream; return a stream that still starts there, and the encoding."""
+    head = _read_up_to(stream, SNIFF_BYTES)
+    at_end = len(head) < SNIFF_BYTES
+    first_frame = _first_frame_size(head)
+    if not at_end and first_frame is not None and len(head) < first_frame <= max_record_bytes:
+        head += _read_up_to(stream, first_frame + 16 - len(head))
+        at_end = len(head) < first_frame + 16
+    encoding = sniff_encoding(head, at_end=at_end, max_record_bytes=max_record_bytes)
+    return io.BufferedReader(_Prefixed(head, stream)), encoding
+
+
+def _first_frame_size(head: bytes) -> int | None:
+    try:
+        length, start = decode_varint(head, 0, len(head), "a length")
+    except WireError:
+        return None
+    return start + length
+
+
+def _read_up_to(stream: BinaryIO, size: int) -> bytes:
+    """Read ``size`` bytes, or fewer only at the end of the stream."""
+    parts = []
+    remaining = size
+    while remaining > 0:
+        part = stream.read(remaining)
+        if not part:
+            break
+        parts.append(part)
+        remaining -= len(part)
+    return b"".join(parts)
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream that yields some bytes already read, then the rest of another stream."""
+
+    def __init__(self, prefix: bytes, rest: BinaryIO) -> None:
+        self._prefix = memoryview(prefix)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        target = memoryview(buffer).cast("B")
+        if self._prefix:
+            count = min(len(target), len(self._prefix))
+            target[:count] = self._prefix[:count]
+            self._prefix = self._prefix[count:]
+            return count
+        data = self._rest.read(len(target))
+        target[: len(data)] = data
+        return len(data)
+
+
+def decode_record(
+    data: bytes,
+    encoding: Encoding | None = None,
+    *,
+    name: str = "<bytes>",
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+) -> pb.GameRecord:
+    """Decode exactly one record held in memory (the gRPC service's entry point).
+
+    Args:
+        data: the encoded record.
+        encoding: the encoding; None sniffs it (:func:`sniff_encoding`).
+        name: the source's name in errors.
+        max_record_bytes: the largest record accepted.
+
+    Raises:
+        RecordMalformedError: the bytes are not one record in that encoding.
+    """
+    chosen = encoding or sniff_encoding(data, at_end=True, max_record_bytes=max_record_bytes)
+    records = read_records(io.BytesIO(data), chosen, name=name, max_record_bytes=max_record_bytes)
+    first = next(records, None)
+    if first is None:
+        raise RecordMalformedError("expected one record, found none", source=name)
+    if next(records, None) is not None:
+        raise RecordMalformedError("expected one record, found several", source=name)
+    return first
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+_Writer: TypeAlias = Callable[[Iterable[pb.GameRecord], BinaryIO], int]
+
+
+def _write_pb(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
+    return _write_one(records, stream, Encoding.PB, lambda record: record.SerializeToString())
+
+
+def _write_json(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
+    return _write_one(records, stream, Encoding.JSON, encode_json)
+
+
+def _write_one(
+    records: Iterable[pb.GameRecord],
+    stream: BinaryIO,
+    encoding: Encoding,
+    encode: Callable[[pb.GameRecord], bytes],
+) -> int:
+    """Write the single record of a one-record encoding (``.pb``, ``.json``).
+
+    Raises:
+        EncodingError: there is no record, or more than one.
+    """
+    many = {Encoding.PB: Encoding.PBS, Encoding.JSON: Encoding.JSONL}[encoding]
+    iterator = iter(records)
+    first = next(iterator, None)
+    if first is None:
+        raise EncodingError(f"a {encoding.extension} file holds one record, and there is none")
+    stream.write(encode(first))
+    if next(iterator, None) is not None:
+        raise EncodingError(
+            f"a {encoding.extension} file holds one record and there are several; "
+            f"write them to {many.extension}"
+        )
+    return 1
+
+
+_WRITERS: dict[Encoding, _Writer] = {
+    Encoding.PB: _write_pb,
+    Encoding.PBS: write_pbs,
+    Encoding.JSON: _write_json,
+    Encoding.JSONL: write_jsonl,
+    Encoding.GRN: write_grn,
+}
+
+
+def write_records(
+    records: Iterable[pb.GameRecord],
+    dest: Source,
+    encoding: Encoding | None = None,
+) -> int:
+    """Write records to a file (atomically), standard output ``"-"``, or a binary stream.
+
+    Records are consumed one at a time, so a generator of any length streams through.
+
+    Args:
+        records: the records, in order.
+        dest: a path, ``"-"`` for standard output, or a binary stream (left open).
+        encoding: the encoding; None takes it from the file extension.
+
+    Returns:
+        The number of records written.
+
+    Raises:
+        EncodingError: no encoding can be told, the encoding holds one record and there are
+            none or several, or a record has no form in the encoding. A file destination is
+            then left as it was.
+        OSError: the file cannot be written.
+    """
+    if isinstance(dest, str | os.PathLike) and os.fspath(dest) != "-":
+        chosen = encoding or encoding_for_path(dest)
+        if chosen is None:
+            raise EncodingError(
+                f"cannot tell the encoding of {os.fspath(dest)!r} from its extension; "
+                f"name it {', '.join(e.extension for e in Encoding)} or say the encoding"
+            )
+        return _write_atomically(Path(dest), lambda stream: _WRITERS[chosen](records, stream))
+    if encoding is None:
+        raise EncodingError("say which encoding to write to a stream")
+    stream = sys.stdout.buffer if isinstance(dest, str | os.PathLike) else dest
+    count = _WRITERS[encoding](records, stream)
+    stream.flush()
+    return count
+
+
+def _write_atomically(path: Path, write: Callable[[BinaryIO], int]) -> int:
+    """Write into a temporary file beside ``path``, then rename it over ``path``."""
+    descriptor, temporary = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+    )
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            count = write(stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, 0o666 & ~_umask())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    return count
+
+
+def _umask() -> int:
+    # mkstemp creates the file readable by its owner only; a new output should get the
+    # permissions open() would give it. The umask can only be read by setting it.
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+def encode_record(record: pb.GameRecord, encoding: Encoding) -> bytes:
+    """One record in an encoding, as bytes (a ``.pbs`` frame, a JSON line, a GRN record).
+
+    Raises:
+        EncodingError: the record has no form in that encoding.
+    """
+    buffer = io.BytesIO()
+    _WRITERS[encoding]([record], buffer)
+    return buffer.getvalue()

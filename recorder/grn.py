@@ -1,0 +1,440 @@
+"""GRN, the text form of records (notation.md): read and write, several records per file.
+
+A record is its tag pairs, a blank line, and its move text. The blank line ends the tag
+section: a tag after it starts the next record (so records without moves stay apart); a tag
+after move text also starts the next record. Move text holds, per ply: an optional ply
+number (checked when present), the move token, an optional glyph, comments, and variations
+``( ... )`` that replace the move before them (nestable). A comment before the first move is
+the game's comment. Inside comments, ``[%clk h:mm:ss]``, ``[%ts <RFC 3339>]`` and
+``[%seat N]`` set the move's clock, timestamp and seat; other ``[%...]`` text stays comment
+text. A result marker (``*``, ``31-24``) may end the main line as in PGN: it must agree with
+the ``Result`` tag, or stands for it when the tag is absent. PGN numeric glyphs ``$1``-``$6``
+read as the six glyphs.
+
+The writer is canonical: tags in a fixed order (``recorder.grn_tags``), every ply numbered,
+the glyph right after the token, the comment text in its own block ``{ ... }``, the commands
+in another (``{[%seat 2] [%clk 0:09:58] [%ts 2026-11-29T20:15:03Z]}``), lines of at most 79
+characters where the words allow it, one blank line between records. Escaping is described
+in ``recorder.grn_values``. Reading a written record gives back an equal message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, MutableSequence
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from gamerec.v1 import record_pb2 as pb
+from recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
+from recorder.grn_lexer import DEFAULT_MAX_TOKEN_CHARS, Kind, Lexer, Token, utf8_chunks
+from recorder.grn_tags import header_tags, read_result_claim, read_tag
+from recorder.grn_values import (
+    escape_comment,
+    escape_tag_value,
+    format_clock,
+    format_timestamp,
+    parse_clock,
+    parse_timestamp,
+    parse_uint32,
+    unescape,
+)
+from recorder.notation import GameValue, format_action, parse_action
+
+#: The deepest nesting of variations. The protobuf decoders stop at 100 nested messages; a
+#: variation level takes two (Variation, Move) and a move's own action two more (OneMove,
+#: OnePoint), so 48 levels is the deepest at which every record GRN reads can also be read
+#: back from binary and JSON.
+MAX_VARIATION_DEPTH = 48
+#: The largest record, in characters, the reader accepts (the same bound as a binary frame).
+DEFAULT_MAX_RECORD_CHARS = 64 * 1024 * 1024
+LINE_WIDTH = 79
+
+GLYPHS: dict[pb.Glyph.ValueType, str] = {
+    pb.GLYPH_UNSPECIFIED: "",
+    pb.GLYPH_GOOD: "!",
+    pb.GLYPH_MISTAKE: "?",
+    pb.GLYPH_BRILLIANT: "!!",
+    pb.GLYPH_BLUNDER: "??",
+    pb.GLYPH_INTERESTING: "!?",
+    pb.GLYPH_DUBIOUS: "?!",
+}
+_GLYPHS_BY_TEXT = {text: glyph for glyph, text in GLYPHS.items() if text}
+_COMMAND = re.compile(r"\\.|\[%([A-Za-z]+)(?:\s+([^\]]*))?\]", re.DOTALL)
+_COMMANDS = ("seat", "clk", "ts")
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def read_grn(
+    stream: BinaryIO,
+    source: str,
+    *,
+    max_record_chars: int = DEFAULT_MAX_RECORD_CHARS,
+) -> Iterator[pb.GameRecord]:
+    """Read the records of a GRN byte stream, one at a time.
+
+    Args:
+        stream: UTF-8 GRN text (a leading byte-order mark is skipped).
+        source: the name of the input, for error messages.
+        max_record_chars: the longest record accepted, in characters.
+
+    Raises:
+        RecordMalformedError: the text is not GRN; the error names the line and column.
+        LimitExceededError: a record, token, seat number or variation depth is too large.
+    """
+    lexer = Lexer(utf8_chunks(stream), source, min(max_record_chars, DEFAULT_MAX_TOKEN_CHARS))
+    while True:
+        token = lexer.peek()
+        if token.kind is Kind.END:
+            return
+        if token.kind is not Kind.TAG:
+            raise _error(lexer, token, 'expected a tag such as [Game "ONE"] to start a record')
+        yield _RecordReader(lexer, max_record_chars).read()
+
+
+def _error(lexer: Lexer, token: Token, reason: str) -> RecordMalformedError:
+    return lexer.error(reason, token.line, token.column)
+
+
+def _placed(lexer: Lexer, error: RecordMalformedError, line: int, column: int) -> Exception:
+    """The same error, placed at a line and column of the input."""
+    return type(error)(error.reason, source=lexer.source, where=f"line {line}, column {column}")
+
+
+@dataclass(slots=True)
+class _Line:
+    """A line of moves being read: the main line or a variation."""
+
+    moves: MutableSequence[pb.Move]
+    first_ply: int
+    opened_by: Token | None = None
+    last: pb.Move | None = None
+    commands: set[str] = field(default_factory=set)
+
+    def next_ply(self) -> int:
+        return self.first_ply + len(self.moves)
+
+
+class _RecordReader:
+    """Reads one record: the tag section, then the move text."""
+
+    def __init__(self, lexer: Lexer, max_record_chars: int) -> None:
+        self.lexer = lexer
+        self.record = pb.GameRecord()
+        self.start = lexer.peek()
+        self.max_record_chars = max_record_chars
+        self.lines = [_Line(self.record.moves, 1)]
+        self.pending_ply: Token | None = None
+        self.result_tag: str | None = None
+
+    def read(self) -> pb.GameRecord:
+        self._read_tags()
+        handlers = {
+            Kind.PLY: self._ply,
+            Kind.MOVE: self._move,
+            Kind.GLYPH: self._glyph,
+            Kind.NAG: self._glyph,
+            Kind.COMMENT: self._comment,
+            Kind.OPEN: self._open,
+            Kind.CLOSE: self._close,
+            Kind.RESULT: self._result,
+        }
+        while self.lexer.peek().kind not in (Kind.TAG, Kind.END):
+            token = self._next()
+            handlers[token.kind](token)
+        self._finish()
+        return self.record
+
+    def _next(self) -> Token:
+        token = self.lexer.next()
+        if token.offset - self.start.offset > self.max_record_chars:
+            raise LimitExceededError(
+                f"the record starting at line {self.start.line} is longer than "
+                f"{self.max_record_chars} characters",
+                source=self.lexer.source,
+                where=token.where,
+            )
+        return token
+
+    def _fail(self, token: Token, reason: str) -> RecordMalformedError:
+        return _error(self.lexer, token, reason)
+
+    # -- tags ---------------------------------------------------------------------------------
+
+    def _read_tags(self) -> None:
+        tags = [self._next()]
+        while self.lexer.peek().kind is Kind.TAG and not self.lexer.peek().blank_before:
+            tags.append(self._next())
+        by_name: dict[str, Token] = {}
+        for tag in tags:
+            first = by_name.setdefault(tag.text.lower(), tag)
+            if first is not tag:
+                raise self._fail(tag, f"tag {tag.text} is given twice (first on line {first.line})")
+        game = by_name.get("game")
+        if game is None:
+            raise self._fail(
+                self.start,
+                'this record has no Game tag; expected [Game "..."] naming '
+                "ONE, Aronda, Oust or Oh-Wah-Ree",
+            )
+        for tag in [game, *(tag for tag in tags if tag is not game)]:
+            value = unescape(tag.value)
+            try:
+                read_tag(self.record, tag.text, value)
+            except RecordMalformedError as error:
+                raise _placed(self.lexer, error, tag.line, tag.value_column) from None
+        if "result" in by_name:
+            self.result_tag = unescape(by_name["result"].value)
+
+    # -- move text ----------------------------------------------------------------------------
+
+    @property
+    def _line(self) -> _Line:
+        return self.lines[-1]
+
+    def _no_pending_ply(self, token: Token) -> None:
+        if self.pending_ply is not None:
+            raise self._fail(token, f"expected a move after ply number {self.pending_ply.text}")
+
+    def _ply(self, token: Token) -> None:
+        self._no_pending_ply(token)
+        expected = self._line.next_ply()
+        if token.text.lstrip("0") != str(expected):
+            raise self._fail(token, f"expected ply number {expected}, found {token.text}")
+        self.pending_ply = token
+
+    def _move(self, token: Token) -> None:
+        try:
+            action = parse_action(self.record.rules.game, token.text)
+        except RecordMalformedError as error:
+            raise _placed(self.lexer, error, token.line, token.column) from None
+        line = self._line
+        line.moves.append(action)
+        line.last = line.moves[-1]
+        line.commands = set()
+        self.pending_ply = None
+        if token.value:
+            line.last.glyph = _GLYPHS_BY_TEXT[token.value]
+
+    def _glyph(self, token: Token) -> None:
+        self._no_pending_ply(token)
+        move = self._line.last
+        if move is None:
+            raise self._fail(token, "a glyph must follow the move it judges")
+        if token.kind is Kind.NAG:
+            number = int(token.text)
+            if not 1 <= number <= len(_GLYPHS_BY_TEXT):
+                raise self._fail(token, f"${number} is not a glyph gamerec keeps (only $1 to $6)")
+            glyph: pb.Glyph.ValueType = pb.Glyph.ValueType(number)
+        else:
+            glyph = _GLYPHS_BY_TEXT[token.text]
+        if move.glyph:
+            raise self._fail(token, "this move already has a glyph; a move has one at most")
+        move.glyph = glyph
+
+    def _comment(self, token: Token) -> None:
+        self._no_pending_ply(token)
+        pieces, commands = _split_comment(token.text)
+        line = self._line
+        if line.last is None and len(self.lines) > 1:
+            raise self._fail(
+                token, "a comment at the start of a variation has no move to belong to"
+            )
+        if line.last is None:
+            if commands:
+                raise self._place_in_comment(
+                    token,
+                    commands[0][2],
+                    RecordMalformedError(
+                        f"[%{commands[0][0]}] needs a move; a comment before the first move "
+                        "is the game's comment"
+                    ),
+                )
+            self.record.comment = _joined(self.record.comment, pieces)
+            return
+        line.last.comment = _joined(line.last.comment, pieces)
+        for name, argument, offset in commands:
+            try:
+                self._apply_command(line, name, argument)
+            except RecordMalformedError as error:
+                raise self._place_in_comment(token, offset, error) from None
+
+    def _apply_command(self, line: _Line, name: str, argument: str) -> None:
+        assert line.last is not None
+        if not argument:
+            raise RecordMalformedError(f"[%{name}] needs a value")
+        if name in line.commands:
+            raise RecordMalformedError(f"this move already has a [%{name}] command")
+        line.commands.add(name)
+        if name == "clk":
+            line.last.clock.CopyFrom(parse_clock(argument))
+        elif name == "ts":
+            line.last.timestamp.CopyFrom(parse_timestamp(argument))
+        else:
+            line.last.seat = parse_uint32(argument, "a seat number")
+
+    def _place_in_comment(
+        self, token: Token, offset: int, error: RecordMalformedError
+    ) -> Exception:
+        before = token.text[:offset]
+        newlines = before.count("\n")
+        column = len(before) - before.rindex("\n") if newlines else token.column + 1 + len(before)
+        return _placed(self.lexer, error, token.line + newlines, column)
+
+    def _open(self, token: Token) -> None:
+        self._no_pending_ply(token)
+        line = self._line
+        if line.last is None:
+            raise self._fail(token, "a variation must follow the move it replaces")
+        if len(self.lines) > MAX_VARIATION_DEPTH:
+            raise LimitExceededError(
+                f"variations nested deeper than {MAX_VARIATION_DEPTH} levels",
+                source=self.lexer.source,
+                where=token.where,
+            )
+        variation = line.last.variations.add()
+        self.lines.append(_Line(variation.moves, line.next_ply() - 1, opened_by=token))
+
+    def _close(self, token: Token) -> None:
+        self._no_pending_ply(token)
+        if len(self.lines) == 1:
+            raise self._fail(token, "')' closes no variation")
+        self.lines.pop()
+
+    def _result(self, token: Token) -> None:
+        self._no_pending_ply(token)
+        if len(self.lines) > 1:
+            raise self._fail(token, "a result marker may only end the main line")
+        following = self.lexer.peek()
+        if following.kind not in (Kind.TAG, Kind.END):
+            raise self._fail(following, "only the next record may follow the result marker")
+        if self.result_tag is None:
+            read_result_claim(self.record.result, token.text)
+        elif self.result_tag != token.text:
+            raise self._fail(
+                token,
+                f"the result marker {token.text} differs from the Result tag {self.result_tag}",
+            )
+
+    def _finish(self) -> None:
+        end = self.lexer.peek()
+        self._no_pending_ply(end)
+        if len(self.lines) > 1:
+            opened = self._line.opened_by
+            assert opened is not None
+            raise self._fail(opened, "this variation is never closed by ')'")
+
+
+def _split_comment(raw: str) -> tuple[list[str], list[tuple[str, str, int]]]:
+    r"""Split a raw comment into its text pieces and its commands (name, argument, offset).
+
+    Escapes are skipped over, so ``\\[%clk ...]`` is text. Unknown commands stay text.
+    """
+    pieces: list[str] = []
+    commands: list[tuple[str, str, int]] = []
+    start = 0
+    for match in _COMMAND.finditer(raw):
+        name = (match.group(1) or "").lower()
+        if name not in _COMMANDS:
+            continue
+        argument = (match.group(2) or "").strip()
+        pieces.append(raw[start : match.start()])
+        commands.append((name, argument, match.start()))
+        start = match.end()
+    pieces.append(raw[start:])
+    return [unescape(piece.strip()) for piece in pieces if piece.strip()], commands
+
+
+def _joined(existing: str, pieces: list[str]) -> str:
+    """A comment with more text pieces appended, joined by single spaces."""
+    return " ".join([existing, *pieces] if existing else pieces)
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+
+def format_grn(record: pb.GameRecord) -> str:
+    """The canonical GRN text of one record, ending with a newline.
+
+    Raises:
+        EncodingError: the record has no GRN form (see ``recorder.grn_tags.header_tags``
+            and ``recorder.notation.format_action``); the message names the ply.
+    """
+    tags = "".join(f'[{name} "{escape_tag_value(value)}"]\n' for name, value in header_tags(record))
+    words = []
+    if record.comment:
+        words.append(_comment_block(record.comment))
+    _append_line(words, record.moves, 1, record.rules.game, depth=0)
+    movetext = _wrap(words)
+    return f"{tags}\n{movetext}\n" if movetext else tags
+
+
+def write_grn(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
+    """Write records as GRN, one blank line between them; return how many were written."""
+    count = 0
+    for record in records:
+        text = format_grn(record)
+        stream.write((f"\n{text}" if count else text).encode("utf-8"))
+        count += 1
+    return count
+
+
+def _comment_block(text: str) -> str:
+    return "{ " + escape_comment(text) + " }"
+
+
+def _command_block(move: pb.Move) -> str:
+    commands = []
+    if move.seat:
+        commands.append(f"[%seat {move.seat}]")
+    if move.HasField("clock"):
+        commands.append(f"[%clk {format_clock(move.clock)}]")
+    if move.HasField("timestamp"):
+        commands.append(f"[%ts {format_timestamp(move.timestamp)}]")
+    return "{" + " ".join(commands) + "}" if commands else ""
+
+
+def _append_line(
+    words: list[str], moves: Iterable[pb.Move], first_ply: int, game: GameValue, depth: int
+) -> None:
+    if depth > MAX_VARIATION_DEPTH:
+        raise EncodingError(f"variations are nested deeper than {MAX_VARIATION_DEPTH} levels")
+    for ply, move in enumerate(moves, start=first_ply):
+        try:
+            glyph = GLYPHS.get(move.glyph)
+            if glyph is None:
+                raise EncodingError(f"glyph {move.glyph} is unknown to this version")
+            words.append(f"{ply}. {format_action(move, game)}{glyph}")
+            if move.comment:
+                words.append(_comment_block(move.comment))
+            commands = _command_block(move)
+        except EncodingError as error:
+            raise EncodingError(f"ply {ply}{' of a variation' if depth else ''}: {error}") from None
+        if commands:
+            words.append(commands)
+        for variation in move.variations:
+            start = len(words)
+            _append_line(words, variation.moves, ply, game, depth + 1)
+            if len(words) == start:
+                words.append("()")
+            else:
+                words[start] = "(" + words[start]
+                words[-1] += ")"
+
+
+def _wrap(words: list[str]) -> str:
+    """Join words with spaces into lines of at most LINE_WIDTH characters where possible."""
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        last_line = len(current) - current.rfind("\n") - 1
+        if current and last_line + 1 + len(word.split("\n", 1)[0]) > LINE_WIDTH:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        lines.append(current)
+    return "\n".join(lines)

@@ -1,0 +1,423 @@
+"""GRN tag pairs and the record fields they stand for, in both directions.
+
+The table (README "File formats" shows it too):
+
+======================  ===============================================================
+tag                     field
+======================  ===============================================================
+Game                    rules.game (``ONE``, ``Aronda``, ``Oust``, ``Oh-Wah-Ree``)
+RulesVersion            rules.rules_version
+FormatVersion           format_version
+Players                 rules.<game>.players
+Board                   ONE: rules.one.ring_sizes (``10,10,20,20``); Oust: board_side
+Mirror, Tiebreak        ONE: rules.one.mirror / tiebreak
+Supply, SecondPiece     Aronda: rules.aronda.supply / second_piece
+Pie                     Oust: rules.oust.pie
+StonesPerPit            Oh-Wah-Ree: rules.oh_wah_ree.stones_per_pit
+Direction               Oh-Wah-Ree: rules.oh_wah_ree.direction
+SeatN                   seats[N-1].name (N from 1)
+SeatNId                 seats[N-1].player_id
+SeatNRating             seats[N-1].rating
+SeatNColour             seats[N-1].colour
+Event, Site, Round      metadata.event / site / round
+Date                    metadata.date (free text)
+StartTime               metadata.start_time (RFC 3339)
+TimeControl, Client     metadata.time_control / client
+Result                  result.unfinished (``*``) or result.scores (``31-24``)
+Winner                  result.winners (``2``, ``1,3``)
+Termination             result.termination
+anything else           metadata.extra_tags
+======================  ===============================================================
+
+Tag names are matched case-insensitively; values of named options too (``mirror "NONE"``).
+An absent tag leaves its field at the zero value (the documented default). Every tag present
+makes its message present, and the writer writes every field that is not zero, so a round
+trip is exact; a message that is present with every field zero is written with one marker
+tag: ``[Players "0"]`` for the variant, ``[Event ""]`` for the metadata, ``[Winner ""]`` for
+the result. Every seat gets its ``SeatN`` tag, even with an empty name, so the seat count
+survives. A variant tag that the record's game does not have, or a value the schema cannot
+hold (``Mirror "sometimes"``, ``Players "x"``), is an error; a value that the schema holds but
+the rules forbid (``Players "9"``, ``Board "7,10"``) is kept for the validator to judge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gamerec.v1 import record_pb2 as pb
+from recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
+from recorder.grn_values import (
+    format_timestamp,
+    parse_int32,
+    parse_timestamp,
+    parse_uint32,
+    parse_uint32_list,
+)
+from recorder.notation import GAME_NAMES, GameValue, game_from_name, game_name
+
+#: The highest seat number a GRN tag may name (``Seat64``).
+MAX_SEATS = 64
+
+TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_SEAT_TAG = re.compile(r"seat([1-9][0-9]*)(id|rating|colour)?", re.IGNORECASE)
+_SCORES = re.compile(r"[0-9]+(?:-[0-9]+)*")
+
+_MIRRORS = {
+    "none": pb.ONE_MIRROR_NONE,
+    "first": pb.ONE_MIRROR_FIRST,
+    "every": pb.ONE_MIRROR_EVERY,
+}
+_TIEBREAKS = {"shared": pb.ONE_TIEBREAK_SHARED, "largest-group": pb.ONE_TIEBREAK_LARGEST_GROUP}
+_SUPPLIES = {"strict": pb.ARONDA_SUPPLY_STRICT, "pass": pb.ARONDA_SUPPLY_PASS}
+_SECOND_PIECES = {"end": pb.ARONDA_SECOND_PIECE_END, "lose": pb.ARONDA_SECOND_PIECE_LOSE}
+_PIES = {"on": pb.OUST_PIE_ON, "off": pb.OUST_PIE_OFF}
+_DIRECTIONS = {"free": pb.OH_WAH_REE_DIRECTION_FREE, "ccw": pb.OH_WAH_REE_DIRECTION_CCW}
+_TERMINATIONS = {
+    "normal": pb.TERMINATION_NORMAL,
+    "resignation": pb.TERMINATION_RESIGNATION,
+    "timeout": pb.TERMINATION_TIMEOUT,
+    "agreement": pb.TERMINATION_AGREEMENT,
+    "abandoned": pb.TERMINATION_ABANDONED,
+    "adjudicated": pb.TERMINATION_ADJUDICATED,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    """A variant option: its tag, its field, and how its value reads and writes."""
+
+    tag: str
+    field: str
+    read: Callable[[str], Any]
+    write: Callable[[Any], str]
+    repeated: bool = False
+
+
+def _named_option(tag: str, field: str, names: Mapping[str, int]) -> _Option:
+    """An option whose values are names (``none``, ``first``, ...), read in any case."""
+    by_value = {value: name for name, value in names.items()}
+
+    def read(text: str) -> int:
+        value = names.get(text.lower())
+        if value is None:
+            raise RecordMalformedError(f"{tag} must be one of {', '.join(names)}, not {text!r}")
+        return value
+
+    def write(value: int) -> str:
+        name = by_value.get(value)
+        if name is None:
+            raise EncodingError(f"{tag} value {value} is unknown to this version")
+        return name
+
+    return _Option(tag, field, read, write)
+
+
+def _number_option(tag: str, field: str, what: str) -> _Option:
+    return _Option(tag, field, lambda text: parse_uint32(text, f"{what} ({tag})"), str)
+
+
+def _ring_sizes_option() -> _Option:
+    def write(sizes: Sequence[int]) -> str:
+        return ",".join(str(size) for size in sizes)
+
+    return _Option(
+        "Board",
+        "ring_sizes",
+        lambda text: parse_uint32_list(text, ",", "a ring size (Board)"),
+        write,
+        repeated=True,
+    )
+
+
+#: Per game: the variant field of ``Rules`` and its options, in writing order.
+VARIANT_OPTIONS: dict[GameValue, tuple[str, tuple[_Option, ...]]] = {
+    pb.GAME_ONE: (
+        "one",
+        (
+            _number_option("Players", "players", "a player count"),
+            _ring_sizes_option(),
+            _named_option("Mirror", "mirror", _MIRRORS),
+            _named_option("Tiebreak", "tiebreak", _TIEBREAKS),
+        ),
+    ),
+    pb.GAME_ARONDA: (
+        "aronda",
+        (
+            _number_option("Players", "players", "a player count"),
+            _named_option("Supply", "supply", _SUPPLIES),
+            _named_option("SecondPiece", "second_piece", _SECOND_PIECES),
+        ),
+    ),
+    pb.GAME_OUST: (
+        "oust",
+        (
+            _number_option("Players", "players", "a player count"),
+            _number_option("Board", "board_side", "a board side"),
+            _named_option("Pie", "pie", _PIES),
+        ),
+    ),
+    pb.GAME_OH_WAH_REE: (
+        "oh_wah_ree",
+        (
+            _number_option("Players", "players", "a player count"),
+            _number_option("StonesPerPit", "stones_per_pit", "a stone count"),
+            _named_option("Direction", "direction", _DIRECTIONS),
+        ),
+    ),
+}
+
+_VARIANT_TAGS = {
+    option.tag.lower(): option.tag for _, options in VARIANT_OPTIONS.values() for option in options
+}
+_METADATA_TEXT_TAGS = {
+    "Event": "event",
+    "Site": "site",
+    "Date": "date",
+    "Round": "round",
+    "TimeControl": "time_control",
+    "Client": "client",
+}
+_OTHER_TAGS = ("Game", "RulesVersion", "FormatVersion", "StartTime", "Result", "Winner")
+_TERMINATION_NAMES = {value: name for name, value in _TERMINATIONS.items()}
+#: Every tag name with a field of its own, lower-cased (seat tags apart).
+KNOWN_TAGS = frozenset(
+    [*_VARIANT_TAGS, *(tag.lower() for tag in _METADATA_TEXT_TAGS)]
+    + [tag.lower() for tag in _OTHER_TAGS]
+    + ["termination"]
+)
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def read_game(value: str) -> GameValue:
+    """The game of a ``Game`` tag value.
+
+    Raises:
+        RecordMalformedError: not one of the four games.
+    """
+    game = game_from_name(value)
+    if game is None:
+        known = ", ".join(GAME_NAMES.values())
+        raise RecordMalformedError(f"unknown game {value!r}; expected one of {known}")
+    return game
+
+
+def read_tag(record: pb.GameRecord, name: str, value: str) -> None:
+    """Store one tag in ``record``.
+
+    Args:
+        record: the record being built; its ``rules.game`` must be set (read the ``Game``
+            tag first) before any variant tag is read.
+        name: the tag name as written (any case).
+        value: the unescaped value.
+
+    Raises:
+        RecordMalformedError: the value cannot be held, or the game has no such option.
+        LimitExceededError: a seat number above :data:`MAX_SEATS`.
+    """
+    lower = name.lower()
+    if lower in _VARIANT_TAGS:
+        _read_variant_tag(record, _VARIANT_TAGS[lower], value)
+    elif (seat := _SEAT_TAG.fullmatch(name)) is not None:
+        _read_seat_tag(record, seat, value)
+    elif lower in KNOWN_TAGS:
+        _read_record_tag(record, lower, value)
+    else:
+        record.metadata.extra_tags[name] = value
+
+
+def _read_variant_tag(record: pb.GameRecord, tag: str, value: str) -> None:
+    field, options = VARIANT_OPTIONS[record.rules.game]
+    option = next((option for option in options if option.tag == tag), None)
+    if option is None:
+        raise RecordMalformedError(
+            f"{game_name(record.rules.game)} has no {tag} option, so the record cannot hold it"
+        )
+    variant = getattr(record.rules, field)
+    variant.SetInParent()
+    parsed = option.read(value)
+    if option.repeated:
+        getattr(variant, option.field).extend(parsed)
+    else:
+        setattr(variant, option.field, parsed)
+
+
+def _read_seat_tag(record: pb.GameRecord, seat_tag: re.Match[str], value: str) -> None:
+    digits, field = seat_tag.groups()
+    if len(digits) > 3 or int(digits) > MAX_SEATS:
+        raise LimitExceededError(f"seat {digits} is beyond the limit of {MAX_SEATS} seats")
+    number = int(digits)
+    while len(record.seats) < number:
+        record.seats.add()
+    seat = record.seats[number - 1]
+    kind = (field or "").lower()
+    if kind == "":
+        seat.name = value
+    elif kind == "id":
+        seat.player_id = value
+    elif kind == "rating":
+        seat.rating = parse_int32(value, "a rating")
+    else:
+        seat.colour = value
+
+
+def _read_record_tag(record: pb.GameRecord, lower: str, value: str) -> None:
+    if lower == "game":
+        record.rules.game = read_game(value)
+    elif lower == "rulesversion":
+        record.rules.rules_version = value
+    elif lower == "formatversion":
+        record.format_version = parse_uint32(value, "a format version")
+    elif lower == "starttime":
+        record.metadata.start_time.CopyFrom(parse_timestamp(value))
+    elif lower in ("result", "winner", "termination"):
+        _read_result_tag(record.result, lower, value)
+    else:
+        tag = next(tag for tag in _METADATA_TEXT_TAGS if tag.lower() == lower)
+        record.metadata.SetInParent()
+        setattr(record.metadata, _METADATA_TEXT_TAGS[tag], value)
+
+
+def _read_result_tag(result: pb.ClaimedResult, lower: str, value: str) -> None:
+    result.SetInParent()
+    if lower == "result":
+        read_result_claim(result, value)
+    elif lower == "winner":
+        result.winners.extend(parse_uint32_list(value, ",", "a winning seat"))
+    else:
+        termination = _TERMINATIONS.get(value.lower())
+        if termination is None:
+            raise RecordMalformedError(
+                f"Termination must be one of {', '.join(_TERMINATIONS)}, not {value!r}"
+            )
+        result.termination = termination
+
+
+def read_result_claim(result: pb.ClaimedResult, value: str) -> None:
+    """Store a ``Result`` value (``*``, ``31-24``, or empty for an empty score list)."""
+    if value == "*":
+        result.unfinished.SetInParent()
+    elif value == "" or _SCORES.fullmatch(value):
+        result.scores.SetInParent()
+        result.scores.values.extend(parse_uint32_list(value, "-", "a score"))
+    else:
+        raise RecordMalformedError(
+            f"expected a Result such as 31-24 (scores in seat order) or *, found {value!r}"
+        )
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+
+def variant_tags(rules: pb.Rules) -> list[tuple[str, str]]:
+    """The variant option tags of ``rules``: every option whose value is not zero.
+
+    Raises:
+        EncodingError: the variant belongs to another game, or a value is unknown.
+    """
+    set_field = rules.WhichOneof("variant")
+    if set_field is None:
+        return []
+    field, options = VARIANT_OPTIONS.get(rules.game, ("", ()))
+    if set_field != field:
+        raise EncodingError(
+            f"the record is a game of {game_name(rules.game)} but has a {set_field} variant, "
+            "so GRN cannot hold it"
+        )
+    variant = getattr(rules, field)
+    tags = []
+    for option in options:
+        value = getattr(variant, option.field)
+        if value:
+            tags.append((option.tag, option.write(value)))
+    return tags or [("Players", "0")]
+
+
+def header_tags(record: pb.GameRecord) -> list[tuple[str, str]]:
+    """Every tag of ``record`` in canonical order, values not yet escaped.
+
+    Raises:
+        EncodingError: the record cannot be written as GRN (no game, a variant of another
+            game, an unknown enum value, an extra tag that is not a free tag name).
+    """
+    rules = record.rules
+    tags = [("Game", game_name(rules.game))]
+    if rules.rules_version:
+        tags.append(("RulesVersion", rules.rules_version))
+    if record.format_version:
+        tags.append(("FormatVersion", str(record.format_version)))
+    tags += variant_tags(rules)
+    tags += _metadata_tags(record)
+    tags += _seat_tags(record.seats)
+    if record.HasField("result"):
+        tags += _result_tags(record.result)
+    tags += _extra_tags(record.metadata.extra_tags)
+    return tags
+
+
+def _metadata_tags(record: pb.GameRecord) -> list[tuple[str, str]]:
+    if not record.HasField("metadata"):
+        return []
+    metadata = record.metadata
+    tags = [
+        (tag, getattr(metadata, field))
+        for tag, field in _METADATA_TEXT_TAGS.items()
+        if getattr(metadata, field)
+    ]
+    if metadata.HasField("start_time"):
+        tags.append(("StartTime", format_timestamp(metadata.start_time)))
+    if not tags and not metadata.extra_tags:
+        tags.append(("Event", ""))
+    return tags
+
+
+def _seat_tags(seats: Sequence[pb.Seat]) -> list[tuple[str, str]]:
+    if len(seats) > MAX_SEATS:
+        raise EncodingError(f"GRN holds at most {MAX_SEATS} seats")
+    tags = []
+    for number, seat in enumerate(seats, start=1):
+        tags.append((f"Seat{number}", seat.name))
+        if seat.player_id:
+            tags.append((f"Seat{number}Id", seat.player_id))
+        if seat.HasField("rating"):
+            tags.append((f"Seat{number}Rating", str(seat.rating)))
+        if seat.colour:
+            tags.append((f"Seat{number}Colour", seat.colour))
+    return tags
+
+
+def _result_tags(result: pb.ClaimedResult) -> list[tuple[str, str]]:
+    tags = []
+    claim = result.WhichOneof("claim")
+    if claim == "unfinished":
+        tags.append(("Result", "*"))
+    elif claim == "scores":
+        tags.append(("Result", "-".join(str(value) for value in result.scores.values)))
+    if result.winners:
+        tags.append(("Winner", ",".join(str(seat) for seat in result.winners)))
+    if result.termination:
+        name = _TERMINATION_NAMES.get(result.termination)
+        if name is None:
+            raise EncodingError(f"Termination {result.termination} is unknown to this version")
+        tags.append(("Termination", name))
+    return tags or [("Winner", "")]
+
+
+def _extra_tags(extra: Mapping[str, str]) -> list[tuple[str, str]]:
+    tags = sorted(extra.items())
+    seen: set[str] = set()
+    for name, _ in tags:
+        lower = name.lower()
+        if not TAG_NAME.fullmatch(name) or lower in KNOWN_TAGS or _SEAT_TAG.fullmatch(name):
+            raise EncodingError(
+                f"extra tag {name!r} cannot be written as GRN: a tag name is a letter followed "
+                "by letters, digits or '_', and is not the name of a field's own tag"
+            )
+        if lower in seen:
+            raise EncodingError(f"extra tags {name!r} differ only in case; GRN tags do not")
+        seen.add(lower)
+    return tags

@@ -1,0 +1,212 @@
+r"""The text forms of GRN values: escaping, numbers, clocks and timestamps.
+
+Escaping (the same in tag values and in comments):
+
+- ``\\`` ``\"`` ``\{`` ``\}`` ``\[`` stand for the character after the backslash;
+- ``\uXXXX`` (four hex digits) stands for a control character (Unicode category Cc, and the
+  line and paragraph separators U+2028, U+2029) or a white-space character;
+- a backslash before anything else is an ordinary character, so a person's ``C:\games``
+  reads as written.
+
+The writer escapes, in tag values: the backslash, the double quote and every control
+character; in comments: the backslash, the closing brace, a ``[`` that starts ``[%``, every
+control character except newline and tab, and white space at either end of the comment (the
+reader strips unescaped white space at both ends, so ``{ a quiet start }`` means
+``a quiet start``). So any string survives a write and a read.
+
+Parse functions raise :class:`RecordMalformedError` without a place; the GRN reader adds the
+line and column. Format functions raise :class:`EncodingError` for values with no text form.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from google.protobuf import duration_pb2, timestamp_pb2
+
+from recorder.errors import EncodingError, RecordMalformedError
+
+UINT32_MAX = 2**32 - 1
+INT32_MIN = -(2**31)
+INT32_MAX = 2**31 - 1
+
+# The ranges google.protobuf.Duration and Timestamp allow (their .proto comments).
+DURATION_MAX_SECONDS = 315_576_000_000
+TIMESTAMP_MIN_SECONDS = -62_135_596_800  # 0001-01-01T00:00:00Z
+TIMESTAMP_MAX_SECONDS = 253_402_300_799  # 9999-12-31T23:59:59Z
+NANOS_PER_SECOND = 1_000_000_000
+
+_CONTROL = "\x00-\x1f\x7f-\x9f\u2028\u2029"
+_TAG_SPECIALS = re.compile(f'[{_CONTROL}\\\\"]')
+_COMMENT_SPECIALS = re.compile("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\u2028\u2029\\\\}]|\\[(?=%)")
+_LEADING_SPACE = re.compile(r"\A\s+")
+_TRAILING_SPACE = re.compile(r"\s+\Z")
+_SPACE_RUN = re.compile(r"\s")
+_ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|.)", re.DOTALL)
+_QUOTED_BY_BACKSLASH = frozenset('\\"{}[')
+_CONTROL_CHARACTER = re.compile(f"[{_CONTROL}]")
+
+_EPOCH_ORDINAL = datetime.date(1970, 1, 1).toordinal()
+_CLOCK = re.compile(r"(-?)([0-9]{1,12}):([0-9]{1,2}):([0-9]{1,2})(?:\.([0-9]{1,9}))?")
+_TIMESTAMP = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})"
+    r"(?:\.([0-9]{1,9}))?(?:([Zz])|([+-])([0-9]{2}):([0-9]{2}))"
+)
+
+
+def _u_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def _backslash_or_u_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return "\\" + char if char in _QUOTED_BY_BACKSLASH else _u_escape(match)
+
+
+def escape_tag_value(text: str) -> str:
+    """Escape a tag value for writing between double quotes."""
+    return _TAG_SPECIALS.sub(_backslash_or_u_escape, text)
+
+
+def escape_comment(text: str) -> str:
+    """Escape a comment for writing between braces (white space at the ends included)."""
+    escaped = _COMMENT_SPECIALS.sub(_backslash_or_u_escape, text)
+    escaped = _LEADING_SPACE.sub(lambda m: _SPACE_RUN.sub(_u_escape, m.group()), escaped)
+    return _TRAILING_SPACE.sub(lambda m: _SPACE_RUN.sub(_u_escape, m.group()), escaped)
+
+
+def _unescape_one(match: re.Match[str]) -> str:
+    body = match.group(1)
+    if len(body) == 1:
+        return body if body in _QUOTED_BY_BACKSLASH else match.group()
+    char = chr(int(body[1:], 16))
+    if _CONTROL_CHARACTER.match(char) or char.isspace():
+        return char
+    return match.group()
+
+
+def unescape(raw: str) -> str:
+    """Undo the escaping of a tag value or a comment (see the module's rules)."""
+    return _ESCAPE.sub(_unescape_one, raw) if "\\" in raw else raw
+
+
+def parse_uint32(text: str, what: str) -> int:
+    """A whole number from 0 to 2^32 - 1, digits only."""
+    if not re.fullmatch(r"[0-9]{1,10}", text) or int(text) > UINT32_MAX:
+        raise RecordMalformedError(f"expected {what} as a whole number, found {text!r}")
+    return int(text)
+
+
+def parse_int32(text: str, what: str) -> int:
+    """A whole number from -2^31 to 2^31 - 1, with an optional minus sign."""
+    if not re.fullmatch(r"-?[0-9]{1,10}", text) or not INT32_MIN <= int(text) <= INT32_MAX:
+        raise RecordMalformedError(f"expected {what} as a whole number, found {text!r}")
+    return int(text)
+
+
+def parse_uint32_list(text: str, separator: str, what: str) -> list[int]:
+    """Whole numbers joined by ``separator`` (spaces around them allowed); empty text is []."""
+    if not text.strip():
+        return []
+    return [parse_uint32(part.strip(), what) for part in text.split(separator)]
+
+
+def _fraction(nanos: int) -> str:
+    """ProtoJSON's fraction: none, or 3, 6 or 9 digits."""
+    if nanos == 0:
+        return ""
+    if nanos % 1_000_000 == 0:
+        return f".{nanos // 1_000_000:03d}"
+    if nanos % 1000 == 0:
+        return f".{nanos // 1000:06d}"
+    return f".{nanos:09d}"
+
+
+def _nanos(digits: str | None) -> int:
+    return int((digits or "").ljust(9, "0"))
+
+
+def format_clock(clock: duration_pb2.Duration) -> str:
+    """``h:mm:ss`` with a fraction when there is one, e.g. ``0:09:58.250``; ``-`` if negative.
+
+    Raises:
+        EncodingError: the duration is outside google.protobuf.Duration's range, or its
+            seconds and nanos have different signs.
+    """
+    seconds, nanos = clock.seconds, clock.nanos
+    if (
+        abs(seconds) > DURATION_MAX_SECONDS
+        or abs(nanos) >= NANOS_PER_SECOND
+        or (seconds > 0 > nanos)
+        or (seconds < 0 < nanos)
+    ):
+        raise EncodingError(f"clock {seconds}s {nanos}ns is not a valid duration")
+    sign = "-" if seconds < 0 or nanos < 0 else ""
+    hours, rest = divmod(abs(seconds), 3600)
+    minutes, whole = divmod(rest, 60)
+    return f"{sign}{hours}:{minutes:02d}:{whole:02d}{_fraction(abs(nanos))}"
+
+
+def parse_clock(text: str) -> duration_pb2.Duration:
+    """Read ``h:mm:ss`` or ``h:mm:ss.fff`` (1 to 9 fraction digits, optional ``-``)."""
+    match = _CLOCK.fullmatch(text)
+    if match is None:
+        raise RecordMalformedError(f"expected a clock such as 0:10:00 or 1:02:03.5, found {text!r}")
+    sign, hours, minutes, whole, fraction = match.groups()
+    if int(minutes) > 59 or int(whole) > 59:
+        raise RecordMalformedError(f"clock {text!r}: minutes and seconds must be below 60")
+    seconds = int(hours) * 3600 + int(minutes) * 60 + int(whole)
+    if seconds > DURATION_MAX_SECONDS:
+        raise RecordMalformedError(f"clock {text!r} is longer than a duration can be")
+    factor = -1 if sign else 1
+    return duration_pb2.Duration(seconds=factor * seconds, nanos=factor * _nanos(fraction))
+
+
+def format_timestamp(stamp: timestamp_pb2.Timestamp) -> str:
+    """RFC 3339 in UTC as ProtoJSON writes it: ``2026-11-29T20:15:03Z``, fraction if any.
+
+    Raises:
+        EncodingError: the time is outside 0001-01-01 .. 9999-12-31 or nanos are out of range.
+    """
+    seconds, nanos = stamp.seconds, stamp.nanos
+    if not (TIMESTAMP_MIN_SECONDS <= seconds <= TIMESTAMP_MAX_SECONDS) or not (
+        0 <= nanos < NANOS_PER_SECOND
+    ):
+        raise EncodingError(f"timestamp {seconds}s {nanos}ns is not a valid time")
+    days, rest = divmod(seconds, 86400)
+    day = datetime.date.fromordinal(_EPOCH_ORDINAL + days)
+    hours, rest = divmod(rest, 3600)
+    minutes, whole = divmod(rest, 60)
+    return f"{day.isoformat()}T{hours:02d}:{minutes:02d}:{whole:02d}{_fraction(nanos)}Z"
+
+
+def parse_timestamp(text: str) -> timestamp_pb2.Timestamp:
+    """Read an RFC 3339 time (``Z`` or an offset such as ``+01:00``) as a UTC timestamp."""
+    match = _TIMESTAMP.fullmatch(text)
+    if match is None:
+        raise RecordMalformedError(
+            f"expected an RFC 3339 time such as 2026-11-29T20:15:03Z, found {text!r}"
+        )
+    year, month, day, hours, minutes, whole, fraction, _, sign, off_h, off_m = match.groups()
+    try:
+        date = datetime.date(int(year), int(month), int(day))
+    except ValueError:
+        raise RecordMalformedError(f"time {text!r} names no calendar day") from None
+    if int(hours) > 23 or int(minutes) > 59 or int(whole) > 59:
+        raise RecordMalformedError(f"time {text!r} names no time of day")
+    offset = 0
+    if sign:
+        if int(off_h) > 23 or int(off_m) > 59:
+            raise RecordMalformedError(f"time {text!r} has an impossible offset")
+        offset = (1 if sign == "+" else -1) * (int(off_h) * 3600 + int(off_m) * 60)
+    seconds = (
+        (date.toordinal() - _EPOCH_ORDINAL) * 86400
+        + int(hours) * 3600
+        + int(minutes) * 60
+        + int(whole)
+        - offset
+    )
+    if not TIMESTAMP_MIN_SECONDS <= seconds <= TIMESTAMP_MAX_SECONDS:
+        raise RecordMalformedError(f"time {text!r} is outside years 0001 to 9999 in UTC")
+    return timestamp_pb2.Timestamp(seconds=seconds, nanos=_nanos(fraction))

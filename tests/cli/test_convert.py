@@ -1,0 +1,135 @@
+"""``gamerec convert IN OUT``: any encoding to any, files and pipes, clean failures."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from cli.main import app
+from recorder.codecs import Encoding, decode_record, read_records
+
+ROOT = Path(__file__).resolve().parents[2]
+VALID = ROOT / "fixtures" / "valid"
+BROKEN = ROOT / "fixtures" / "broken"
+SAMPLE = VALID / "one-e2-two-jumps.grn"
+EXTENSIONS = [encoding.extension for encoding in Encoding]
+
+#: Every broken fixture and the place its error must name.
+BROKEN_PLACES = {
+    "bad-coordinate.grn": "line 4, column 16: move 'c0'",
+    "bad-json.json": "line 3, column 23: not JSON",
+    "bad-line.jsonl": "line 2, column 53: not JSON",
+    "bad-schema.json": "line 1: not a GameRecord: moves[0].glyph",
+    "bad-tag-syntax.grn": "line 3, column 8: expected '\"'",
+    "bad-variant.grn": "line 3, column 10: Mirror must be one of",
+    "duplicate-tag.grn": "line 3, column 1: tag Event is given twice",
+    "missing-game.grn": "line 1, column 1: this record has no Game tag",
+    "not-a-record.pb": "byte 0: not a GameRecord",
+    "not-utf8.grn": "line 8, column 11: byte 150 (0xe4) is not UTF-8",
+    "oversized-frame.pbs": "record 1 at byte 0: the frame claims 2147483648 bytes",
+    "truncated.pb": "byte 436: not a GameRecord: field 7 (comment) claims",
+    "truncated.pbs": "record 12 at byte 3525: truncated",
+    "unclosed-comment.grn": "line 3, column 7: this comment is never closed",
+    "unclosed-variation.grn": "line 4, column 11: this variation is never closed",
+    "unknown-game.grn": "line 1, column 8: unknown game 'Chess'",
+    "wrong-ply-number.grn": "line 3, column 13: expected ply number 3, found 4",
+}
+
+
+def run(*args: str, stdin: bytes | None = None) -> Result:
+    return CliRunner().invoke(app, list(args), input=stdin)
+
+
+def assert_failed_with_one_line(result: Result, *fragments: str) -> None:
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("gamerec: error: ")
+    for fragment in fragments:
+        assert fragment in lines[0]
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("source", "target"), list(itertools.product(EXTENSIONS, EXTENSIONS)), ids=str
+)
+def test_convert_any_encoding_to_any_other(source: str, target: str, tmp_path: Path) -> None:
+    (record,) = read_records(SAMPLE)
+    given = tmp_path / f"in{source}"
+    assert run("convert", str(SAMPLE), str(given)).exit_code == 0
+    result = run("convert", str(given), str(tmp_path / f"out{target}"))
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stderr
+        == f"gamerec: 1 record written to {tmp_path / f'out{target}'} ({target[1:]})\n"
+    )
+    assert list(read_records(tmp_path / f"out{target}")) == [record]
+
+
+def test_convert_a_collection_to_jsonl_and_back(tmp_path: Path) -> None:
+    expected = list(read_records(VALID / "collection.pbs"))
+    assert run("convert", str(VALID / "collection.pbs"), str(tmp_path / "all.jsonl")).exit_code == 0
+    assert run("convert", str(tmp_path / "all.jsonl"), str(tmp_path / "all.pbs")).exit_code == 0
+    assert list(read_records(tmp_path / "all.pbs")) == expected
+
+
+def test_convert_pipes_standard_input_to_standard_output() -> None:
+    result = run("convert", "-", "-", "--to", "jsonl", stdin=SAMPLE.read_bytes())
+    assert result.exit_code == 0, result.output
+    assert decode_record(result.stdout_bytes, Encoding.JSONL) == next(read_records(SAMPLE))
+
+
+def test_standard_output_gets_grn_unless_told_otherwise() -> None:
+    result = run("convert", str(SAMPLE.with_suffix(".pb")), "-")
+    assert result.stdout.startswith('[Game "ONE"]\n')
+
+
+def test_from_and_to_override_the_extensions(tmp_path: Path) -> None:
+    odd = tmp_path / "record.txt"
+    assert run("convert", str(SAMPLE), str(odd), "--to", "json").exit_code == 0
+    assert run("convert", str(odd), str(tmp_path / "x.grn"), "--from", "json").exit_code == 0
+    assert list(read_records(tmp_path / "x.grn")) == list(read_records(SAMPLE))
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN_PLACES))
+def test_a_broken_input_fails_with_one_line_naming_the_place(name: str, tmp_path: Path) -> None:
+    out = tmp_path / "out.grn"
+    result = run("convert", str(BROKEN / name), str(out))
+    assert_failed_with_one_line(result, f"{BROKEN / name}: {BROKEN_PLACES[name]}")
+    assert result.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_broken_fixture_has_an_expected_place() -> None:
+    assert sorted(path.name for path in BROKEN.iterdir()) == sorted(BROKEN_PLACES)
+
+
+def test_several_records_into_a_pb_fail_and_leave_the_old_file(tmp_path: Path) -> None:
+    out = tmp_path / "out.pb"
+    out.write_bytes(b"before")
+    result = run("convert", str(VALID / "collection.pbs"), str(out))
+    assert_failed_with_one_line(result, "record 2: a .pb file holds one record", "to .pbs")
+    assert out.read_bytes() == b"before"
+    assert list(tmp_path.iterdir()) == [out]
+
+
+def test_an_output_without_a_known_extension_needs_to(tmp_path: Path) -> None:
+    result = run("convert", str(SAMPLE), str(tmp_path / "out.txt"))
+    assert_failed_with_one_line(result, "cannot tell the encoding", "use --to")
+
+
+def test_a_missing_input_fails_cleanly(tmp_path: Path) -> None:
+    result = run("convert", str(tmp_path / "none.pb"), str(tmp_path / "out.grn"))
+    assert_failed_with_one_line(result, "none.pb: No such file or directory")
+
+
+def test_a_missing_output_folder_fails_cleanly(tmp_path: Path) -> None:
+    result = run("convert", str(SAMPLE), str(tmp_path / "no" / "out.pb"))
+    assert_failed_with_one_line(result, "No such file or directory")
+
+
+def test_an_unknown_format_name_is_a_usage_error() -> None:
+    assert run("convert", str(SAMPLE), "-", "--to", "xml").exit_code == 2
