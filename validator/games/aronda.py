@@ -45,7 +45,7 @@ import dataclasses
 import hashlib
 import random
 import re
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -1103,7 +1103,7 @@ def _replay(  # noqa: PLR0912, PLR0915 -- one tight loop on purpose: locals, no 
     state._ending = ending
     state._winners = winners
     state._resigned = resigned
-    return ReplayOutcome(cast("GameState[Hashable]", state), ply, None)
+    return ReplayOutcome(state, ply, None)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -925,7 +925,7 @@ def replay(
 
 def _outcome(state: OhWahReeState, plies: int, illegal: Illegal | None) -> ReplayOutcome:
     """Wrap a replay's result (the protocol types the state loosely)."""
-    return ReplayOutcome(cast("GameState[Hashable]", state), plies, illegal)
+    return ReplayOutcome(state, plies, illegal)
 
 
 # ---------------------------------------------------------------------------------------------

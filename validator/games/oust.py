@@ -40,7 +40,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal, NamedTuple, TypeAlias, cast
@@ -1095,9 +1095,7 @@ def replay(
 
 
 def _outcome(state: OustState, plies: int, illegal: Illegal | None) -> ReplayOutcome:
-    # ReplayOutcome types its state as GameState[Hashable]; a protocol generic in the move type
-    # is invariant, so no engine's state matches it without a cast.
-    return ReplayOutcome(cast("GameState[Hashable]", state), plies, illegal)
+    return ReplayOutcome(state, plies, illegal)
 
 
 # How a ply other than the common one ended, for the fast replay.

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from recorder.errors import GamerecError
 
@@ -217,7 +217,7 @@ class ReplayOutcome:
         illegal: why ply ``plies + 1`` is illegal, or None when every ply was legal.
     """
 
-    state: GameState[Hashable]
+    state: GameState[Any]
     plies: int
     illegal: Illegal | None
 
