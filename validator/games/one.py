@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, pairwise, repeat
@@ -322,6 +322,7 @@ class OneState:
         "_captured",
         "_cells",
         "_ending",
+        "_largest",
         "_next",
         "_ply",
         "_resigned",
@@ -347,6 +348,9 @@ class OneState:
         self._to_move = 1
         self._ply = 0
         self._ending = False
+        # largest_groups() remembered until the board changes (scores, ranking and winners
+        # each need it); every write to _cells outside play() resets it too.
+        self._largest: tuple[int, ...] | None = None
         self._banned = NO_POINT
         self._stones = 0
 
@@ -383,6 +387,7 @@ class OneState:
                 raise VariantError(f"cannot put a stone of seat {seat} on {name}")
             state._cells[code] = seat
             state._stones += 1
+            state._largest = None
         if not 1 <= to_move <= seats:
             raise VariantError(f"seat {to_move} is not at a table of {seats}")
         placed = [sum(1 for s in stones.values() if s == seat) for seat in range(1, seats + 1)]
@@ -698,6 +703,7 @@ class OneState:
     def _end_ply(self, seat: int) -> bool:
         """Pass the turn after ``seat``'s ply; return whether the game is now over (§6.2, §7)."""
         self._ply += 1
+        self._largest = None
         following = self._next[seat]
         if self._active == 1 or (self._ending and following <= seat):
             self._to_move = 0
@@ -721,12 +727,19 @@ class OneState:
         other._ending = self._ending
         other._banned = self._banned
         other._stones = self._stones
+        other._largest = self._largest
         return other
 
     # -- scoring (§5, §6.3, §6.4, §7) -----------------------------------------------------
 
     def largest_groups(self) -> tuple[int, ...]:
         """largest(s) per seat in seat order: the size of its biggest group, 0 with no stone."""
+        if self._largest is None:
+            self._largest = self._find_largest_groups()
+        return self._largest
+
+    def _find_largest_groups(self) -> tuple[int, ...]:
+        """Flood-fill every group of the board once."""
         cells = self._cells
         neighbours = self._board.neighbours
         largest = [0] * (self.seats + 1)
@@ -938,16 +951,16 @@ def replay(
                     to_move = 0 if ending and nxt <= seat else nxt
                     continue
         state._to_move, state._ply, state._ending = to_move, ply, ending
-        state._banned, state._stones = banned, stones
+        state._banned, state._stones, state._largest = banned, stones, None
         illegal = state.check(move, claim or None)
         if illegal is not None:
-            return ReplayOutcome(cast("GameState[Hashable]", state), ply, illegal)
+            return ReplayOutcome(state, ply, illegal)
         state.play(move)
         to_move, ply, ending = state._to_move, state._ply, state._ending
         banned, stones = state._banned, state._stones
     state._to_move, state._ply, state._ending = to_move, ply, ending
-    state._banned, state._stones = banned, stones
-    return ReplayOutcome(cast("GameState[Hashable]", state), ply, None)
+    state._banned, state._stones, state._largest = banned, stones, None
+    return ReplayOutcome(state, ply, None)
 
 
 def _capture_inline(
