@@ -3,12 +3,14 @@
 ``.pbs`` is the standard protobuf stream framing: each record is preceded by its length as a
 varint. The reader checks each claimed length against ``max_record_bytes`` before reading the
 record, so a frame claiming 2 GB fails at once without allocating, and it holds one record
-at a time, so a collection of any size streams in constant memory.
+at a time, so a collection of any size streams in constant memory. Records are written
+deterministically (map entries in key order), so one record always gives the same bytes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import BinaryIO
 
 from google.protobuf.message import DecodeError
@@ -59,6 +61,15 @@ def read_pb(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[pb
         LimitExceededError: the input is longer than ``max_record_bytes``.
         RecordMalformedError: the bytes are not a GameRecord.
     """
+    yield parse_record(read_pb_bytes(stream, source, max_record_bytes), source)
+
+
+def read_pb_bytes(stream: BinaryIO, source: str, max_record_bytes: int) -> bytes:
+    """The bytes of a ``.pb`` input, unparsed.
+
+    Raises:
+        LimitExceededError: the input is longer than ``max_record_bytes``.
+    """
     data = stream.read(max_record_bytes + 1)
     if len(data) > max_record_bytes:
         raise LimitExceededError(
@@ -66,7 +77,7 @@ def read_pb(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[pb
             source=source,
             where=f"byte {max_record_bytes}",
         )
-    yield parse_record(data, source)
+    return data
 
 
 def read_pbs(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[pb.GameRecord]:
@@ -76,6 +87,41 @@ def read_pbs(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[p
         LimitExceededError: a frame claims more than ``max_record_bytes``.
         RecordMalformedError: a length prefix is broken, the last frame is cut off, or a
             frame is not a GameRecord; the error names the record number and byte offset.
+    """
+    for frame in read_pbs_frames(stream, source, max_record_bytes):
+        yield frame.parse()
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The bytes of one serialized GameRecord, with where they came from (for errors).
+
+    Frames cross process boundaries unparsed, so a worker parses them and still names the
+    exact place of a fault.
+
+    Attributes:
+        data: the serialized record.
+        source: the input's name.
+        where: the record's place (``record 3 at byte 1042``; empty for a ``.pb`` file).
+        base: the offset of ``data`` in the input.
+    """
+
+    data: bytes
+    source: str
+    where: str = ""
+    base: int = 0
+
+    def parse(self) -> pb.GameRecord:
+        """The record (see :func:`parse_record` for the errors)."""
+        return parse_record(self.data, self.source, self.where, self.base)
+
+
+def read_pbs_frames(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[Frame]:
+    """Read the frames of a ``.pbs`` stream without parsing them.
+
+    Raises:
+        LimitExceededError: a frame claims more than ``max_record_bytes``.
+        RecordMalformedError: a length prefix is broken or the last frame is cut off.
     """
     offset = 0
     number = 0
@@ -93,7 +139,7 @@ def read_pbs(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[p
                 source=source,
                 where=where,
             )
-        yield parse_record(data, source, where, base=offset + len(header))
+        yield Frame(data, source, where, offset + len(header))
         offset += len(header) + length
 
 
@@ -128,7 +174,7 @@ def write_pbs(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
     """Write records as a ``.pbs`` stream; return how many."""
     count = 0
     for record in records:
-        data = record.SerializeToString()
+        data = record.SerializeToString(deterministic=True)
         stream.write(encode_varint(len(data)) + data)
         count += 1
     return count

@@ -36,7 +36,15 @@ import orjson
 from google.protobuf.message import DecodeError
 
 from gamerec.v1 import record_pb2 as pb
-from recorder.binary import DEFAULT_MAX_RECORD_BYTES, read_pb, read_pbs, write_pbs
+from recorder.binary import (
+    DEFAULT_MAX_RECORD_BYTES,
+    Frame,
+    read_pb,
+    read_pb_bytes,
+    read_pbs,
+    read_pbs_frames,
+    write_pbs,
+)
 from recorder.errors import EncodingError, RecordMalformedError
 from recorder.grn import read_grn, write_grn
 from recorder.protojson import encode_json, read_json, read_jsonl, write_jsonl
@@ -46,10 +54,12 @@ __all__ = [
     "DEFAULT_MAX_RECORD_BYTES",
     "SNIFF_BYTES",
     "Encoding",
+    "Frame",
     "Source",
     "decode_record",
     "encode_record",
     "encoding_for_path",
+    "read_frames",
     "read_records",
     "sniff_encoding",
     "write_records",
@@ -228,6 +238,37 @@ def read_records(
         yield from _READERS[chosen](stream, label, max_record_bytes)
 
 
+def read_frames(
+    source: Source,
+    encoding: Encoding | None = None,
+    *,
+    name: str | None = None,
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+) -> Iterator[Frame]:
+    """Read every record of an input as serialized bytes, one at a time.
+
+    Binary inputs are not parsed here (``.pbs`` frames and a ``.pb`` file pass through as
+    they are), so a batch job can parse them in its worker processes; text inputs are
+    decoded and serialized. :meth:`Frame.parse` gives the record and places any fault.
+    Arguments and errors as :func:`read_records`.
+    """
+    with contextlib.ExitStack() as stack:
+        stream, label, path_encoding = _open_source(source, stack)
+        label = name or label
+        chosen = encoding or path_encoding
+        if chosen is None:
+            stream, chosen = _sniffed(stream, max_record_bytes)
+        if chosen is Encoding.PBS:
+            yield from read_pbs_frames(stream, label, max_record_bytes)
+        elif chosen is Encoding.PB:
+            yield Frame(read_pb_bytes(stream, label, max_record_bytes), label)
+        else:
+            for number, record in enumerate(
+                _READERS[chosen](stream, label, max_record_bytes), start=1
+            ):
+                yield Frame(record.SerializeToString(), label, f"record {number}")
+
+
 def _open_source(
     source: Source, stack: contextlib.ExitStack
 ) -> tuple[BinaryIO, str, Encoding | None]:
@@ -330,7 +371,9 @@ _Writer: TypeAlias = Callable[[Iterable[pb.GameRecord], BinaryIO], int]
 
 
 def _write_pb(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
-    return _write_one(records, stream, Encoding.PB, lambda record: record.SerializeToString())
+    return _write_one(
+        records, stream, Encoding.PB, lambda record: record.SerializeToString(deterministic=True)
+    )
 
 
 def _write_json(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
