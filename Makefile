@@ -15,8 +15,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The main job on the bundled fixtures: complete games (valid), records with a wrong move or a
+# wrong claim (invalid: validate then exits 1, which the demo expects), and one ruling.
+DEMO_INVALID := fixtures/invalid/one-landing-occupied.grn fixtures/invalid/oust-must-place-again.grn \
+	fixtures/invalid/result-mismatch.grn
+
 demo: install
-	$(VENV)/bin/gamerec info fixtures/valid/*.grn
+	$(VENV)/bin/gamerec validate fixtures/games $(DEMO_INVALID) || [ $$? -eq 1 ]
+	$(VENV)/bin/gamerec adjudicate fixtures/games/aronda-timeout.grn
 
 lint: install
 	$(PY) -m ruff check .

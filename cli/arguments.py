@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from recorder.codecs import Encoding, encoding_for_path
+from cli.edge import os_error_text
+from gamerec.v1 import record_pb2 as pb
+from recorder.codecs import Encoding, encoding_for_path, read_records
+from recorder.errors import GamerecError
 
 
 def record_files(arguments: list[str]) -> list[str]:
@@ -31,3 +36,38 @@ def record_files(arguments: list[str]) -> list[str]:
 def encoding_help() -> str:
     """The encodings, for option help texts."""
     return ", ".join(encoding.value for encoding in Encoding)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordAt:
+    """A record and where it came from (``source``, 1-based ``number``)."""
+
+    source: str
+    number: int
+    record: pb.GameRecord
+
+
+@dataclass(frozen=True, slots=True)
+class ReadFailure:
+    """An input that could not be read (from its start or from some record on)."""
+
+    source: str
+    message: str
+
+
+def records_of(paths: list[str], encoding: Encoding | None) -> Iterator[RecordAt | ReadFailure]:
+    """Every record of every input (folders expanded), with a ReadFailure where one breaks.
+
+    A failure ends that input only; the next input is still read.
+    """
+    for path in record_files(paths):
+        label = "<stdin>" if path == "-" else path
+        try:
+            for number, record in enumerate(read_records(path, encoding), start=1):
+                yield RecordAt(label, number, record)
+        except GamerecError as error:
+            yield ReadFailure(label, str(error))
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            yield ReadFailure(label, os_error_text(error))

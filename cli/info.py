@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated
 
 import orjson
 import typer
 
-from cli.arguments import encoding_help, record_files
-from cli.edge import EXIT_FAILED, error_line, os_error_text
-from recorder.codecs import Encoding, read_records
-from recorder.errors import GamerecError
+from cli.arguments import ReadFailure, encoding_help, records_of
+from cli.edge import EXIT_FAILED, error_line
+from recorder.codecs import Encoding
 from recorder.summary import RecordSummary, summarize
 
 
@@ -41,29 +39,15 @@ def info(
     and the exit code is 2.
     """
     show = _json_line if as_json else _line
-    failures = [path for path in record_files(paths) if not _show_records(path, from_, show)]
-    if failures:
+    failed = False
+    for item in records_of(paths, from_):
+        if isinstance(item, ReadFailure):
+            typer.echo(error_line(item.message), err=True)
+            failed = True
+        else:
+            typer.echo(show(item.source, item.number, summarize(item.record)))
+    if failed:
         raise typer.Exit(EXIT_FAILED)
-
-
-def _show_records(
-    path: str, encoding: Encoding | None, show: Callable[[str, int, RecordSummary], str]
-) -> bool:
-    """Print a line per record of one input; on failure say why on stderr and return False."""
-    label = "<stdin>" if path == "-" else path
-    try:
-        for number, record in enumerate(read_records(path, encoding), start=1):
-            typer.echo(show(label, number, summarize(record)))
-    except GamerecError as error:
-        message = str(error)
-    except BrokenPipeError:
-        raise
-    except OSError as error:
-        message = os_error_text(error)
-    else:
-        return True
-    typer.echo(error_line(message), err=True)
-    return False
 
 
 def _line(path: str, number: int, summary: RecordSummary) -> str:

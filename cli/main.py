@@ -6,6 +6,9 @@ import typer
 
 from cli.convert import convert
 from cli.info import info
+from cli.judging import adjudicate, score
+from cli.replay import replay
+from cli.validate import validate
 
 app = typer.Typer(
     name="gamerec",
@@ -21,6 +24,10 @@ def _root() -> None:
     """Game records toolkit and referee."""
 
 
+app.command("validate")(validate)
+app.command("replay")(replay)
+app.command("score")(score)
+app.command("adjudicate")(adjudicate)
 app.command("convert")(convert)
 app.command("info")(info)
 

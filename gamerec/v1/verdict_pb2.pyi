@@ -92,6 +92,8 @@ class Verdict(_message.Message):
     FINAL_DIGEST_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    RECORD_NUMBER_FIELD_NUMBER: _builtins.int
     valid: _builtins.bool
     """True only when there is no finding at all."""
     plies_replayed: _builtins.int
@@ -102,6 +104,12 @@ class Verdict(_message.Message):
     """The game of the record."""
     status: Global___GameStatus.ValueType
     """Where the game stands after the replay."""
+    source: _builtins.str
+    """Where the record came from, when it came from a file: its name ("-" for standard input).
+    Set by the CLI; empty in service responses.
+    """
+    record_number: _builtins.int
+    """The 1-based number of the record in its source (0 when not from a file)."""
     @_builtins.property
     def errors(self) -> _containers.RepeatedCompositeFieldContainer[Global___Finding]:
         """Every finding, in the order found; the replay stops at the first illegal move."""
@@ -120,10 +128,12 @@ class Verdict(_message.Message):
         final_digest: _builtins.str = ...,
         game: _record_pb2.Game.ValueType = ...,
         status: Global___GameStatus.ValueType = ...,
+        source: _builtins.str = ...,
+        record_number: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["errors", b"errors", "final_digest", b"final_digest", "game", b"game", "plies_replayed", b"plies_replayed", "result", b"result", "status", b"status", "valid", b"valid"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["errors", b"errors", "final_digest", b"final_digest", "game", b"game", "plies_replayed", b"plies_replayed", "record_number", b"record_number", "result", b"result", "source", b"source", "status", b"status", "valid", b"valid"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,0 +1,109 @@
+"""``gamerec replay FILE``: step through a record and draw the position as text."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cli.arguments import encoding_help
+from cli.edge import EXIT_FAILED, EXIT_FINDINGS, error_line, fail, reported_errors
+from cli.verdicts import finding_text, message_json
+from gamerec.v1 import record_pb2 as pb
+from recorder.codecs import Encoding, read_records
+from validator.drawing import draw
+from validator.frames import ReplayStoppedError, Step, frame_of, steps
+from validator.identity import RulesError, identify
+
+
+def replay(
+    path: Annotated[
+        str, typer.Argument(metavar="FILE", help="A record file, or - for standard input.")
+    ],
+    ply: Annotated[
+        int | None,
+        typer.Option(
+            "--ply", min=0, help="Draw the position after this ply (0: the start position)."
+        ),
+    ] = None,
+    number: Annotated[
+        int, typer.Option("--record", min=1, help="Which record of the file (1-based).")
+    ] = 1,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print ReplayFrame messages as ProtoJSON, one per line."),
+    ] = False,
+    from_: Annotated[
+        Encoding | None,
+        typer.Option("--from", help=f"Encoding of the input ({encoding_help()})."),
+    ] = None,
+) -> None:
+    """Replay a record ply by ply: every move with what it did, then the position drawn.
+
+    With ``--ply N`` only the position after ply N is drawn. Exit code 1 when the record has an
+    illegal ply (the plies before it are shown), 2 when it cannot be read.
+    """
+    record = _record(path, number, from_)
+    try:
+        identity = identify(record)
+    except RulesError as error:
+        fail(f"{path} #{number}: {error.code}: {error}")
+    shown: list[Step] = []
+    try:
+        for step in steps(record, identity, include_start=True):
+            shown.append(step)
+            if ply is None or step.ply == ply:
+                _show(step, identity.name, as_json, drawn=ply is not None)
+            if ply is not None and step.ply >= ply:
+                return
+    except ReplayStoppedError as stopped:
+        typer.echo(error_line(f"{path} #{number}: {finding_text(stopped.finding)}"), err=True)
+        raise typer.Exit(EXIT_FINDINGS) from None
+    if ply is not None:
+        fail(f"{path} #{number}: the record has {shown[-1].ply} plies; there is no ply {ply}")
+    if not as_json:
+        typer.echo()
+        typer.echo(draw(identity.name, shown[-1].state.position(), _places(shown[-1])))
+
+
+def _record(path: str, number: int, encoding: Encoding | None) -> pb.GameRecord:
+    """The ``number``-th record of the input (exit 2 when there is none)."""
+    with reported_errors():
+        for found, record in enumerate(read_records(path, encoding), start=1):
+            if found == number:
+                return record
+    typer.echo(error_line(f"{path}: there is no record {number}"), err=True)
+    raise typer.Exit(EXIT_FAILED)
+
+
+def _show(step: Step, game: str, as_json: bool, *, drawn: bool) -> None:
+    """Print one step: a JSON frame, a move line, or (``--ply``) the drawn position."""
+    if as_json:
+        if step.ply:
+            typer.echo(message_json(frame_of(step)))
+        return
+    if drawn:
+        title = "start position" if not step.ply else f"after {_move_line(step).strip()}"
+        typer.echo(title)
+        typer.echo(draw(game, step.state.position(), _places(step)))
+    elif step.ply:
+        typer.echo(_move_line(step))
+
+
+def _move_line(step: Step) -> str:
+    """``12. (seat 3) b6  end`` with the events of the ply."""
+    events = "; ".join(
+        event.kind + (" " + " ".join(event.where) if event.where else "") for event in step.events
+    )
+    line = f"{step.ply:>3}. (seat {step.seat}) {step.token}"
+    return f"{line}  [{events}]" if events else line
+
+
+def _places(step: Step) -> tuple[str, ...]:
+    """The places a ply names, to highlight in the drawing."""
+    parts = step.token.replace("x", ",").split(",")
+    return tuple(
+        part.removesuffix("cw").removesuffix("c") if part[:1].isdigit() else part
+        for part in parts
+        if part
+    )

@@ -1,0 +1,139 @@
+"""``gamerec validate PATH...``: is every record a legal game, and is its claimed result right?"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Annotated, TextIO
+
+import typer
+
+from cli.arguments import encoding_help, record_files
+from cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
+from cli.verdicts import render_verdict_json, render_verdict_text
+from recorder.codecs import Encoding
+from validator.batch import Outcome, judge_sources
+
+
+@dataclass
+class Tally:
+    """Counts for the summary line."""
+
+    started: float = field(default_factory=time.perf_counter)
+    valid: int = 0
+    invalid: int = 0
+    unreadable: int = 0
+    plies: int = 0
+
+    @property
+    def records(self) -> int:
+        """Records judged (unreadable ones included)."""
+        return self.valid + self.invalid + self.unreadable
+
+    def add(self, outcome: Outcome) -> None:
+        """Count one outcome."""
+        self.plies += outcome.plies
+        if outcome.status == "valid":
+            self.valid += 1
+        elif outcome.status == "invalid":
+            self.invalid += 1
+        else:
+            self.unreadable += 1
+
+    def summary(self) -> str:
+        """``12 records: 10 valid, 1 invalid, 1 unreadable; 1,234 plies in 0.52 s (...)``."""
+        seconds = max(time.perf_counter() - self.started, 1e-9)
+        noun = "record" if self.records == 1 else "records"
+        return (
+            f"{self.records:,} {noun}: {self.valid:,} valid, {self.invalid:,} invalid, "
+            f"{self.unreadable:,} unreadable; {self.plies:,} plies in {seconds:.2f} s "
+            f"({self.records / seconds:,.0f} records/s, {self.plies / seconds:,.0f} plies/s)"
+        )
+
+    def exit_code(self) -> int:
+        """2 when something could not be read, else 1 when something is invalid, else 0."""
+        if self.unreadable:
+            return EXIT_FAILED
+        return EXIT_FINDINGS if self.invalid else EXIT_OK
+
+
+class Progress:
+    """A one-line progress counter on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, stream: TextIO) -> None:
+        """Draw on ``stream`` if it is a terminal."""
+        self._stream = stream
+        self._enabled = stream.isatty()
+        self._drawn_at = 0.0
+
+    def update(self, tally: Tally) -> None:
+        """Redraw at most ten times a second."""
+        now = time.perf_counter()
+        if self._enabled and now - self._drawn_at > 0.1:
+            self._drawn_at = now
+            self._stream.write(
+                f"\r{tally.records:,} records ({tally.invalid:,} invalid, "
+                f"{tally.unreadable:,} unreadable)"
+            )
+            self._stream.flush()
+
+    def clear(self) -> None:
+        """Remove the progress line."""
+        if self._enabled and self._drawn_at:
+            self._stream.write("\r\033[K")
+            self._stream.flush()
+
+
+def validate(
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PATH",
+            help="Record files, folders of them (searched recursively), .pbs collections, "
+            "or - for standard input.",
+        ),
+    ],
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print each Verdict as one line of ProtoJSON (every field present)."
+        ),
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print only invalid and unreadable records.")
+    ] = False,
+    workers: Annotated[
+        int,
+        typer.Option("--workers", "-j", min=0, help="Worker processes; 0 means all cores."),
+    ] = 0,
+    from_: Annotated[
+        Encoding | None,
+        typer.Option(
+            "--from",
+            help=f"Encoding of every input ({encoding_help()}); default: extension, else sniffed.",
+        ),
+    ] = None,
+) -> None:
+    """Replay every record under its rules and judge it.
+
+    A record is valid when every ply is legal and its claimed result is the rules' result
+    (a record that claims no end is valid and reported unfinished). Exit code 0 when every
+    record is valid, 1 when any is invalid, 2 when any input could not be read (the others
+    are still validated). A one-line summary goes to stderr.
+    """
+    render = render_verdict_json if as_json else render_verdict_text
+    tally = Tally()
+    progress = Progress(sys.stderr)
+    for outcome in judge_sources(record_files(paths), render, encoding=from_, workers=workers):
+        tally.add(outcome)
+        progress.update(tally)
+        if outcome.status == "unreadable":
+            progress.clear()
+            typer.echo(error_line(outcome.text), err=True)
+        elif not (quiet and outcome.status == "valid"):
+            progress.clear()
+            typer.echo(outcome.text)
+    progress.clear()
+    typer.echo(tally.summary(), err=True)
+    raise typer.Exit(tally.exit_code())

@@ -1,0 +1,75 @@
+"""Batch validation: all cores, input order kept, failures reported in place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import verdict_pb2 as vpb
+from recorder.codecs import write_records
+from validator.batch import CHUNK_RECORDS, judge_sources
+from validator.generation import generate
+
+
+def describe(verdict: vpb.Verdict) -> str:
+    """A picklable render function for the tests."""
+    return f"{verdict.source}#{verdict.record_number}:{verdict.valid}:{verdict.final_digest}"
+
+
+def mixed_collection(path: Path, count: int) -> None:
+    games = [("ONE", {"Players": "3"}), ("Oh-Wah-Ree", {"Players": "2"}), ("Aronda", {})]
+    records: list[pb.GameRecord] = []
+    for index in range(count):
+        game, tags = games[index % len(games)]
+        records.extend(generate(game, tags, 1, seed=index))
+    write_records(records, path)
+
+
+def test_workers_give_the_same_outcomes_in_the_same_order(tmp_path: Path) -> None:
+    collection = tmp_path / "mixed.pbs"
+    mixed_collection(collection, CHUNK_RECORDS * 3 + 5)
+    alone = list(judge_sources([str(collection)], describe, workers=1))
+    shared = list(judge_sources([str(collection)], describe, workers=2))
+    assert alone == shared
+    assert [outcome.number for outcome in alone] == list(range(1, CHUNK_RECORDS * 3 + 6))
+    assert all(outcome.status == "valid" for outcome in alone)
+    assert all(outcome.text.startswith(f"{collection}#") for outcome in alone)
+
+
+def test_an_unreadable_source_is_reported_in_place_and_the_rest_are_judged(
+    tmp_path: Path,
+) -> None:
+    good = tmp_path / "good.grn"
+    write_records(generate("Oust", {"Board": "3"}, 2, seed=1), good)
+    broken = tmp_path / "broken.pbs"
+    write_records(generate("Oust", {"Board": "3"}, 2, seed=2), broken)
+    data = broken.read_bytes()
+    broken.write_bytes(data[:-3])
+    missing = tmp_path / "missing.pb"
+    outcomes = list(
+        judge_sources([str(good), str(broken), str(missing), str(good)], describe, workers=1)
+    )
+    statuses = [(o.source, o.number, o.status) for o in outcomes]
+    assert statuses == [
+        (str(good), 1, "valid"),
+        (str(good), 2, "valid"),
+        (str(broken), 1, "valid"),
+        (str(broken), 0, "unreadable"),
+        (str(missing), 0, "unreadable"),
+        (str(good), 1, "valid"),
+        (str(good), 2, "valid"),
+    ]
+    assert "truncated" in outcomes[3].text and "record 2" in outcomes[3].text
+    assert "No such file" in outcomes[4].text
+
+
+def test_a_record_that_does_not_parse_is_unreadable_but_the_stream_goes_on(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "one-bad-frame.pbs"
+    write_records(generate("Aronda", {}, 1, seed=4), path)
+    good = path.read_bytes()
+    path.write_bytes(good + b"\x02\xff\xff" + good)
+    outcomes = list(judge_sources([str(path)], describe, workers=1))
+    assert [o.status for o in outcomes] == ["valid", "unreadable", "valid"]
+    assert "record 2" in outcomes[1].text

@@ -1,0 +1,228 @@
+"""Adjudicate a record's result for a tournament director.
+
+The decision follows how the record ends:
+
+- a game that reached its end by the rules: the claimed result is confirmed, or corrected to
+  the rules' result (every difference is named);
+- a timeout: the seat whose clock ran out is the seat to move when the record stops. With two
+  seats still playing the other seat wins; with more, the timed-out seat ranks last and the
+  others keep a provisional standing by score;
+- an agreement: the claimed result stands as agreed (the rules cannot check it), with the
+  score of the position reached;
+- abandoned, adjudicated, or stopped without a termination: the provisional standing of the
+  position reached, by the scores the rules define, and no winner;
+- a record that is not a legal game (an illegal ply, an unknown game): void, with the
+  standing before the first illegal ply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import verdict_pb2 as vpb
+from validator.judge import (
+    CITATIONS,
+    TERMINATION_WORDS,
+    Judgement,
+    computed_result,
+    format_scores,
+    format_seats,
+    judge,
+    verdict_of,
+)
+
+
+def adjudicate(record: pb.GameRecord) -> vpb.Ruling:
+    """Rule on the result of ``record`` (see the module docstring for the cases)."""
+    judgement = judge(record)
+    verdict = verdict_of(record, judgement)
+    result = computed_result(record, judgement)
+    if judgement.state is None or judgement.identity is None:
+        return _void(verdict, result, "the record cannot be replayed")
+    if _illegal_play(judgement):
+        return _void(verdict, result, "the record is not a legal game")
+    if judgement.finished:
+        return _finished(verdict, result, judgement)
+    termination = record.result.termination
+    if termination == pb.TERMINATION_TIMEOUT:
+        return _timeout(record, verdict, result, judgement)
+    if termination == pb.TERMINATION_AGREEMENT and _has_claim(record):
+        return _agreement(record, verdict, result, judgement)
+    return _provisional(record, verdict, result, judgement)
+
+
+def _illegal_play(judgement: Judgement) -> bool:
+    """Whether a finding is about a ply (not only about the claimed result)."""
+    return any(finding.ply for finding in judgement.findings)
+
+
+def _has_claim(record: pb.GameRecord) -> bool:
+    """Whether the record claims scores or winners."""
+    return record.result.HasField("scores") or bool(record.result.winners)
+
+
+def _void(verdict: vpb.Verdict, result: vpb.ComputedResult, why: str) -> vpb.Ruling:
+    """No result can be derived from an illegal or unreadable record."""
+    first = verdict.errors[0]
+    where = f"ply {first.ply} ({first.move}): " if first.ply else ""
+    standing = ""
+    if result.scores:
+        standing = f" The standing before that was {format_scores(result.scores)} (provisional)."
+    explanation = f"Void: {why}. {where}{first.code}: {first.message}.{standing}"
+    return vpb.Ruling(
+        verdict=verdict, decision=vpb.DECISION_VOID, result=result, explanation=explanation
+    )
+
+
+def _finished(verdict: vpb.Verdict, result: vpb.ComputedResult, judgement: Judgement) -> vpb.Ruling:
+    """The game reached its end: confirm or correct the claim."""
+    assert judgement.identity is not None
+    citation = CITATIONS[judgement.identity.name]
+    how = TERMINATION_WORDS[result.termination]
+    outcome = (
+        f"The game ended by its rules at ply {judgement.plies} ({how}; "
+        f"{citation.cite(citation.end)}). Result {format_scores(result.scores)} "
+        f"({citation.cite(citation.score)}); {_winners_sentence(result.winners)}"
+    )
+    if verdict.errors:
+        differences = " ".join(f"{error.message}." for error in verdict.errors)
+        explanation = f"Corrected. {outcome}. {differences}"
+        decision = vpb.DECISION_CORRECTED
+    else:
+        explanation = f"Confirmed. {outcome}."
+        decision = vpb.DECISION_CONFIRMED
+    return vpb.Ruling(verdict=verdict, decision=decision, result=result, explanation=explanation)
+
+
+def _timeout(
+    record: pb.GameRecord,
+    verdict: vpb.Verdict,
+    result: vpb.ComputedResult,
+    judgement: Judgement,
+) -> vpb.Ruling:
+    """The seat to move ran out of time: it loses."""
+    state = judgement.state
+    assert state is not None and judgement.identity is not None
+    citation = CITATIONS[judgement.identity.name]
+    loser = state.to_move
+    resigned = state.position().resigned
+    others = [s for s in range(1, state.seats + 1) if s != loser and s not in resigned]
+    ruled = vpb.ComputedResult(scores=result.scores, termination=pb.TERMINATION_TIMEOUT)
+    ruled.ranks.extend(_ranks_with_last(list(result.scores), others, loser, resigned))
+    lead = (
+        f"Seat {loser} was to move when the record stops after ply {judgement.plies}, so its "
+        f"time ran out; timeout is not a rule event ({citation.cite(citation.terminations)}) "
+        f"and the seat whose time ran out loses."
+    )
+    if len(others) == 1:
+        ruled.winners.append(others[0])
+        claimed = sorted(record.result.winners)
+        agrees = not claimed or claimed == [others[0]]
+        decision = vpb.DECISION_CONFIRMED if agrees else vpb.DECISION_CORRECTED
+        verb = "Confirmed" if agrees else "Corrected"
+        explanation = (
+            f"{verb}. {lead} Seat {others[0]} wins. Scores of the position reached "
+            f"{format_scores(result.scores)} ({citation.cite(citation.score)})."
+        )
+        return vpb.Ruling(verdict=verdict, decision=decision, result=ruled, explanation=explanation)
+    ruled.provisional = True
+    explanation = (
+        f"Provisional. {lead} Seat {loser} ranks last; the other seats keep the standing of "
+        f"the position reached, {format_scores(result.scores)} "
+        f"({citation.cite(citation.score)})."
+    )
+    return vpb.Ruling(
+        verdict=verdict,
+        decision=vpb.DECISION_PROVISIONAL,
+        result=ruled,
+        explanation=explanation,
+    )
+
+
+def _ranks_with_last(
+    scores: list[int], others: list[int], loser: int, resigned: tuple[int, ...]
+) -> list[int]:
+    """Competition ranks: ``others`` by score, then ``loser``, then resigned seats.
+
+    Resigned seats keep the rules' order among themselves: the later resignation ranks higher.
+    """
+    ranks = [0] * len(scores)
+    for seat in others:
+        ranks[seat - 1] = 1 + sum(1 for o in others if scores[o - 1] > scores[seat - 1])
+    for offset, seat in enumerate([loser, *reversed(resigned)]):
+        ranks[seat - 1] = len(others) + 1 + offset
+    return ranks
+
+
+def _agreement(
+    record: pb.GameRecord,
+    verdict: vpb.Verdict,
+    result: vpb.ComputedResult,
+    judgement: Judgement,
+) -> vpb.Ruling:
+    """The players agreed on a result: it stands, the rules cannot check it."""
+    assert judgement.identity is not None
+    citation = CITATIONS[judgement.identity.name]
+    ruled = vpb.ComputedResult()
+    ruled.CopyFrom(result)
+    ruled.termination = pb.TERMINATION_AGREEMENT
+    ruled.provisional = False
+    del ruled.winners[:]
+    ruled.winners.extend(record.result.winners)
+    claim = (
+        f"Result {format_scores(record.result.scores.values)}"
+        if record.result.HasField("scores")
+        else f"Winner {format_seats(record.result.winners)}"
+    )
+    explanation = (
+        f"Confirmed as agreed. The players agreed on {claim} after ply {judgement.plies}; an "
+        f"agreement is not a rule event ({citation.cite(citation.terminations)}), so the rules "
+        f"cannot check it. The position reached scores {format_scores(result.scores)} "
+        f"({citation.cite(citation.score)})."
+    )
+    return vpb.Ruling(
+        verdict=verdict, decision=vpb.DECISION_CONFIRMED, result=ruled, explanation=explanation
+    )
+
+
+def _provisional(
+    record: pb.GameRecord,
+    verdict: vpb.Verdict,
+    result: vpb.ComputedResult,
+    judgement: Judgement,
+) -> vpb.Ruling:
+    """The game did not reach its end: the standing of the position reached."""
+    assert judgement.identity is not None and judgement.state is not None
+    citation = CITATIONS[judgement.identity.name]
+    termination = record.result.termination
+    why = (
+        f"the record stops after ply {judgement.plies} ({TERMINATION_WORDS[termination]})"
+        if termination
+        else f"the record stops after ply {judgement.plies} without a termination"
+    )
+    leaders = [seat for seat, rank in enumerate(result.ranks, start=1) if rank == 1]
+    lead = f"seat {leaders[0]} leads" if len(leaders) == 1 else "no seat leads alone"
+    explanation = (
+        f"Provisional. The game did not reach its end: {why}, with seat "
+        f"{judgement.state.to_move} to move. This is not a rule end "
+        f"({citation.cite(citation.terminations)}), so no winner is derived; the standing is "
+        f"the score of the position reached, {format_scores(result.scores)} "
+        f"({citation.cite(citation.score)}): {lead}."
+    )
+    return vpb.Ruling(
+        verdict=verdict,
+        decision=vpb.DECISION_PROVISIONAL,
+        result=result,
+        explanation=explanation,
+    )
+
+
+def _winners_sentence(winners: Iterable[int]) -> str:
+    """``seat 2 wins`` / ``seats 1,3 share first place`` / ``no seat wins``."""
+    seats = sorted(winners)
+    if not seats:
+        return "no seat wins"
+    if len(seats) == 1:
+        return f"seat {seats[0]} wins"
+    return f"seats {format_seats(seats)} share first place"

@@ -1,0 +1,159 @@
+"""Validate many records on all cores: files, folders, ``.pbs`` collections, standard input.
+
+The main process reads inputs as unparsed frames (``recorder.codecs.read_frames``) and hands
+chunks of them to worker processes, which parse, validate and render each record; results
+come back in input order. At most a few chunks are in flight at once, so memory stays flat
+however large the inputs are. With one worker (or a single small chunk) everything runs in
+the calling process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import chain, islice
+from typing import Literal
+
+from gamerec.v1 import verdict_pb2 as vpb
+from recorder.codecs import Encoding, Frame, read_frames
+from recorder.errors import GamerecError
+from validator.judge import validate
+
+#: How a record (or a whole source) fared.
+Status = Literal["valid", "invalid", "unreadable"]
+
+#: Records per chunk sent to a worker: large enough to amortize the hand-over.
+CHUNK_RECORDS = 64
+#: Chunks in flight per worker: enough to keep every worker busy, few enough for flat memory.
+CHUNKS_IN_FLIGHT_PER_WORKER = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One record's judgement (or one source's failure), rendered.
+
+    Attributes:
+        status: ``valid``, ``invalid``, or ``unreadable`` (the record or the rest of its
+            source could not be decoded, or the file could not be opened).
+        source: the input's name.
+        number: the 1-based number of the record in its source (0 for a source failure).
+        plies: the plies replayed legally.
+        text: the rendered verdict, or the error's one-line message when unreadable.
+    """
+
+    status: Status
+    source: str
+    number: int
+    plies: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class _SourceFailure:
+    """An input that stopped being readable (carried through the workers in order)."""
+
+    source: str
+    message: str
+
+
+_Item = tuple[int, Frame] | _SourceFailure
+Render = Callable[[vpb.Verdict], str]
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def judge_sources(
+    sources: Iterable[str],
+    render: Render,
+    *,
+    encoding: Encoding | None = None,
+    workers: int = 0,
+) -> Iterator[Outcome]:
+    """Validate every record of ``sources`` and yield one Outcome each, in input order.
+
+    Args:
+        sources: paths of record files, or ``"-"`` for standard input.
+        render: turns a Verdict into the text to report; runs in the worker processes, so it
+            must be a module-level function.
+        encoding: the encoding of every input; None takes it from each file name or sniffs.
+        workers: worker processes; 0 means all cores, 1 means no extra process.
+    """
+    items = _items(sources, encoding)
+    first = list(islice(items, CHUNK_RECORDS))
+    workers = workers or default_workers()
+    if workers == 1:
+        yield from _judge_chunk(first, render)
+        for chunk in _chunks(items):
+            yield from _judge_chunk(chunk, render)
+        return
+    following = list(islice(items, CHUNK_RECORDS))
+    if not following:
+        yield from _judge_chunk(first, render)
+        return
+    yield from _judge_in_pool([first, following], items, render, workers)
+
+
+def _judge_in_pool(
+    head: list[list[_Item]], items: Iterator[_Item], render: Render, workers: int
+) -> Iterator[Outcome]:
+    """Judge chunks in worker processes, keeping order and a bounded number in flight."""
+    context = multiprocessing.get_context("fork")
+    window = workers * CHUNKS_IN_FLIGHT_PER_WORKER
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pending: deque[Future[list[Outcome]]] = deque()
+        for chunk in chain(head, _chunks(items)):
+            pending.append(pool.submit(_judge_chunk, chunk, render))
+            while len(pending) >= window:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+
+
+def _chunks(items: Iterator[_Item]) -> Iterator[list[_Item]]:
+    """Consecutive chunks of at most CHUNK_RECORDS items."""
+    while chunk := list(islice(items, CHUNK_RECORDS)):
+        yield chunk
+
+
+def _items(sources: Iterable[str], encoding: Encoding | None) -> Iterator[_Item]:
+    """Every frame of every source with its record number, and each source's failure."""
+    for source in sources:
+        label = "<stdin>" if source == "-" else source
+        try:
+            yield from enumerate(read_frames(source, encoding), start=1)
+        except GamerecError as error:
+            yield _SourceFailure(label, str(error))
+        except OSError as error:
+            reason = error.strerror or str(error)
+            yield _SourceFailure(label, f"{label}: {reason}")
+
+
+def _judge_chunk(chunk: list[_Item], render: Render) -> list[Outcome]:
+    """Parse, validate and render one chunk (in a worker, or in the caller)."""
+    return [_judge_item(item, render) for item in chunk]
+
+
+def _judge_item(item: _Item, render: Render) -> Outcome:
+    """One item's Outcome."""
+    if isinstance(item, _SourceFailure):
+        return Outcome("unreadable", item.source, 0, 0, item.message)
+    number, frame = item
+    try:
+        record = frame.parse()
+    except GamerecError as error:
+        return Outcome("unreadable", frame.source, number, 0, str(error))
+    verdict = validate(record)
+    verdict.source = frame.source
+    verdict.record_number = number
+    status: Status = "valid" if verdict.valid else "invalid"
+    return Outcome(status, frame.source, number, verdict.plies_replayed, render(verdict))

@@ -1,0 +1,326 @@
+"""Validate, score and adjudicate records: the main job of gamerec.
+
+One replay serves all three: :func:`judge` replays a record with the engine's checked fast
+path and collects every finding; :func:`validate`, :func:`score` and :func:`adjudicate` shape
+its answer into the protobuf messages that the CLI prints and the service returns.
+
+Findings beyond the engines' own reason codes (see the README's table):
+``UNKNOWN_GAME``, ``IMPOSSIBLE_VARIANT``, ``SEAT_COUNT_MISMATCH`` (the record cannot be
+replayed); ``EMPTY_MOVE``, ``MOVE_OF_OTHER_GAME``, ``MALFORMED_MOVE`` (a ply no engine move can
+stand for); ``GAME_ALREADY_OVER`` (plies after the end); ``RECORD_ENDS_EARLY`` (the record stops
+before the end and its claimed termination does not explain it); ``RESULT_MISMATCH``,
+``WINNER_MISMATCH``, ``TERMINATION_MISMATCH`` (the claim differs from the rules' result).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import verdict_pb2 as vpb
+from validator.games.protocol import GameState, Illegal
+from validator.identity import RulesError, RulesIdentity, identify
+from validator.moves import reader_for
+
+#: Terminations that are not rule events: the record stops for a reason outside the rules.
+OUTSIDE_TERMINATIONS = frozenset(
+    {
+        pb.TERMINATION_TIMEOUT,
+        pb.TERMINATION_AGREEMENT,
+        pb.TERMINATION_ABANDONED,
+        pb.TERMINATION_ADJUDICATED,
+    }
+)
+
+TERMINATION_WORDS: dict[int, str] = {
+    pb.TERMINATION_UNSPECIFIED: "unstated",
+    pb.TERMINATION_NORMAL: "normal",
+    pb.TERMINATION_RESIGNATION: "resignation",
+    pb.TERMINATION_TIMEOUT: "timeout",
+    pb.TERMINATION_AGREEMENT: "agreement",
+    pb.TERMINATION_ABANDONED: "abandoned",
+    pb.TERMINATION_ADJUDICATED: "adjudicated",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Where each game's rules text says what the judge relies on."""
+
+    file: str
+    end: str
+    score: str
+    ranking: str
+    terminations: str
+
+    def cite(self, section: str) -> str:
+        """A citation such as ``rules/one.md §6.3``."""
+        return f"{self.file} {section}"
+
+
+CITATIONS: dict[str, Citation] = {
+    "ONE": Citation("rules/one.md", "§6.2", "§6.3", "§6.4", "§7"),
+    "Aronda": Citation("rules/aronda.md", "§6.1-6.2", "§6.3", "§6.3", "§7"),
+    "Oust": Citation("rules/oust.md", "§6.1-6.2", "§6.1", "§6.1", "§7"),
+    "Oh-Wah-Ree": Citation("rules/ohwahree.md", "§6.1-6.2", "§6.3", "§6.3", "§7"),
+}
+
+
+@dataclass
+class Judgement:
+    """Everything one replay of a record found.
+
+    Attributes:
+        identity: the engine and variant, None when the record cannot be replayed.
+        state: the position after the last legal ply (None when not replayed).
+        plies: how many plies were replayed legally.
+        findings: every finding, in order.
+        stopped: the replay stopped before the end of the record (an illegal ply, or the
+            record could not be replayed); the claimed result is then not compared.
+        last_token: the token of the last legal ply (``""`` when none).
+        result: the computed result, once :func:`computed_result` has made it.
+    """
+
+    identity: RulesIdentity | None
+    state: GameState[Any] | None
+    plies: int = 0
+    findings: list[vpb.Finding] = field(default_factory=list)
+    stopped: bool = False
+    last_token: str = ""
+    result: vpb.ComputedResult | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game reached its end by the rules."""
+        return self.state is not None and self.state.is_over
+
+
+def judge(record: pb.GameRecord) -> Judgement:
+    """Replay ``record`` move by move and collect every finding (the shared core)."""
+    try:
+        identity = identify(record)
+    except RulesError as error:
+        finding = vpb.Finding(code=error.code, message=str(error))
+        return Judgement(identity=None, state=None, findings=[finding], stopped=True)
+    judgement = _replay_moves(record, identity)
+    if not judgement.stopped:
+        judgement.findings.extend(claim_findings(record, judgement))
+    return judgement
+
+
+def _replay_moves(record: pb.GameRecord, identity: RulesIdentity) -> Judgement:
+    """Replay the main line with the engine's fast checked replay."""
+    reader = reader_for(identity)
+    read = reader.engine_moves(record.moves)
+    outcome = identity.engine.replay(identity.variant, read.moves, read.seats)
+    state = outcome.state
+    judgement = Judgement(identity=identity, state=state, plies=outcome.plies)
+    if outcome.plies:
+        judgement.last_token = reader.text(record.moves[outcome.plies - 1])
+    ply = outcome.plies + 1
+    if outcome.illegal is not None:
+        move = record.moves[ply - 1]
+        judgement.findings.append(
+            _illegal_finding(ply, move, reader.text(move), state, outcome.illegal)
+        )
+    elif read.problem is not None:
+        move = record.moves[ply - 1]
+        problem = read.problem
+        if state.is_over:
+            judgement.findings.append(_after_end_finding(ply, move, problem.text, identity))
+        else:
+            judgement.findings.append(
+                vpb.Finding(
+                    ply=ply,
+                    seat=move.seat or state.to_move,
+                    code=problem.code,
+                    message=str(problem),
+                    move=problem.text,
+                )
+            )
+    judgement.stopped = bool(judgement.findings)
+    return judgement
+
+
+def _illegal_finding(
+    ply: int, move: pb.Move, text: str, state: GameState[Any], illegal: Illegal
+) -> vpb.Finding:
+    """The finding of an illegal ply."""
+    seat = state.to_move or move.seat
+    return vpb.Finding(ply=ply, seat=seat, code=illegal.code, message=illegal.message, move=text)
+
+
+def _after_end_finding(ply: int, move: pb.Move, text: str, identity: RulesIdentity) -> vpb.Finding:
+    """The finding of a ply recorded after the game was over."""
+    citation = CITATIONS[identity.name]
+    return vpb.Finding(
+        ply=ply,
+        seat=move.seat,
+        code="GAME_ALREADY_OVER",
+        message=f"the game was already over after ply {ply - 1} "
+        f"({citation.cite(citation.end)}), so no further ply may be recorded",
+        move=text,
+    )
+
+
+# -- the computed result and the claim -----------------------------------------------------
+
+
+def computed_result(record: pb.GameRecord, judgement: Judgement) -> vpb.ComputedResult:
+    """The result the rules give for the position the replay reached (made once, then kept)."""
+    if judgement.result is None:
+        judgement.result = _compute_result(record, judgement)
+    return judgement.result
+
+
+def _compute_result(record: pb.GameRecord, judgement: Judgement) -> vpb.ComputedResult:
+    """Scores, ranks, winners and termination of the position the replay reached."""
+    state = judgement.state
+    if state is None:
+        return vpb.ComputedResult(provisional=True)
+    result = vpb.ComputedResult(scores=state.scores(), ranks=state.ranking())
+    if judgement.finished:
+        result.winners.extend(state.winners())
+        resigned = judgement.last_token == "resign"
+        result.termination = pb.TERMINATION_RESIGNATION if resigned else pb.TERMINATION_NORMAL
+    else:
+        result.provisional = True
+        claimed = record.result.termination
+        if claimed in OUTSIDE_TERMINATIONS:
+            result.termination = claimed
+    return result
+
+
+def claim_findings(record: pb.GameRecord, judgement: Judgement) -> list[vpb.Finding]:
+    """Findings that compare the record's claimed result with the rules' result."""
+    if judgement.finished:
+        return _finished_claim_findings(record, judgement)
+    return _unfinished_claim_findings(record, judgement)
+
+
+def _finished_claim_findings(record: pb.GameRecord, judgement: Judgement) -> list[vpb.Finding]:
+    """A finished game: every part of the claim must match the rules' result."""
+    computed = computed_result(record, judgement)
+    assert judgement.identity is not None
+    citation = CITATIONS[judgement.identity.name]
+    claim = record.result
+    findings = []
+    end = f"the game ended by its rules at ply {judgement.plies}"
+    if claim.HasField("unfinished"):
+        findings.append(
+            _record_finding(
+                "RESULT_MISMATCH",
+                f"the record claims the game is unfinished (Result *), but {end} with "
+                f"{format_scores(computed.scores)} ({citation.cite(citation.end)})",
+            )
+        )
+    elif claim.HasField("scores") and list(claim.scores.values) != list(computed.scores):
+        findings.append(
+            _record_finding(
+                "RESULT_MISMATCH",
+                f"the record claims Result {format_scores(claim.scores.values)}, but the rules "
+                f"give {format_scores(computed.scores)} ({citation.cite(citation.score)})",
+            )
+        )
+    if claim.winners and sorted(claim.winners) != sorted(computed.winners):
+        findings.append(
+            _record_finding(
+                "WINNER_MISMATCH",
+                f"the record claims Winner {format_seats(claim.winners)}, but the rules give "
+                f"{format_seats(computed.winners)} ({citation.cite(citation.ranking)})",
+            )
+        )
+    if claim.termination and claim.termination != computed.termination:
+        findings.append(
+            _record_finding(
+                "TERMINATION_MISMATCH",
+                f"the record claims Termination {TERMINATION_WORDS[claim.termination]}, but "
+                f"{end} (Termination {TERMINATION_WORDS[computed.termination]}; "
+                f"{citation.cite(citation.terminations)})",
+            )
+        )
+    return findings
+
+
+def _unfinished_claim_findings(record: pb.GameRecord, judgement: Judgement) -> list[vpb.Finding]:
+    """A record that stops before the end must say why (or claim nothing)."""
+    claim = record.result
+    termination = claim.termination
+    if termination in OUTSIDE_TERMINATIONS:
+        return []
+    assert judgement.state is not None and judgement.identity is not None
+    citation = CITATIONS[judgement.identity.name]
+    stops = (
+        f"the record stops after ply {judgement.plies} but the game is not over "
+        f"(seat {judgement.state.to_move} to move)"
+    )
+    if termination == pb.TERMINATION_RESIGNATION:
+        reason = "it claims Termination resignation, yet no seat resigned"
+    elif termination == pb.TERMINATION_NORMAL:
+        reason = "it claims Termination normal"
+    elif claim.HasField("scores"):
+        reason = f"it claims Result {format_scores(claim.scores.values)}"
+    elif claim.winners:
+        reason = f"it claims Winner {format_seats(claim.winners)}"
+    else:
+        return []
+    return [
+        _record_finding(
+            "RECORD_ENDS_EARLY",
+            f"{stops}; {reason}, but only a Termination of timeout, agreement, abandoned or "
+            f"adjudicated explains an early end ({citation.cite(citation.end)}, "
+            f"{citation.terminations})",
+        )
+    ]
+
+
+def _record_finding(code: str, message: str) -> vpb.Finding:
+    """A finding about the record as a whole (ply 0)."""
+    return vpb.Finding(code=code, message=message)
+
+
+def format_scores(scores: Any) -> str:
+    """Scores as the GRN Result tag writes them (``31-24``)."""
+    return "-".join(str(score) for score in scores) or "(none)"
+
+
+def format_seats(seats: Any) -> str:
+    """Seats as the GRN Winner tag writes them (``1,3``), or ``none``."""
+    return ",".join(str(seat) for seat in sorted(seats)) or "none"
+
+
+# -- the public answers ----------------------------------------------------------------------
+
+
+def verdict_of(record: pb.GameRecord, judgement: Judgement) -> vpb.Verdict:
+    """Shape a judgement as the Verdict message."""
+    verdict = vpb.Verdict(
+        valid=not judgement.findings,
+        errors=judgement.findings,
+        result=computed_result(record, judgement),
+        plies_replayed=judgement.plies,
+        game=record.rules.game,
+    )
+    if judgement.state is None:
+        verdict.status = vpb.GAME_STATUS_NOT_REPLAYED
+    else:
+        verdict.final_digest = judgement.state.digest()
+        finished = judgement.finished
+        verdict.status = vpb.GAME_STATUS_FINISHED if finished else vpb.GAME_STATUS_UNFINISHED
+    return verdict
+
+
+def validate(record: pb.GameRecord) -> vpb.Verdict:
+    """Judge ``record``: is it a legal game under its rules, and is its claim right?
+
+    ``valid`` is true only when there is no finding. A record that claims no end (Result
+    ``*`` or none, no Termination) is valid when every ply is legal; its status is then
+    ``GAME_STATUS_UNFINISHED``.
+    """
+    return verdict_of(record, judge(record))
+
+
+def score(record: pb.GameRecord) -> vpb.ComputedResult:
+    """The rules' result of ``record``: final, or provisional when the game did not end."""
+    return computed_result(record, judge(record))

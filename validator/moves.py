@@ -1,0 +1,155 @@
+"""Record moves to engine moves and back: the thin adapter between ``recorder`` and the engines.
+
+A record move (protobuf) becomes its notation.md token (``recorder.notation``), and the token
+becomes the engine's move (``Engine.parse_move``). That path costs microseconds per ply, so a
+reader remembers each move it has translated, keyed by the move's serialized bytes (its
+action and stated seat; an annotated move has its own key and simply takes the slow path).
+Readers are shared by every record of the same game and variant, since the same few hundred
+moves recur across a whole archive. Engine moves are immutable, so sharing them is safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from gamerec.v1 import record_pb2 as pb
+from recorder.errors import EncodingError, GamerecError
+from recorder.notation import SPECIAL_ACTIONS, format_action
+from validator.games.protocol import MoveSyntaxError
+from validator.identity import RulesIdentity
+
+#: A reader forgets its translations past this many (annotated moves make unique keys).
+MAX_REMEMBERED_MOVES: Final = 16_384
+#: Only moves this short are remembered: single placements, sowings and short captures recur
+#: across an archive; long Oust turns and annotated moves are mostly unique (measured on a
+#: mixed archive: the 8,192 most frequent keys cover 96.5% of plies).
+MAX_REMEMBERED_KEY_BYTES: Final = 24
+#: Readers kept for distinct variants at most (a reader per variant seen).
+MAX_READERS: Final = 256
+
+
+class UnreadableMoveError(GamerecError):
+    """A record move that no engine move can stand for.
+
+    Attributes:
+        code: ``EMPTY_MOVE`` (no action), ``MOVE_OF_OTHER_GAME`` (an action of another game)
+            or ``MALFORMED_MOVE`` (no token can be written, or the game has no such action).
+        text: the move as far as it can be written, else ``"?"``.
+    """
+
+    def __init__(self, code: str, message: str, text: str = "?") -> None:
+        """Build the problem from its finding code, sentence and move text."""
+        self.code = code
+        self.text = text
+        super().__init__(message)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadMoves:
+    """The engine moves of a record's plies, as far as they can be read.
+
+    Attributes:
+        moves: the engine move of each ply, in order, up to the first unreadable one.
+        seats: the seat each of those plies states (0 = unstated).
+        problem: why ply ``len(moves) + 1`` cannot be read, or None when all could.
+    """
+
+    moves: list[Any]
+    seats: list[int]
+    problem: UnreadableMoveError | None
+
+
+class MoveReader:
+    """Turns the record moves of one rules identity into engine moves, remembering them."""
+
+    def __init__(self, identity: RulesIdentity) -> None:
+        """Prepare a reader for records judged under ``identity``."""
+        self._identity = identity
+        self._by_bytes: dict[bytes, tuple[Any, int]] = {}
+
+    def token(self, move: pb.Move) -> str:
+        """The notation.md token of a record move.
+
+        Raises:
+            UnreadableMoveError: the move has no action, an action of another game, or no
+                token.
+        """
+        action = move.WhichOneof("action")
+        if action is None:
+            raise UnreadableMoveError("EMPTY_MOVE", "the ply has no action (no move was recorded)")
+        if action not in SPECIAL_ACTIONS and action != self._identity.action:
+            raise UnreadableMoveError(
+                "MOVE_OF_OTHER_GAME",
+                f"the ply holds a move of kind {action!r}, which is not a move of "
+                f"{self._identity.name}",
+            )
+        try:
+            return format_action(move)
+        except EncodingError as error:
+            raise UnreadableMoveError("MALFORMED_MOVE", str(error)) from None
+
+    def engine_move(self, move: pb.Move) -> Any:
+        """The engine move a record move stands for.
+
+        Raises:
+            UnreadableMoveError: see :meth:`token`; also a token the game does not have
+                (``pass`` in ONE), as ``MALFORMED_MOVE``.
+        """
+        read = self.engine_moves([move])
+        if read.problem is not None:
+            raise read.problem
+        return read.moves[0]
+
+    def engine_moves(self, moves: Iterable[pb.Move]) -> ReadMoves:
+        """The engine move and stated seat of every record move, up to the first unreadable."""
+        remembered = self._by_bytes
+        engine_moves: list[Any] = []
+        seats: list[int] = []
+        for key in [move.SerializeToString() for move in moves]:
+            hit = remembered.get(key)
+            if hit is None:
+                try:
+                    hit = self._translate(key)
+                except UnreadableMoveError as problem:
+                    return ReadMoves(engine_moves, seats, problem)
+            engine_moves.append(hit[0])
+            seats.append(hit[1])
+        return ReadMoves(engine_moves, seats, None)
+
+    def _translate(self, key: bytes) -> tuple[Any, int]:
+        """Translate one move the slow way, and remember it."""
+        move = pb.Move.FromString(key)
+        text = self.token(move)
+        identity = self._identity
+        try:
+            engine_move = identity.engine.parse_move(identity.variant, text)
+        except MoveSyntaxError as error:
+            raise UnreadableMoveError("MALFORMED_MOVE", str(error), text) from None
+        if len(key) <= MAX_REMEMBERED_KEY_BYTES:
+            if len(self._by_bytes) >= MAX_REMEMBERED_MOVES:
+                self._by_bytes.clear()
+            self._by_bytes[key] = (engine_move, move.seat)
+        return engine_move, move.seat
+
+    def text(self, move: pb.Move) -> str:
+        """The move's token, or ``"?"`` when it has none (for messages)."""
+        try:
+            return self.token(move)
+        except UnreadableMoveError:
+            return "?"
+
+
+_READERS: dict[tuple[str, Any], MoveReader] = {}
+
+
+def reader_for(identity: RulesIdentity) -> MoveReader:
+    """The shared reader of a game and variant (variants are frozen, hashable values)."""
+    key = (identity.name, identity.variant)
+    reader = _READERS.get(key)
+    if reader is None:
+        if len(_READERS) >= MAX_READERS:
+            _READERS.clear()
+        reader = _READERS[key] = MoveReader(identity)
+    return reader
