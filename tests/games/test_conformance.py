@@ -12,7 +12,13 @@ from typing import Any
 import pytest
 
 from validator.games import engine, game_names
-from validator.games.protocol import Engine, IllegalMoveError, MoveSyntaxError, perft
+from validator.games.protocol import (
+    Engine,
+    IllegalMoveError,
+    MoveSyntaxError,
+    VariantError,
+    perft,
+)
 
 # A variant per game small enough to play many games quickly, with its GRN tags.
 VARIANT_TAGS: dict[str, list[dict[str, str]]] = {
@@ -191,3 +197,11 @@ def _after(state: Any, move: Any) -> Any:
     child = state.copy()
     child.play(move)
     return child
+
+
+@pytest.mark.parametrize("value", ["-2", "+2", "2_0", "٢", "2.0", "", "9999999999"])
+def test_numeric_variant_tags_take_plain_digits_only(value: str) -> None:
+    tag = {"ONE": "Players", "Aronda": "Players", "Oust": "Board", "Oh-Wah-Ree": "Players"}
+    for name in game_names():
+        with pytest.raises(VariantError):
+            engine(name).variant_from_tags({"Players": "2", tag[name]: value})

@@ -49,6 +49,7 @@ from validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
+    tag_number,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -1010,8 +1011,8 @@ class OhWahReeEngine:
             raise VariantError("an Oh-Wah-Ree record needs the Players tag")
         stones = tags.get("StonesPerPit")
         return Variant(
-            players=_tag_number("Players", tags["Players"]),
-            stones_per_pit=0 if stones is None else _tag_number("StonesPerPit", stones, least=1),
+            players=tag_number("Players", tags["Players"]),
+            stones_per_pit=0 if stones is None else tag_number("StonesPerPit", stones, least=1),
             direction=tags.get("Direction", "").strip().lower(),
         )
 
@@ -1052,14 +1053,6 @@ class OhWahReeEngine:
     ) -> list[Move]:
         """A legal game, the same for the same seed (see :func:`random_game` for forced cycles)."""
         return random_game(variant, rng, choose)
-
-
-def _tag_number(tag: str, text: str, least: int = 0) -> int:
-    """The decimal integer of a tag value, at least ``least``."""
-    value = text.strip()
-    if not value.isascii() or not value.isdigit() or int(value) < least:
-        raise VariantError(f"the {tag} tag must be a whole number of at least {least}: {text!r}")
-    return int(value)
 
 
 #: The Oh-Wah-Ree engine, reached through ``validator.games.engine("Oh-Wah-Ree")``.

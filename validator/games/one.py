@@ -45,6 +45,7 @@ from validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
+    tag_number,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -1100,10 +1101,10 @@ class OneEngine:
         """
         if "Players" not in tags:
             raise VariantError("a ONE record needs the Players tag")
-        options: dict[str, object] = {"players": _tag_number(tags["Players"], "Players")}
+        options: dict[str, object] = {"players": tag_number("Players", tags["Players"])}
         if "Board" in tags:
             sizes = tags["Board"].split(",")
-            options["rings"] = tuple(_tag_number(size, "Board") for size in sizes)
+            options["rings"] = tuple(tag_number("Board", size) for size in sizes)
         if "Mirror" in tags:
             options["mirror"] = tags["Mirror"].strip().lower()
         if "Tiebreak" in tags:
@@ -1145,13 +1146,6 @@ class OneEngine:
     ) -> list[Move]:
         """Play one complete legal game (see :func:`random_game`)."""
         return random_game(variant, rng, choose)
-
-
-def _tag_number(text: str, tag: str) -> int:
-    value = text.strip()
-    if not value.isascii() or not value.isdigit():
-        raise VariantError(f"the {tag} tag needs whole numbers, not {text!r}")
-    return int(value)
 
 
 #: The ONE engine (registered as ``ONE`` in ``validator.games``).

@@ -55,6 +55,7 @@ from validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
+    tag_number,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -1326,8 +1327,8 @@ class OustEngine:
         Raises:
             VariantError: a value that is not a number, not ``on``/``off``, or out of range.
         """
-        side = _tag_number(tags.get("Board", str(DEFAULT_SIDE)), "Board")
-        players = _tag_number(tags.get("Players", "2"), "Players")
+        side = tag_number("Board", tags.get("Board", str(DEFAULT_SIDE)))
+        players = tag_number("Players", tags.get("Players", "2"))
         pie_text = tags.get("Pie", "on").strip().lower()
         if pie_text not in ("on", "off"):
             raise VariantError(f"Oust Pie tag must be on or off, not {tags['Pie']!r}")
@@ -1363,13 +1364,6 @@ class OustEngine:
     ) -> list[Move]:
         """A complete random legal game (see :func:`random_game`)."""
         return random_game(variant, rng, choose)
-
-
-def _tag_number(text: str, tag: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise VariantError(f"Oust {tag} tag must be a number, not {text!r}") from None
 
 
 ENGINE = OustEngine()

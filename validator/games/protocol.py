@@ -301,6 +301,22 @@ class Engine(Protocol[VariantT, MoveT]):
         ...
 
 
+def tag_number(tag: str, text: str, least: int = 0) -> int:
+    """The whole number a GRN variant tag holds (``Players``, ``Board``, ``StonesPerPit``).
+
+    Only plain ASCII digits are accepted (no sign, no ``_``, no other scripts' digits), at
+    most 9 of them, so a tag can never ask for a huge number.
+
+    Raises:
+        VariantError: anything else, or a number below ``least``.
+    """
+    value = text.strip()
+    if not (value.isascii() and value.isdigit() and len(value) <= 9) or int(value) < least:
+        floor = f" of at least {least}" if least else ""
+        raise VariantError(f"the {tag} tag must be a whole number{floor}, not {text!r}")
+    return int(value)
+
+
 def perft(state: GameState[MoveT], depth: int) -> int:
     """Count the leaves of the legal-move tree to ``depth`` (perft.md conventions).
 
