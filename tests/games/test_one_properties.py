@@ -232,6 +232,6 @@ def mutate(
         claims.insert(at, 0)
     elif kind == 5 and at < len(claims):  # the wrong seat claimed
         claims[at] = rng.randint(0, 7)
-    else:  # plies after the end
-        moves.append(rng.choice(moves))
+    else:  # plies after the end (earlier mutations may have deleted every ply)
+        moves.append(rng.choice(moves) if moves else RESIGN)
         claims.append(0)
