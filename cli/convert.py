@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from cli.arguments import encoding_help
+from cli.arguments import LimitOption, encoding_help, limits_of
 from cli.edge import fail, reported_errors
 from gamerec.v1 import record_pb2 as pb
 from recorder.codecs import Encoding, encoding_for_path, read_records, write_records
@@ -53,17 +53,19 @@ def convert(
             help=f"Encoding of OUT ({encoding_help()}); default: its extension; grn for -.",
         ),
     ] = None,
+    limit: LimitOption = None,
 ) -> None:
     """Convert records between .pb, .pbs, .json, .jsonl and .grn (any number of records).
 
     OUT is written only when every record converts: into a temporary file beside it,
     renamed over OUT at the end. A note of how many records were written goes to stderr.
     """
+    limits = limits_of(limit)
     encoding = to or (Encoding.GRN if dest == "-" else encoding_for_path(dest))
     if encoding is None:
         fail(f"{dest}: cannot tell the encoding from the extension; use --to")
     with reported_errors():
-        records = _Counted(read_records(source, from_))
+        records = _Counted(read_records(source, from_, limits=limits))
         try:
             count = write_records(records, dest, encoding)
         except EncodingError as error:

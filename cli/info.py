@@ -7,7 +7,7 @@ from typing import Annotated
 import orjson
 import typer
 
-from cli.arguments import ReadFailure, encoding_help, records_of
+from cli.arguments import LimitOption, ReadFailure, encoding_help, limits_of, records_of
 from cli.edge import EXIT_FAILED, error_line
 from recorder.codecs import Encoding
 from recorder.summary import RecordSummary, summarize
@@ -32,6 +32,7 @@ def info(
             help=f"Encoding of every input ({encoding_help()}); default: extension, else sniffed.",
         ),
     ] = None,
+    limit: LimitOption = None,
 ) -> None:
     """Summarize every record: game, variant, seats, plies and the claimed result.
 
@@ -40,7 +41,7 @@ def info(
     """
     show = _json_line if as_json else _line
     failed = False
-    for item in records_of(paths, from_):
+    for item in records_of(paths, from_, limits_of(limit)):
         if isinstance(item, ReadFailure):
             typer.echo(error_line(item.message), err=True)
             failed = True

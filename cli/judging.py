@@ -7,12 +7,13 @@ from typing import Annotated
 
 import typer
 
-from cli.arguments import ReadFailure, encoding_help, records_of
+from cli.arguments import LimitOption, ReadFailure, encoding_help, limits_of, records_of
 from cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
 from cli.verdicts import DECISIONS, finding_text, message_json, result_text
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from recorder.codecs import Encoding
+from recorder.limits import Limits
 from recorder.notation import GAME_NAMES
 from validator.adjudication import adjudicate as adjudicate_record
 from validator.judge import computed_result, judge
@@ -36,16 +37,22 @@ FromOption = Annotated[
 ]
 
 
-def score(paths: PathsArgument, as_json: JsonOption = False, from_: FromOption = None) -> None:
+def score(
+    paths: PathsArgument,
+    as_json: JsonOption = False,
+    from_: FromOption = None,
+    limit: LimitOption = None,
+) -> None:
     """Print the rules' result of every record: scores, ranks and winners per seat.
 
     A game that did not reach its end gets the provisional scores of the position reached.
     Exit code 0 when every record is a legal game, 1 when any is not (its standing before
     the first illegal ply is shown), 2 when an input cannot be read.
     """
+    limits = limits_of(limit)
 
     def show(source: str, number: int, record: pb.GameRecord) -> bool:
-        judgement = judge(record)
+        judgement = judge(record, limits=limits)
         result = computed_result(record, judgement)
         if as_json:
             typer.echo(message_json(result))
@@ -54,10 +61,15 @@ def score(paths: PathsArgument, as_json: JsonOption = False, from_: FromOption =
             typer.echo(_seat_table(record, result))
         return not judgement.findings
 
-    _run(paths, from_, show)
+    _run(paths, from_, limits, show)
 
 
-def adjudicate(paths: PathsArgument, as_json: JsonOption = False, from_: FromOption = None) -> None:
+def adjudicate(
+    paths: PathsArgument,
+    as_json: JsonOption = False,
+    from_: FromOption = None,
+    limit: LimitOption = None,
+) -> None:
     """Rule on the result of every record, citing the rules.
 
     Finished games: the claim is confirmed or corrected. Timeout: the seat to move loses.
@@ -65,9 +77,10 @@ def adjudicate(paths: PathsArgument, as_json: JsonOption = False, from_: FromOpt
     that is not a legal game is void. Exit code 0 when every record is valid as claimed, 1
     otherwise, 2 when an input cannot be read.
     """
+    limits = limits_of(limit)
 
     def show(source: str, number: int, record: pb.GameRecord) -> bool:
-        ruling = adjudicate_record(record)
+        ruling = adjudicate_record(record, limits=limits)
         if as_json:
             typer.echo(message_json(ruling))
         else:
@@ -79,17 +92,18 @@ def adjudicate(paths: PathsArgument, as_json: JsonOption = False, from_: FromOpt
             typer.echo(_seat_table(record, ruling.result))
         return ruling.verdict.valid
 
-    _run(paths, from_, show)
+    _run(paths, from_, limits, show)
 
 
 def _run(
     paths: list[str],
     encoding: Encoding | None,
+    limits: Limits,
     show: Callable[[str, int, pb.GameRecord], bool],
 ) -> None:
     """Show every record; exit 0 / 1 (some record not valid) / 2 (some input unreadable)."""
     failed = invalid = False
-    for item in records_of(paths, encoding):
+    for item in records_of(paths, encoding, limits):
         if isinstance(item, ReadFailure):
             typer.echo(error_line(item.message), err=True)
             failed = True

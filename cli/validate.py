@@ -9,7 +9,7 @@ from typing import Annotated, TextIO
 
 import typer
 
-from cli.arguments import encoding_help, record_files
+from cli.arguments import LimitOption, encoding_help, limits_of, record_files
 from cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
 from cli.verdicts import render_verdict_json, render_verdict_text
 from recorder.codecs import Encoding
@@ -114,6 +114,8 @@ def validate(
             help=f"Encoding of every input ({encoding_help()}); default: extension, else sniffed.",
         ),
     ] = None,
+    *,
+    limit: LimitOption = None,
 ) -> None:
     """Replay every record under its rules and judge it.
 
@@ -123,9 +125,13 @@ def validate(
     are still validated). A one-line summary goes to stderr.
     """
     render = render_verdict_json if as_json else render_verdict_text
+    limits = limits_of(limit)
     tally = Tally()
     progress = Progress(sys.stderr)
-    for outcome in judge_sources(record_files(paths), render, encoding=from_, workers=workers):
+    outcomes = judge_sources(
+        record_files(paths), render, encoding=from_, workers=workers, limits=limits
+    )
+    for outcome in outcomes:
         tally.add(outcome)
         progress.update(tally)
         if outcome.status == "unreadable":

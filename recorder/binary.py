@@ -1,9 +1,10 @@
 """Binary records: ``.pb`` (one serialized GameRecord) and ``.pbs`` (a stream of them).
 
 ``.pbs`` is the standard protobuf stream framing: each record is preceded by its length as a
-varint. The reader checks each claimed length against ``max_record_bytes`` before reading the
-record, so a frame claiming 2 GB fails at once without allocating, and it holds one record
-at a time, so a collection of any size streams in constant memory. Records are written
+varint. The reader checks each claimed length against the ``record-bytes`` limit before
+reading the record, so a frame claiming 2 GB fails at once without allocating, and it holds
+one record at a time, so a collection of any size streams in constant memory. Every record
+read is checked against the other limits too (``recorder.limits``). Records are written
 deterministically (map entries in key order), so one record always gives the same bytes.
 """
 
@@ -17,15 +18,25 @@ from google.protobuf.message import DecodeError
 
 from gamerec.v1 import record_pb2 as pb
 from recorder.errors import LimitExceededError, RecordMalformedError
-from recorder.wire import WireError, decode_varint, encode_varint, locate_wire_error
+from recorder.limits import (
+    DEFAULT_LIMITS,
+    HARDEST_VARIATION_DEPTH,
+    Limits,
+    check_record,
+    exceeded,
+    resolved,
+)
+from recorder.wire import NestingError, WireError, decode_varint, encode_varint, locate_wire_error
 
 #: The largest record (a ``.pb`` file or one ``.pbs`` frame) read by default: 64 MiB.
-DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024
+DEFAULT_MAX_RECORD_BYTES = DEFAULT_LIMITS.max_record_bytes
 _MAX_VARINT_BYTES = 10
 
 
-def parse_record(data: bytes, source: str, where: str = "", base: int = 0) -> pb.GameRecord:
-    """Parse the bytes of one GameRecord.
+def parse_record(
+    data: bytes, source: str, where: str = "", base: int = 0, *, limits: Limits | None = None
+) -> pb.GameRecord:
+    """Parse the bytes of one GameRecord and check it against the limits.
 
     Args:
         data: the serialized record.
@@ -33,15 +44,20 @@ def parse_record(data: bytes, source: str, where: str = "", base: int = 0) -> pb
         where: the record's place for errors (e.g. ``record 3 at byte 1042``); empty for a
             ``.pb`` file, whose errors are placed by byte alone.
         base: the offset of ``data`` in the input, so error offsets are absolute.
+        limits: the limits (default ``DEFAULT_LIMITS``); the size is the caller's to check.
 
     Raises:
         RecordMalformedError: the bytes are not a GameRecord; names the first bad byte.
+        LimitExceededError: the record exceeds a limit, or nests variations deeper than
+            protobuf decodes (the field path is named).
     """
     record = pb.GameRecord()
     try:
         record.ParseFromString(data)
     except DecodeError as error:
         fault = locate_wire_error(data, pb.GameRecord.DESCRIPTOR)
+        if isinstance(fault, NestingError):
+            raise _too_deep(fault, source, where, base) from None
         if fault is None:
             reason, offset = f"not a GameRecord ({error})", None
         else:
@@ -51,44 +67,87 @@ def parse_record(data: bytes, source: str, where: str = "", base: int = 0) -> pb
             raise RecordMalformedError(reason, source=source, where=where) from None
         at = f"byte {offset}" if offset is not None else ""
         raise RecordMalformedError(reason, source=source, where=at) from None
+    check_record(record, limits, source=source, where=where)
     return record
 
 
-def read_pb(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[pb.GameRecord]:
+def _too_deep(fault: NestingError, source: str, where: str, base: int) -> LimitExceededError:
+    """Protobuf's own nesting limit, reported as the variation-depth limit it implies."""
+    place = f"byte {base + fault.offset}"
+    return LimitExceededError(
+        f"{place + ': ' if where else ''}variations are nested deeper than protobuf decodes "
+        f"(more than 100 nested messages; the limit variation-depth is at most "
+        f"{HARDEST_VARIATION_DEPTH})",
+        source=source,
+        where=where or place,
+        limit="variation-depth",
+        maximum=HARDEST_VARIATION_DEPTH,
+    )
+
+
+def read_pb(
+    stream: BinaryIO,
+    source: str,
+    max_record_bytes: int | None = None,
+    *,
+    limits: Limits | None = None,
+) -> Iterator[pb.GameRecord]:
     """Read a ``.pb`` file: the whole input is one record.
 
+    ``max_record_bytes``, when given, overrides ``limits.max_record_bytes``.
+
     Raises:
-        LimitExceededError: the input is longer than ``max_record_bytes``.
+        LimitExceededError: the input is longer than the record-bytes limit, or the record
+            exceeds another limit.
         RecordMalformedError: the bytes are not a GameRecord.
     """
-    yield parse_record(read_pb_bytes(stream, source, max_record_bytes), source)
+    chosen = resolved(limits, max_record_bytes)
+    yield parse_record(read_pb_bytes(stream, source, limits=chosen), source, limits=chosen)
 
 
-def read_pb_bytes(stream: BinaryIO, source: str, max_record_bytes: int) -> bytes:
+def read_pb_bytes(
+    stream: BinaryIO,
+    source: str,
+    max_record_bytes: int | None = None,
+    *,
+    limits: Limits | None = None,
+) -> bytes:
     """The bytes of a ``.pb`` input, unparsed.
 
     Raises:
-        LimitExceededError: the input is longer than ``max_record_bytes``.
+        LimitExceededError: the input is longer than the record-bytes limit.
     """
-    data = stream.read(max_record_bytes + 1)
-    if len(data) > max_record_bytes:
-        raise LimitExceededError(
-            f"a .pb record is limited to {max_record_bytes} bytes and this one is longer",
+    maximum = resolved(limits, max_record_bytes).max_record_bytes
+    data = stream.read(maximum + 1)
+    if len(data) > maximum:
+        raise exceeded(
+            "max_record_bytes",
+            "a .pb record of at least ",
+            len(data),
+            "bytes",
+            maximum,
             source=source,
-            where=f"byte {max_record_bytes}",
+            where=f"byte {maximum}",
         )
     return data
 
 
-def read_pbs(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[pb.GameRecord]:
+def read_pbs(
+    stream: BinaryIO,
+    source: str,
+    max_record_bytes: int | None = None,
+    *,
+    limits: Limits | None = None,
+) -> Iterator[pb.GameRecord]:
     """Read a ``.pbs`` stream record by record.
 
     Raises:
-        LimitExceededError: a frame claims more than ``max_record_bytes``.
+        LimitExceededError: a frame claims more than the record-bytes limit, or a record
+            exceeds another limit.
         RecordMalformedError: a length prefix is broken, the last frame is cut off, or a
             frame is not a GameRecord; the error names the record number and byte offset.
     """
-    for frame in read_pbs_frames(stream, source, max_record_bytes):
+    for frame in read_pbs_frames(stream, source, max_record_bytes, limits=limits):
         yield frame.parse()
 
 
@@ -104,25 +163,34 @@ class Frame:
         source: the input's name.
         where: the record's place (``record 3 at byte 1042``; empty for a ``.pb`` file).
         base: the offset of ``data`` in the input.
+        limits: the limits the record is checked against when it is parsed.
     """
 
     data: bytes
     source: str
     where: str = ""
     base: int = 0
+    limits: Limits = DEFAULT_LIMITS
 
     def parse(self) -> pb.GameRecord:
         """The record (see :func:`parse_record` for the errors)."""
-        return parse_record(self.data, self.source, self.where, self.base)
+        return parse_record(self.data, self.source, self.where, self.base, limits=self.limits)
 
 
-def read_pbs_frames(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[Frame]:
+def read_pbs_frames(
+    stream: BinaryIO,
+    source: str,
+    max_record_bytes: int | None = None,
+    *,
+    limits: Limits | None = None,
+) -> Iterator[Frame]:
     """Read the frames of a ``.pbs`` stream without parsing them.
 
     Raises:
-        LimitExceededError: a frame claims more than ``max_record_bytes``.
+        LimitExceededError: a frame claims more than the record-bytes limit.
         RecordMalformedError: a length prefix is broken or the last frame is cut off.
     """
+    limits = resolved(limits, max_record_bytes)
     offset = 0
     number = 0
     while True:
@@ -131,7 +199,7 @@ def read_pbs_frames(stream: BinaryIO, source: str, max_record_bytes: int) -> Ite
             return
         number += 1
         where = f"record {number} at byte {offset}"
-        length = _frame_length(header, source, where, max_record_bytes)
+        length = _frame_length(header, source, where, limits.max_record_bytes)
         data = stream.read(length)
         if len(data) < length:
             raise RecordMalformedError(
@@ -139,7 +207,7 @@ def read_pbs_frames(stream: BinaryIO, source: str, max_record_bytes: int) -> Ite
                 source=source,
                 where=where,
             )
-        yield Frame(data, source, where, offset + len(header))
+        yield Frame(data, source, where, offset + len(header), limits)
         offset += len(header) + length
 
 
@@ -163,9 +231,13 @@ def _frame_length(header: bytes, source: str, where: str, max_record_bytes: int)
         raise RecordMalformedError(error.reason, source=source, where=where) from None
     if length > max_record_bytes:
         raise LimitExceededError(
-            f"the frame claims {length} bytes, more than the limit of {max_record_bytes}",
+            f"the frame claims {length} bytes, more than the limit of {max_record_bytes} "
+            "(limit record-bytes)",
             source=source,
             where=where,
+            limit="record-bytes",
+            value=length,
+            maximum=max_record_bytes,
         )
     return length
 

@@ -15,8 +15,11 @@ The encoding comes from the argument, else from the file extension, else from th
 ``.jsonl``, ``.grn``) are read and written one record at a time, in constant memory.
 Every decoding failure is a :class:`~recorder.errors.RecordMalformedError` that names the
 source, the place (``line 3, column 7``; ``byte 1042``; ``record 3 at byte 1042``) and what
-was expected. Files are written atomically: into a temporary file in the same folder,
-renamed over the destination on success, removed on any failure.
+was expected. Every record read is checked against :class:`~recorder.limits.Limits` (the
+``limits`` argument, :data:`~recorder.limits.DEFAULT_LIMITS` by default); a record over a limit
+is a :class:`~recorder.errors.LimitExceededError`, which names the limit. Files are written
+atomically: into a temporary file in the same folder, renamed over the destination on
+success, removed on any failure.
 """
 
 from __future__ import annotations
@@ -47,14 +50,17 @@ from recorder.binary import (
 )
 from recorder.errors import EncodingError, RecordMalformedError
 from recorder.grn import read_grn, write_grn
+from recorder.limits import DEFAULT_LIMITS, Limits, resolved
 from recorder.protojson import encode_json, read_json, read_jsonl, write_jsonl
 from recorder.wire import WireError, decode_varint
 
 __all__ = [
+    "DEFAULT_LIMITS",
     "DEFAULT_MAX_RECORD_BYTES",
     "SNIFF_BYTES",
     "Encoding",
     "Frame",
+    "Limits",
     "Source",
     "decode_record",
     "encode_record",
@@ -191,19 +197,14 @@ def _parses_cleanly(data: bytes) -> bool:
 
 # -- reading -----------------------------------------------------------------------------------
 
-_Reader: TypeAlias = Callable[[BinaryIO, str, int], Iterator[pb.GameRecord]]
-
-
-def _read_grn(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[pb.GameRecord]:
-    return read_grn(stream, source, max_record_chars=max_record_bytes)
-
+_Reader: TypeAlias = Callable[[BinaryIO, str, Limits], Iterator[pb.GameRecord]]
 
 _READERS: dict[Encoding, _Reader] = {
-    Encoding.PB: read_pb,
-    Encoding.PBS: read_pbs,
-    Encoding.JSON: read_json,
-    Encoding.JSONL: read_jsonl,
-    Encoding.GRN: _read_grn,
+    Encoding.PB: lambda stream, source, limits: read_pb(stream, source, limits=limits),
+    Encoding.PBS: lambda stream, source, limits: read_pbs(stream, source, limits=limits),
+    Encoding.JSON: lambda stream, source, limits: read_json(stream, source, limits=limits),
+    Encoding.JSONL: lambda stream, source, limits: read_jsonl(stream, source, limits=limits),
+    Encoding.GRN: lambda stream, source, limits: read_grn(stream, source, limits=limits),
 }
 
 
@@ -212,7 +213,8 @@ def read_records(
     encoding: Encoding | None = None,
     *,
     name: str | None = None,
-    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    max_record_bytes: int | None = None,
+    limits: Limits | None = None,
 ) -> Iterator[pb.GameRecord]:
     """Read every record of a file, standard input or binary stream, one at a time.
 
@@ -222,20 +224,24 @@ def read_records(
         name: the source's name in errors (default: the path, ``<stdin>``, or the stream's
             ``name``).
         max_record_bytes: the largest record accepted (a ``.pb`` or ``.json`` file, a
-            ``.pbs`` frame, a JSON line, a GRN record in characters).
+            ``.pbs`` frame, a JSON line, a GRN record in characters); overrides
+            ``limits.max_record_bytes``.
+        limits: the limits every record is checked against (default ``DEFAULT_LIMITS``).
 
     Raises:
         RecordMalformedError: the input cannot be decoded (source, place and reason given).
-        LimitExceededError: a record is larger than the limit.
+        LimitExceededError: a record exceeds a limit (the limit, the value and the place
+            are named).
         OSError: the file cannot be opened or read.
     """
+    limits = resolved(limits, max_record_bytes)
     with contextlib.ExitStack() as stack:
         stream, label, path_encoding = _open_source(source, stack)
         label = name or label
         chosen = encoding or path_encoding
         if chosen is None:
-            stream, chosen = _sniffed(stream, max_record_bytes)
-        yield from _READERS[chosen](stream, label, max_record_bytes)
+            stream, chosen = _sniffed(stream, limits.max_record_bytes)
+        yield from _READERS[chosen](stream, label, limits)
 
 
 def read_frames(
@@ -243,30 +249,31 @@ def read_frames(
     encoding: Encoding | None = None,
     *,
     name: str | None = None,
-    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    max_record_bytes: int | None = None,
+    limits: Limits | None = None,
 ) -> Iterator[Frame]:
     """Read every record of an input as serialized bytes, one at a time.
 
     Binary inputs are not parsed here (``.pbs`` frames and a ``.pb`` file pass through as
-    they are), so a batch job can parse them in its worker processes; text inputs are
-    decoded and serialized. :meth:`Frame.parse` gives the record and places any fault.
-    Arguments and errors as :func:`read_records`.
+    they are, their size checked), so a batch job can parse them in its worker processes;
+    text inputs are decoded, checked and serialized. :meth:`Frame.parse` gives the record,
+    checks it against the limits (the frame carries them) and places any fault. Arguments
+    and errors as :func:`read_records`.
     """
+    limits = resolved(limits, max_record_bytes)
     with contextlib.ExitStack() as stack:
         stream, label, path_encoding = _open_source(source, stack)
         label = name or label
         chosen = encoding or path_encoding
         if chosen is None:
-            stream, chosen = _sniffed(stream, max_record_bytes)
+            stream, chosen = _sniffed(stream, limits.max_record_bytes)
         if chosen is Encoding.PBS:
-            yield from read_pbs_frames(stream, label, max_record_bytes)
+            yield from read_pbs_frames(stream, label, limits=limits)
         elif chosen is Encoding.PB:
-            yield Frame(read_pb_bytes(stream, label, max_record_bytes), label)
+            yield Frame(read_pb_bytes(stream, label, limits=limits), label, limits=limits)
         else:
-            for number, record in enumerate(
-                _READERS[chosen](stream, label, max_record_bytes), start=1
-            ):
-                yield Frame(record.SerializeToString(), label, f"record {number}")
+            for number, record in enumerate(_READERS[chosen](stream, label, limits), start=1):
+                yield Frame(record.SerializeToString(), label, f"record {number}", limits=limits)
 
 
 def _open_source(
@@ -342,7 +349,8 @@ def decode_record(
     encoding: Encoding | None = None,
     *,
     name: str = "<bytes>",
-    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    max_record_bytes: int | None = None,
+    limits: Limits | None = None,
 ) -> pb.GameRecord:
     """Decode exactly one record held in memory (the gRPC service's entry point).
 
@@ -350,13 +358,17 @@ def decode_record(
         data: the encoded record.
         encoding: the encoding; None sniffs it (:func:`sniff_encoding`).
         name: the source's name in errors.
-        max_record_bytes: the largest record accepted.
+        max_record_bytes: the largest record accepted (overrides ``limits``).
+        limits: the limits the record is checked against (default ``DEFAULT_LIMITS``).
 
     Raises:
         RecordMalformedError: the bytes are not one record in that encoding.
+        LimitExceededError: the record exceeds a limit.
     """
-    chosen = encoding or sniff_encoding(data, at_end=True, max_record_bytes=max_record_bytes)
-    records = read_records(io.BytesIO(data), chosen, name=name, max_record_bytes=max_record_bytes)
+    limits = resolved(limits, max_record_bytes)
+    maximum = limits.max_record_bytes
+    chosen = encoding or sniff_encoding(data, at_end=True, max_record_bytes=maximum)
+    records = read_records(io.BytesIO(data), chosen, name=name, limits=limits)
     first = next(records, None)
     if first is None:
         raise RecordMalformedError("expected one record, found none", source=name)

@@ -31,7 +31,30 @@ class RecordMalformedError(GamerecError):
 
 
 class LimitExceededError(RecordMalformedError):
-    """A record or collection exceeds a configured limit (size, plies, tags, depth)."""
+    """A record or collection exceeds a configured limit (size, plies, tags, depth).
+
+    Attributes:
+        limit: the limit's name as ``--limit`` writes it (``plies``, ``record-bytes``); empty
+            when the error comes from a bound that is not configurable.
+        value: the value found (0 when unknown).
+        maximum: the limit's value (0 when unknown).
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        source: str = "",
+        where: str = "",
+        limit: str = "",
+        value: int = 0,
+        maximum: int = 0,
+    ) -> None:
+        """Build the error; see :class:`RecordMalformedError` for the message."""
+        super().__init__(reason, source=source, where=where)
+        self.limit = limit
+        self.value = value
+        self.maximum = maximum
 
 
 class NotationError(RecordMalformedError):
@@ -50,3 +73,19 @@ class EncodingError(GamerecError):
     (no game, a move of another game, an enum value this version does not know, an extra tag
     whose name is not a tag name).
     """
+
+
+class DeadlineExceededError(GamerecError):
+    """A job ran past the deadline its caller gave (a monotonic time, ``time.monotonic()``).
+
+    Long replays check the deadline every few plies, so a job that can no longer answer in
+    time stops instead of finishing work nobody waits for.
+
+    Attributes:
+        done: how far the job got, e.g. ``"4,096 of 68,368 plies"``.
+    """
+
+    def __init__(self, done: str = "") -> None:
+        """Build the error and its message from how far the job got."""
+        self.done = done
+        super().__init__("deadline exceeded" + (f" after {done}" if done else ""))

@@ -39,13 +39,15 @@ from recorder.grn_values import (
     parse_uint32,
     unescape,
 )
+from recorder.limits import HARDEST_VARIATION_DEPTH, Limits, exceeded, resolved
 from recorder.notation import GameValue, format_action, parse_action
 
 #: The deepest nesting of variations. The protobuf decoders stop at 100 nested messages; a
 #: variation level takes two (Variation, Move) and a move's own action two more (OneMove,
 #: OnePoint), so 48 levels is the deepest at which every record GRN reads can also be read
-#: back from binary and JSON.
-MAX_VARIATION_DEPTH = 48
+#: back from binary and JSON. The reader's limit (``Limits.max_variation_depth``) is at most
+#: this.
+MAX_VARIATION_DEPTH = HARDEST_VARIATION_DEPTH
 #: The largest record, in characters, the reader accepts (the same bound as a binary frame).
 DEFAULT_MAX_RECORD_CHARS = 64 * 1024 * 1024
 LINE_WIDTH = 79
@@ -71,27 +73,34 @@ def read_grn(
     stream: BinaryIO,
     source: str,
     *,
-    max_record_chars: int = DEFAULT_MAX_RECORD_CHARS,
+    max_record_chars: int | None = None,
+    limits: Limits | None = None,
 ) -> Iterator[pb.GameRecord]:
     """Read the records of a GRN byte stream, one at a time.
 
     Args:
         stream: UTF-8 GRN text (a leading byte-order mark is skipped).
         source: the name of the input, for error messages.
-        max_record_chars: the longest record accepted, in characters.
+        max_record_chars: the longest record accepted, in characters (overrides
+            ``limits.max_record_bytes``).
+        limits: the limits every record is checked against as it is read (default
+            ``DEFAULT_LIMITS``); an error names the line and column where a limit is passed.
 
     Raises:
         RecordMalformedError: the text is not GRN; the error names the line and column.
-        LimitExceededError: a record, token, seat number or variation depth is too large.
+        LimitExceededError: a record exceeds a limit (size, plies, moves, variation depth,
+            tags, tag length, seats, comment length).
     """
-    lexer = Lexer(utf8_chunks(stream), source, min(max_record_chars, DEFAULT_MAX_TOKEN_CHARS))
+    limits = resolved(limits, max_record_chars)
+    token_limit = min(limits.max_record_bytes, DEFAULT_MAX_TOKEN_CHARS)
+    lexer = Lexer(utf8_chunks(stream), source, token_limit)
     while True:
         token = lexer.peek()
         if token.kind is Kind.END:
             return
         if token.kind is not Kind.TAG:
             raise _error(lexer, token, 'expected a tag such as [Game "ONE"] to start a record')
-        yield _RecordReader(lexer, max_record_chars).read()
+        yield _RecordReader(lexer, limits).read()
 
 
 def _error(lexer: Lexer, token: Token, reason: str) -> RecordMalformedError:
@@ -100,7 +109,17 @@ def _error(lexer: Lexer, token: Token, reason: str) -> RecordMalformedError:
 
 def _placed(lexer: Lexer, error: RecordMalformedError, line: int, column: int) -> Exception:
     """The same error, placed at a line and column of the input."""
-    return type(error)(error.reason, source=lexer.source, where=f"line {line}, column {column}")
+    where = f"line {line}, column {column}"
+    if isinstance(error, LimitExceededError):
+        return LimitExceededError(
+            error.reason,
+            source=lexer.source,
+            where=where,
+            limit=error.limit,
+            value=error.value,
+            maximum=error.maximum,
+        )
+    return type(error)(error.reason, source=lexer.source, where=where)
 
 
 @dataclass(slots=True)
@@ -120,11 +139,12 @@ class _Line:
 class _RecordReader:
     """Reads one record: the tag section, then the move text."""
 
-    def __init__(self, lexer: Lexer, max_record_chars: int) -> None:
+    def __init__(self, lexer: Lexer, limits: Limits) -> None:
         self.lexer = lexer
         self.record = pb.GameRecord()
         self.start = lexer.peek()
-        self.max_record_chars = max_record_chars
+        self.limits = limits
+        self.moves_read = 0
         self.lines = [_Line(self.record.moves, 1)]
         self.pending_ply: Token | None = None
         self.result_tag: str | None = None
@@ -149,17 +169,26 @@ class _RecordReader:
 
     def _next(self) -> Token:
         token = self.lexer.next()
-        if token.offset - self.start.offset > self.max_record_chars:
-            raise LimitExceededError(
-                f"the record starting at line {self.start.line} is longer than "
-                f"{self.max_record_chars} characters",
-                source=self.lexer.source,
-                where=token.where,
+        length = token.offset - self.start.offset
+        if length > self.limits.max_record_bytes:
+            raise self._exceeded(
+                token,
+                "max_record_bytes",
+                f"the record starting at line {self.start.line} has at least ",
+                length,
+                "characters",
             )
         return token
 
     def _fail(self, token: Token, reason: str) -> RecordMalformedError:
         return _error(self.lexer, token, reason)
+
+    def _exceeded(
+        self, token: Token, limit: str, prefix: str, value: int, unit: str, *, column: int = 0
+    ) -> LimitExceededError:
+        where = f"line {token.line}, column {column or token.column}"
+        maximum: int = getattr(self.limits, limit)
+        return exceeded(limit, prefix, value, unit, maximum, source=self.lexer.source, where=where)
 
     # -- tags ---------------------------------------------------------------------------------
 
@@ -180,13 +209,31 @@ class _RecordReader:
                 "ONE, Aronda, Oust or Oh-Wah-Ree",
             )
         for tag in [game, *(tag for tag in tags if tag is not game)]:
-            value = unescape(tag.value)
-            try:
-                read_tag(self.record, tag.text, value)
-            except RecordMalformedError as error:
-                raise _placed(self.lexer, error, tag.line, tag.value_column) from None
+            self._read_tag(tag)
         if "result" in by_name:
             self.result_tag = unescape(by_name["result"].value)
+
+    def _read_tag(self, tag: Token) -> None:
+        if len(tag.text) > self.limits.max_tag_chars:
+            length = len(tag.text)
+            raise self._exceeded(tag, "max_tag_chars", "a tag name of ", length, "characters")
+        value = unescape(tag.value)
+        if len(value) > self.limits.max_tag_chars:
+            raise self._exceeded(
+                tag,
+                "max_tag_chars",
+                f"tag {tag.text}: ",
+                len(value),
+                "characters",
+                column=tag.value_column,
+            )
+        try:
+            read_tag(self.record, tag.text, value, max_seats=self.limits.max_seats)
+        except RecordMalformedError as error:
+            raise _placed(self.lexer, error, tag.line, tag.value_column) from None
+        extra_tags = len(self.record.metadata.extra_tags)
+        if extra_tags > self.limits.max_tags:
+            raise self._exceeded(tag, "max_tags", "the record has ", extra_tags, "free tags")
 
     # -- move text ----------------------------------------------------------------------------
 
@@ -211,12 +258,29 @@ class _RecordReader:
         except RecordMalformedError as error:
             raise _placed(self.lexer, error, token.line, token.column) from None
         line = self._line
+        self._count_move(token, line)
         line.moves.append(action)
         line.last = line.moves[-1]
         line.commands = set()
         self.pending_ply = None
         if token.value:
             line.last.glyph = _GLYPHS_BY_TEXT[token.value]
+
+    def _count_move(self, token: Token, line: _Line) -> None:
+        """Check the plies and moves limits before one more move is kept."""
+        self._count_in_tree(token)
+        if len(self.lines) == 1 and len(line.moves) >= self.limits.max_plies:
+            plies = len(line.moves) + 1
+            raise self._exceeded(token, "max_plies", "the main line has at least ", plies, "plies")
+
+    def _count_in_tree(self, token: Token) -> None:
+        """Count one more move or variation against the moves limit."""
+        self.moves_read += 1
+        if self.moves_read > self.limits.max_moves:
+            unit = "moves and variations"
+            raise self._exceeded(
+                token, "max_moves", "the record has at least ", self.moves_read, unit
+            )
 
     def _glyph(self, token: Token) -> None:
         self._no_pending_ply(token)
@@ -253,13 +317,21 @@ class _RecordReader:
                     ),
                 )
             self.record.comment = _joined(self.record.comment, pieces)
+            self._check_comment(token, self.record.comment)
             return
         line.last.comment = _joined(line.last.comment, pieces)
+        self._check_comment(token, line.last.comment)
         for name, argument, offset in commands:
             try:
                 self._apply_command(line, name, argument)
             except RecordMalformedError as error:
                 raise self._place_in_comment(token, offset, error) from None
+
+    def _check_comment(self, token: Token, comment: str) -> None:
+        if len(comment) > self.limits.max_comment_chars:
+            raise self._exceeded(
+                token, "max_comment_chars", "a comment of ", len(comment), "characters"
+            )
 
     def _apply_command(self, line: _Line, name: str, argument: str) -> None:
         assert line.last is not None
@@ -288,12 +360,11 @@ class _RecordReader:
         line = self._line
         if line.last is None:
             raise self._fail(token, "a variation must follow the move it replaces")
-        if len(self.lines) > MAX_VARIATION_DEPTH:
-            raise LimitExceededError(
-                f"variations nested deeper than {MAX_VARIATION_DEPTH} levels",
-                source=self.lexer.source,
-                where=token.where,
-            )
+        if len(self.lines) > self.limits.max_variation_depth:
+            depth = len(self.lines)
+            unit = "deep"
+            raise self._exceeded(token, "max_variation_depth", "variations nested ", depth, unit)
+        self._count_in_tree(token)
         variation = line.last.variations.add()
         self.lines.append(_Line(variation.moves, line.next_ply() - 1, opened_by=token))
 
@@ -335,7 +406,9 @@ def _split_comment(raw: str) -> tuple[list[str], list[tuple[str, str, int]]]:
     pieces: list[str] = []
     commands: list[tuple[str, str, int]] = []
     start = 0
-    for match in _COMMAND.finditer(raw):
+    # No command can start after the last "]"; stopping there keeps a comment full of
+    # unclosed "[%clk " linear (each would otherwise scan to the end in vain).
+    for match in _COMMAND.finditer(raw, 0, raw.rfind("]") + 1):
         name = (match.group(1) or "").lower()
         if name not in _COMMANDS:
             continue

@@ -2,6 +2,9 @@
 
 It reads a text stream chunk by chunk and keeps only the unread part of the current chunk (and
 of a token cut by a chunk boundary), so a file of any length is tokenized in constant memory.
+Time is linear in the input whatever it holds: a token longer than a chunk makes the next read
+as large as the part already held (so the buffer is copied a logarithmic number of times), and
+no scan starts again from a token's beginning.
 
 Tokens: a tag pair ``[Name "value"]``, a comment ``{...}`` (raw, still escaped), ``(`` and
 ``)``, a ply number ``12.``, a move token (letters, digits and commas, e.g. ``c7xc9``,
@@ -36,6 +39,11 @@ _WORD = re.compile(r"[A-Za-z0-9,]+")
 _GLYPH = re.compile(r"!!|\?\?|!\?|\?!|!|\?")
 _RESULT = re.compile(r"\*|[0-9]+(?:-[0-9]+)+")
 _NAG = re.compile(r"\$([0-9]{1,3})")
+# A quoted tag value alone (possessive: an unclosed value of any length fails in linear time).
+_TAG_VALUE = re.compile(r'"((?:[^"\\\r\n]++|\\[^\r\n])*+)"')
+# A comment's body: runs of ordinary characters and escape pairs (a backslash and the next
+# character), so it stops at the first unescaped "}" in one linear pass.
+_COMMENT_BODY = re.compile(r"(?:[^\\}]++|\\.)*+", re.DOTALL)
 
 
 class Kind(enum.Enum):
@@ -176,22 +184,32 @@ class Lexer:
         return self._offset() - self._line_start + 1
 
     def _fill(self) -> bool:
-        """Append the next chunk to the buffer; False at the end of the input."""
+        """Append more input to the buffer; False at the end of the input.
+
+        Normally one chunk; while a long token is being read, as much again as the buffer
+        holds unread, so that the copies of a growing buffer add up to linear time.
+        """
         if self._at_end:
             return False
         if self._position > CHUNK_BYTES:
             self._base += self._position
             self._buffer = self._buffer[self._position :]
             self._position = 0
+        wanted = max(1, len(self._buffer) - self._position)
+        parts: list[str] = []
+        got = 0
         try:
-            chunk = next(self._chunks)
+            while got < wanted:
+                chunk = next(self._chunks)
+                parts.append(chunk)
+                got += len(chunk)
         except StopIteration:
             self._at_end = True
-            return False
         except _BadUtf8Error as bad:
+            self._buffer += "".join(parts)
             raise self._utf8_error(bad) from None
-        self._buffer += chunk
-        return True
+        self._buffer += "".join(parts)
+        return bool(parts)
 
     def _utf8_error(self, bad: _BadUtf8Error) -> RecordMalformedError:
         text = self._buffer[self._position :] + bad.valid_text
@@ -225,9 +243,12 @@ class Lexer:
     def _check_length(self, start: int) -> None:
         if len(self._buffer) - start > self._max_token_chars:
             raise LimitExceededError(
-                f"a token longer than {self._max_token_chars} characters",
+                f"a token longer than {self._max_token_chars} characters (limit record-bytes)",
                 source=self.source,
                 where=f"line {self._line}, column {self._column()}",
+                limit="record-bytes",
+                value=len(self._buffer) - start,
+                maximum=self._max_token_chars,
             )
 
     def _complete_run(self) -> None:
@@ -321,10 +342,13 @@ class Lexer:
 
     def _read_line(self) -> None:
         """Make the rest of the current line available (tags never span lines)."""
-        while "\n" not in self._buffer[self._position :]:
+        searched = self._position
+        while self._buffer.find("\n", searched) < 0:
+            searched = len(self._buffer) - self._position  # a fill may move the buffer
             self._check_length(self._position)
             if not self._fill():
                 return
+            searched += self._position
 
     def _tag(self, line: int, column: int, offset: int) -> Token:
         self._read_line()
@@ -356,7 +380,7 @@ class Lexer:
             return self.error(
                 f"expected '\"' to open the value of tag {name.group()}", line, column + at
             )
-        closing = re.compile(r'"((?:[^"\\\r\n]|\\[^\r\n])*)"').match(text, at)
+        closing = _TAG_VALUE.match(text, at)
         if closing is None:
             return self.error(
                 f"the value of tag {name.group()} is not closed by '\"' on its line",
@@ -367,22 +391,19 @@ class Lexer:
         return self.error(f"expected ']' to close tag {name.group()}", line, column + at)
 
     def _comment(self, line: int, column: int, offset: int) -> Token:
-        searched = 1  # characters after the token start already searched for "}"
+        scanned = 1  # characters after the token start known to hold no unescaped "}"
         while True:
             start = self._position  # a fill may move the buffer, never the position in it
-            close = self._buffer.find("}", start + searched)
-            if close < 0:
-                searched = len(self._buffer) - start
-                self._check_length(start)
-                if not self._fill():
-                    raise self.error("this comment is never closed by '}'", line, column)
-                continue
-            escaped = close
-            while self._buffer[escaped - 1] == "\\":
-                escaped -= 1
-            if (close - escaped) % 2 == 0:
+            body = _COMMENT_BODY.match(self._buffer, start + scanned)
+            assert body is not None  # the pattern matches the empty string
+            close = body.end()
+            if close < len(self._buffer) and self._buffer[close] == "}":
                 break
-            searched = close + 1 - start
+            # The end of the buffer, or a backslash whose escaped character is yet unread.
+            scanned = close - start
+            self._check_length(start)
+            if not self._fill():
+                raise self.error("this comment is never closed by '}'", line, column)
         raw = self._buffer[start + 1 : close]
         self._advance(close + 1)
         return Token(Kind.COMMENT, raw, line, column, offset)

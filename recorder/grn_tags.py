@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamerec.v1 import record_pb2 as pb
-from recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
+from recorder.errors import EncodingError, RecordMalformedError
 from recorder.grn_values import (
     format_timestamp,
     parse_int32,
@@ -56,9 +56,10 @@ from recorder.grn_values import (
     parse_uint32,
     parse_uint32_list,
 )
+from recorder.limits import exceeded
 from recorder.notation import GAME_NAMES, GameValue, game_from_name, game_name
 
-#: The highest seat number a GRN tag may name (``Seat64``).
+#: The highest seat number a GRN tag may name (``Seat64``), whatever the seats limit says.
 MAX_SEATS = 64
 
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -206,7 +207,7 @@ def read_game(value: str) -> GameValue:
     return game
 
 
-def read_tag(record: pb.GameRecord, name: str, value: str) -> None:
+def read_tag(record: pb.GameRecord, name: str, value: str, *, max_seats: int = MAX_SEATS) -> None:
     """Store one tag in ``record``.
 
     Args:
@@ -214,16 +215,17 @@ def read_tag(record: pb.GameRecord, name: str, value: str) -> None:
             tag first) before any variant tag is read.
         name: the tag name as written (any case).
         value: the unescaped value.
+        max_seats: the highest seat number accepted (never above :data:`MAX_SEATS`).
 
     Raises:
         RecordMalformedError: the value cannot be held, or the game has no such option.
-        LimitExceededError: a seat number above :data:`MAX_SEATS`.
+        LimitExceededError: a seat number above ``max_seats`` or :data:`MAX_SEATS`.
     """
     lower = name.lower()
     if lower in _VARIANT_TAGS:
         _read_variant_tag(record, _VARIANT_TAGS[lower], value)
     elif (seat := _SEAT_TAG.fullmatch(name)) is not None:
-        _read_seat_tag(record, seat, value)
+        _read_seat_tag(record, seat, value, min(max_seats, MAX_SEATS))
     elif lower in KNOWN_TAGS:
         _read_record_tag(record, lower, value)
     else:
@@ -246,11 +248,15 @@ def _read_variant_tag(record: pb.GameRecord, tag: str, value: str) -> None:
         setattr(variant, option.field, parsed)
 
 
-def _read_seat_tag(record: pb.GameRecord, seat_tag: re.Match[str], value: str) -> None:
+def _read_seat_tag(
+    record: pb.GameRecord, seat_tag: re.Match[str], value: str, max_seats: int
+) -> None:
     digits, field = seat_tag.groups()
-    if len(digits) > 3 or int(digits) > MAX_SEATS:
-        raise LimitExceededError(f"seat {digits} is beyond the limit of {MAX_SEATS} seats")
+    if len(digits) > 9:  # no seat; and int() of thousands of digits is refused anyway
+        raise exceeded("max_seats", "seat at least ", 10**9, "", max_seats)
     number = int(digits)
+    if number > max_seats:
+        raise exceeded("max_seats", "seat ", number, "", max_seats)
     while len(record.seats) < number:
         record.seats.add()
     seat = record.seats[number - 1]

@@ -9,8 +9,9 @@ Escaping (the same in tag values and in comments):
   reads as written.
 
 The writer escapes, in tag values: the backslash, the double quote and every control
-character; in comments: the backslash, the closing brace, a ``[`` that starts ``[%``, every
-control character except newline and tab, and white space at either end of the comment (the
+character; in comments: the backslash, the closing brace, a ``[`` that starts one of the
+commands the reader interprets (``[%clk``, ``[%ts``, ``[%seat``, in any case), every control
+character except newline and tab, and white space at either end of the comment (the
 reader strips unescaped white space at both ends, so ``{ a quiet start }`` means
 ``a quiet start``). So any string survives a write and a read.
 
@@ -39,9 +40,11 @@ NANOS_PER_SECOND = 1_000_000_000
 
 _CONTROL = "\x00-\x1f\x7f-\x9f\u2028\u2029"
 _TAG_SPECIALS = re.compile(f'[{_CONTROL}\\\\"]')
-_COMMENT_SPECIALS = re.compile("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\u2028\u2029\\\\}]|\\[(?=%)")
-_LEADING_SPACE = re.compile(r"\A\s+")
-_TRAILING_SPACE = re.compile(r"\s+\Z")
+# A "[" is escaped only where it starts a command the reader gives a meaning to; other
+# "[%...]" commands (annotation facts, other tools' commands) stay readable as they are.
+_COMMENT_SPECIALS = re.compile(
+    "[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\u2028\u2029\\\\}]|\\[(?=%(?i:clk|ts|seat)(?![A-Za-z]))"
+)
 _SPACE_RUN = re.compile(r"\s")
 _ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|.)", re.DOTALL)
 _QUOTED_BY_BACKSLASH = frozenset('\\"{}[')
@@ -72,8 +75,15 @@ def escape_tag_value(text: str) -> str:
 def escape_comment(text: str) -> str:
     """Escape a comment for writing between braces (white space at the ends included)."""
     escaped = _COMMENT_SPECIALS.sub(_backslash_or_u_escape, text)
-    escaped = _LEADING_SPACE.sub(lambda m: _SPACE_RUN.sub(_u_escape, m.group()), escaped)
-    return _TRAILING_SPACE.sub(lambda m: _SPACE_RUN.sub(_u_escape, m.group()), escaped)
+    # str.strip and the regex class \s agree on white space; a search for r"\s+\Z" would
+    # take quadratic time on a comment with long runs of inner white space.
+    body = escaped.lstrip()
+    lead = escaped[: len(escaped) - len(body)]
+    kept = body.rstrip()
+    tail = body[len(kept) :]
+    if not lead and not tail:
+        return escaped
+    return _SPACE_RUN.sub(_u_escape, lead) + kept + _SPACE_RUN.sub(_u_escape, tail)
 
 
 def _unescape_one(match: re.Match[str]) -> str:

@@ -3,7 +3,9 @@
 The mapping is protobuf's canonical JSON (``google.protobuf.json_format``: lowerCamelCase
 names, enum names, RFC 3339 times, durations such as ``"1.5s"``); orjson turns the mapping
 into bytes and back, which is several times faster than the standard ``json`` module.
-Extra tags are written sorted by name so the output does not depend on map order.
+Extra tags are written sorted by name so the output does not depend on map order. Every
+record read is checked against the limits (``recorder.limits``): its move tree before it
+becomes a message (that conversion is the slow part), everything else after.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import orjson
 from google.protobuf import json_format
 
 from gamerec.v1 import record_pb2 as pb
-from recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
+from recorder.errors import EncodingError, RecordMalformedError
+from recorder.limits import Limits, check_mapping, check_record, exceeded, resolved
 
 _BOM = b"\xef\xbb\xbf"
 _FIELD_CHAIN = re.compile(r"Failed to parse (\w+) field: ")
@@ -24,55 +27,84 @@ _AT_PATH = re.compile(r'\s+at "?GameRecord\.?([^"\s]*?)"?\.*$')
 _MAX_REASON_CHARS = 300
 
 
-def read_json(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[pb.GameRecord]:
+def read_json(
+    stream: BinaryIO,
+    source: str,
+    max_record_bytes: int | None = None,
+    *,
+    limits: Limits | None = None,
+) -> Iterator[pb.GameRecord]:
     """Read a ``.json`` file: one JSON object, one record.
 
+    ``max_record_bytes``, when given, overrides ``limits.max_record_bytes``.
+
     Raises:
-        LimitExceededError: the file is longer than ``max_record_bytes``.
+        LimitExceededError: the file is longer than the record-bytes limit, or the record
+            exceeds another limit.
         RecordMalformedError: not JSON (line and column given), or not a GameRecord.
     """
-    data = stream.read(max_record_bytes + 1)
-    if len(data) > max_record_bytes:
-        raise LimitExceededError(
-            f"a .json record is limited to {max_record_bytes} bytes and this one is longer",
+    limits = resolved(limits, max_record_bytes)
+    maximum = limits.max_record_bytes
+    data = stream.read(maximum + 1)
+    if len(data) > maximum:
+        raise exceeded(
+            "max_record_bytes",
+            "a .json record of at least ",
+            len(data),
+            "bytes",
+            maximum,
             source=source,
         )
-    yield parse_json_record(data.removeprefix(_BOM), source, first_line=1)
+    yield parse_json_record(data.removeprefix(_BOM), source, first_line=1, limits=limits)
 
 
-def read_jsonl(stream: BinaryIO, source: str, max_record_bytes: int) -> Iterator[pb.GameRecord]:
+def read_jsonl(
+    stream: BinaryIO,
+    source: str,
+    max_record_bytes: int | None = None,
+    *,
+    limits: Limits | None = None,
+) -> Iterator[pb.GameRecord]:
     """Read a ``.jsonl`` stream line by line; blank lines are skipped.
 
     Raises:
-        LimitExceededError: a line is longer than ``max_record_bytes``.
+        LimitExceededError: a line is longer than the record-bytes limit, or a record
+            exceeds another limit.
         RecordMalformedError: a line is not JSON or not a GameRecord (its line is named).
     """
+    limits = resolved(limits, max_record_bytes)
+    maximum = limits.max_record_bytes
     number = 0
     while True:
-        line = stream.readline(max_record_bytes + 2)
+        line = stream.readline(maximum + 2)
         if not line:
             return
         number += 1
-        if len(line) > max_record_bytes + 1 or (
-            len(line) == max_record_bytes + 1 and not line.endswith(b"\n")
-        ):
-            raise LimitExceededError(
-                f"a JSON Lines record is limited to {max_record_bytes} bytes and this one "
-                "is longer",
+        if len(line) > maximum + 1 or (len(line) == maximum + 1 and not line.endswith(b"\n")):
+            raise exceeded(
+                "max_record_bytes",
+                "a JSON Lines record of at least ",
+                len(line),
+                "bytes",
+                maximum,
                 source=source,
                 where=f"line {number}",
             )
         if number == 1:
             line = line.removeprefix(_BOM)
         if line.strip():
-            yield parse_json_record(line, source, first_line=number)
+            yield parse_json_record(line, source, first_line=number, limits=limits)
 
 
-def parse_json_record(data: bytes, source: str, first_line: int) -> pb.GameRecord:
+def parse_json_record(
+    data: bytes, source: str, first_line: int, *, limits: Limits | None = None
+) -> pb.GameRecord:
     """Parse one ProtoJSON record whose text starts on line ``first_line`` of the input.
 
     Raises:
         RecordMalformedError: the text is not JSON, not an object, or not a GameRecord.
+        LimitExceededError: the record exceeds a limit (checked before and after it becomes
+            a message).
     """
     try:
         value = orjson.loads(data)
@@ -85,6 +117,7 @@ def parse_json_record(data: bytes, source: str, first_line: int) -> pb.GameRecor
             source=source,
             where=f"line {first_line}",
         )
+    check_mapping(value, limits, source=source, where=f"line {first_line}")
     record = pb.GameRecord()
     try:
         json_format.ParseDict(value, record)
@@ -94,6 +127,7 @@ def parse_json_record(data: bytes, source: str, first_line: int) -> pb.GameRecor
             source=source,
             where=f"line {first_line}",
         ) from None
+    check_record(record, limits, source=source, where=f"line {first_line}")
     return record
 
 

@@ -25,6 +25,14 @@ class WireError(Exception):
         super().__init__(f"byte {offset}: {reason}")
 
 
+class NestingError(WireError):
+    """Messages nested deeper than the protobuf decoders accept."""
+
+    def __init__(self, offset: int) -> None:
+        """Record where the nesting goes too deep."""
+        super().__init__(offset, f"messages are nested deeper than {MAX_MESSAGE_DEPTH} levels")
+
+
 def encode_varint(value: int) -> bytes:
     """The base-128 varint of a non-negative integer."""
     out = bytearray()
@@ -63,7 +71,7 @@ def locate_wire_error(data: bytes, descriptor: Descriptor) -> WireError | None:
 
 def _walk(data: bytes, start: int, end: int, descriptor: Descriptor | None, depth: int) -> None:
     if depth > MAX_MESSAGE_DEPTH:
-        raise WireError(start, f"messages are nested deeper than {MAX_MESSAGE_DEPTH} levels")
+        raise NestingError(start)
     position = start
     while position < end:
         tag_start = position
@@ -135,7 +143,7 @@ def _skip_length_delimited(data: bytes, field: _Field, position: int, end: int, 
 def _skip_group(data: bytes, field: _Field, position: int, end: int, depth: int) -> int:
     """Skip a (deprecated) group up to its end marker."""
     if depth + 1 > MAX_MESSAGE_DEPTH:
-        raise WireError(field.start, f"messages are nested deeper than {MAX_MESSAGE_DEPTH} levels")
+        raise NestingError(field.start)
     while position < end:
         inner_start = position
         tag, position = decode_varint(data, position, end, "a field tag")

@@ -21,6 +21,7 @@ from typing import Literal
 from gamerec.v1 import verdict_pb2 as vpb
 from recorder.codecs import Encoding, Frame, read_frames
 from recorder.errors import GamerecError
+from recorder.limits import Limits
 from validator.judge import validate
 
 #: How a record (or a whole source) fared.
@@ -78,6 +79,7 @@ def judge_sources(
     *,
     encoding: Encoding | None = None,
     workers: int = 0,
+    limits: Limits | None = None,
 ) -> Iterator[Outcome]:
     """Validate every record of ``sources`` and yield one Outcome each, in input order.
 
@@ -87,8 +89,10 @@ def judge_sources(
             must be a module-level function.
         encoding: the encoding of every input; None takes it from each file name or sniffs.
         workers: worker processes; 0 means all cores, 1 means no extra process.
+        limits: the limits every record is read and judged under (default
+            ``DEFAULT_LIMITS``); a record over one is ``unreadable`` and the rest go on.
     """
-    items = _items(sources, encoding)
+    items = _items(sources, encoding, limits)
     first = list(islice(items, CHUNK_RECORDS))
     workers = workers or default_workers()
     if workers == 1:
@@ -125,12 +129,14 @@ def _chunks(items: Iterator[_Item]) -> Iterator[list[_Item]]:
         yield chunk
 
 
-def _items(sources: Iterable[str], encoding: Encoding | None) -> Iterator[_Item]:
+def _items(
+    sources: Iterable[str], encoding: Encoding | None, limits: Limits | None
+) -> Iterator[_Item]:
     """Every frame of every source with its record number, and each source's failure."""
     for source in sources:
         label = "<stdin>" if source == "-" else source
         try:
-            yield from enumerate(read_frames(source, encoding), start=1)
+            yield from enumerate(read_frames(source, encoding, limits=limits), start=1)
         except GamerecError as error:
             yield _SourceFailure(label, str(error))
         except OSError as error:
@@ -150,9 +156,9 @@ def _judge_item(item: _Item, render: Render) -> Outcome:
     number, frame = item
     try:
         record = frame.parse()
+        verdict = validate(record, limits=frame.limits)
     except GamerecError as error:
         return Outcome("unreadable", frame.source, number, 0, str(error))
-    verdict = validate(record)
     verdict.source = frame.source
     verdict.record_number = number
     status: Status = "valid" if verdict.valid else "invalid"

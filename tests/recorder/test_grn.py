@@ -264,7 +264,17 @@ def test_human_comments_may_mix_text_and_commands() -> None:
 def test_an_unknown_command_stays_comment_text() -> None:
     move = one('[Game "ONE"]\n\n1. c7 {[%eval 0.3] fine}').moves[0]
     assert move.comment == "[%eval 0.3] fine"
-    assert "{ \\[%eval 0.3] fine }" in format_grn(one('[Game "ONE"]\n\n1. c7 {[%eval 0.3] fine}'))
+    # Written back as it was, so other PGN-style tools still see their command.
+    assert "{ [%eval 0.3] fine }" in format_grn(one('[Game "ONE"]\n\n1. c7 {[%eval 0.3] fine}'))
+
+
+def test_text_that_looks_like_a_command_gamerec_reads_is_escaped() -> None:
+    record = one('[Game "ONE"]\n\n1. c7 {a \\[%clk 0:10:00] b}')
+    assert record.moves[0].comment == "a [%clk 0:10:00] b"
+    assert not record.moves[0].HasField("clock")
+    written = format_grn(record)
+    assert "a \\[%clk 0:10:00] b" in written
+    assert one(written).moves[0] == record.moves[0]
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,332 @@
+"""Limits on what one record may hold, so that hostile input gets a clear error, not a hang.
+
+Every decoder (``.pb``, ``.pbs``, ``.json``, ``.jsonl``, ``.grn``) checks each record against a
+:class:`Limits` value (:data:`DEFAULT_LIMITS` unless the caller gives one) and raises
+:class:`~recorder.errors.LimitExceededError` at the first limit a record exceeds. The error
+names the limit (``error.limit``, the name used by ``--limit NAME=N`` on the command line), the
+value found (``error.value``), the limit's value (``error.maximum``) and the place: the line
+and column in GRN, the record and the field path (``moves[12].comment``) in binary and JSON.
+
+======================  ==============  ====================================================
+limit (``--limit``)     default         what it bounds
+======================  ==============  ====================================================
+``record-bytes``        64 MiB          one record: a ``.pb`` or ``.json`` file, a ``.pbs``
+                                        frame (checked before the frame is read), a JSON
+                                        line, a GRN record (in characters)
+``plies``               100,000         plies of the main line
+``moves``               250,000         moves of the whole record, variations included,
+                                        and each variation as one more
+``variation-depth``     48              variations nested in variations (48 at most: the
+                                        deepest the protobuf decoders read back)
+``tags``                1,000           free tags (GRN tags without a field of their own,
+                                        ``metadata.extra_tags``)
+``tag-chars``           16,384          characters of one tag value (GRN: every tag; binary
+                                        and JSON: every text field but comments, and the
+                                        names and values of free tags)
+``seats``               64              seats of a record (GRN: the highest ``SeatN``)
+``comment-chars``       2 MiB           characters of one comment (a move's or the game's)
+======================  ==============  ====================================================
+
+The defaults are far above any real game (the longest games the engines play run to a few
+thousand plies) and low enough that reading and judging a record stays fast. The validator
+checks the plies limit itself before replaying a record held in memory
+(``validator.judge.validate``), because a record that was never decoded was never checked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gamerec.v1 import record_pb2 as pb
+from recorder.errors import LimitExceededError
+
+#: The deepest variation nesting any limit may allow: the protobuf decoders stop at 100
+#: nested messages, and a variation level takes two (Variation, Move) and a move's own action
+#: two more (OneMove, OnePoint), so deeper records could not be read back from binary or JSON.
+HARDEST_VARIATION_DEPTH = 48
+
+#: What the moves limit counts: every move, and every variation as one more.
+_MOVES_UNIT = "moves and variations"
+#: Paths longer than this many steps are shown with an ellipsis in the middle.
+_PATH_STEPS_SHOWN = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The limits one record must keep (see the module docstring for each one).
+
+    Attributes:
+        max_record_bytes: bytes of one record (characters for GRN).
+        max_plies: plies of the main line.
+        max_moves: moves of the whole record, variations included, and each variation
+            counting as one more (so empty variations are bounded too).
+        max_variation_depth: levels of variations nested in variations.
+        max_tags: free tags (``metadata.extra_tags``).
+        max_tag_chars: characters of one tag value or text field (comments apart).
+        max_seats: seats of a record.
+        max_comment_chars: characters of one comment.
+    """
+
+    max_record_bytes: int = 64 * 1024 * 1024
+    max_plies: int = 100_000
+    max_moves: int = 250_000
+    max_variation_depth: int = HARDEST_VARIATION_DEPTH
+    max_tags: int = 1_000
+    max_tag_chars: int = 16_384
+    max_seats: int = 64
+    max_comment_chars: int = 2 * 1024 * 1024
+
+    def __post_init__(self) -> None:
+        """Check every limit is a whole number, and the depth one protobuf can read back.
+
+        Raises:
+            ValueError: a limit is negative or not an integer, or the depth is above 48.
+        """
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if type(value) is not int or value < 0:
+                raise ValueError(f"limit {limit_name(field.name)} must be a whole number >= 0")
+        if self.max_variation_depth > HARDEST_VARIATION_DEPTH:
+            raise ValueError(
+                f"limit variation-depth may be at most {HARDEST_VARIATION_DEPTH}, the deepest "
+                "nesting the protobuf decoders read back"
+            )
+
+    def with_settings(self, settings: Iterable[str]) -> Limits:
+        """These limits with some changed by ``NAME=N`` settings (``plies=500000``).
+
+        Names are those of ``--limit`` (``record-bytes``, ``plies``, ...); a value may use
+        ``_`` between digits.
+
+        Raises:
+            ValueError: an unknown name, or a value that is not a whole number.
+        """
+        changes: dict[str, int] = {}
+        for setting in settings:
+            name, equals, text = setting.partition("=")
+            field = _FIELDS_BY_NAME.get(name.strip().lower())
+            if field is None or not equals:
+                raise ValueError(
+                    f"expected NAME=N with NAME one of {', '.join(LIMIT_NAMES)}, found {setting!r}"
+                )
+            try:
+                changes[field] = int(text.strip())
+            except ValueError:
+                raise ValueError(f"limit {name.strip()}: {text!r} is not a whole number") from None
+        return dataclasses.replace(self, **changes)
+
+
+#: The limits every reader applies unless it is given others.
+DEFAULT_LIMITS = Limits()
+
+
+def limit_name(field: str) -> str:
+    """A limit's name as ``--limit`` and the errors write it: ``max_plies`` is ``plies``."""
+    return field.removeprefix("max_").replace("_", "-")
+
+
+_FIELDS_BY_NAME = {limit_name(field.name): field.name for field in dataclasses.fields(Limits)}
+#: The names ``--limit`` takes, in the order of :class:`Limits`.
+LIMIT_NAMES = tuple(_FIELDS_BY_NAME)
+
+
+def resolved(limits: Limits | None, max_record_bytes: int | None = None) -> Limits:
+    """The limits to apply: ``limits``, else :data:`DEFAULT_LIMITS`.
+
+    An explicit ``max_record_bytes`` (the readers' older keyword) takes precedence.
+    """
+    chosen = limits or DEFAULT_LIMITS
+    if max_record_bytes is None or max_record_bytes == chosen.max_record_bytes:
+        return chosen
+    return dataclasses.replace(chosen, max_record_bytes=max_record_bytes)
+
+
+def exceeded(
+    limit: str,
+    prefix: str,
+    value: int,
+    unit: str,
+    maximum: int,
+    *,
+    source: str = "",
+    where: str = "",
+) -> LimitExceededError:
+    """The error for a limit exceeded: ``<prefix><value> <unit>, more than the limit of <max>``.
+
+    Args:
+        limit: the field of :class:`Limits` (``max_plies``).
+        prefix: what holds the value, e.g. ``"moves[3].comment: "``, ``"the main line has "``.
+        value: the value found.
+        unit: what the value counts (``plies``, ``characters``).
+        maximum: the limit.
+        source: the input's name.
+        where: the place in the input.
+    """
+    name = limit_name(limit)
+    return LimitExceededError(
+        f"{prefix}{value:,}{' ' if unit else ''}{unit}, more than the limit of {maximum:,} "
+        f"(limit {name})",
+        source=source,
+        where=where,
+        limit=name,
+        value=value,
+        maximum=maximum,
+    )
+
+
+# -- checking a record held in memory ----------------------------------------------------------
+
+
+def check_plies(
+    record: pb.GameRecord, limits: Limits | None = None, *, source: str = "", where: str = ""
+) -> None:
+    """Check the main line's length alone (constant time: what a replay's cost depends on).
+
+    Raises:
+        LimitExceededError: more plies than ``limits.max_plies``.
+    """
+    maximum = (limits or DEFAULT_LIMITS).max_plies
+    if len(record.moves) > maximum:
+        raise exceeded(
+            "max_plies",
+            "the main line has ",
+            len(record.moves),
+            "plies",
+            maximum,
+            source=source,
+            where=where,
+        )
+
+
+def check_record(
+    record: pb.GameRecord, limits: Limits | None = None, *, source: str = "", where: str = ""
+) -> None:
+    """Check a record against every limit but its size in bytes (which only its reader knows).
+
+    The cheap counts come first, then one walk over the texts and the move tree; the walk is
+    iterative, so no nesting can exhaust the stack. The message names the field.
+
+    Raises:
+        LimitExceededError: the first limit the record exceeds.
+    """
+    limits = limits or DEFAULT_LIMITS
+    check = _Checker(limits, source, where)
+    check("max_seats", "seats: ", len(record.seats), "seats")
+    check_plies(record, limits, source=source, where=where)
+    check("max_tags", "metadata.extra_tags: ", len(record.metadata.extra_tags), "free tags")
+    for path, text in _texts(record):
+        check("max_tag_chars", f"{path}: ", len(text), "characters")
+    check("max_comment_chars", "comment: ", len(record.comment), "characters")
+    total = 0
+    for path, depth, move in walk_moves(
+        record.moves, lambda move: move.variations, lambda line: line.moves
+    ):
+        total += 1 + len(move.variations)
+        check("max_moves", "the record has at least ", total, _MOVES_UNIT)
+        if move.variations:
+            check("max_variation_depth", f"{path}: variations nested ", depth + 1, "deep")
+        check("max_comment_chars", f"{path}.comment: ", len(move.comment), "characters")
+
+
+@dataclass(frozen=True, slots=True)
+class _Checker:
+    """Raises the error of a value above its limit, placed in one source."""
+
+    limits: Limits
+    source: str
+    where: str
+
+    def __call__(self, limit: str, prefix: str, value: int, unit: str) -> None:
+        maximum: int = getattr(self.limits, limit)
+        if value > maximum:
+            raise exceeded(
+                limit, prefix, value, unit, maximum, source=self.source, where=self.where
+            )
+
+
+def _texts(record: pb.GameRecord) -> Iterator[tuple[str, str]]:
+    """Every text field a tag stands for, with its path (comments apart)."""
+    yield "rules.rules_version", record.rules.rules_version
+    for index, seat in enumerate(record.seats):
+        for field in ("name", "player_id", "colour"):
+            yield f"seats[{index}].{field}", getattr(seat, field)
+    metadata = record.metadata
+    for field in ("event", "site", "round", "date", "time_control", "client"):
+        yield f"metadata.{field}", getattr(metadata, field)
+    for name, value in metadata.extra_tags.items():
+        yield "metadata.extra_tags (a tag name)", name
+        yield f"metadata.extra_tags[{name[:40]!r}]", value
+
+
+def walk_moves(
+    moves: Sequence[Any],
+    variations_of: Callable[[Any], Sequence[Any]],
+    moves_of: Callable[[Any], Sequence[Any]],
+) -> Iterator[tuple[str, int, Any]]:
+    """Every move of a move tree, depth first, with its path and its variation depth.
+
+    The tree may be protobuf messages or their ProtoJSON mapping: ``variations_of`` and
+    ``moves_of`` say how to go down. The main line is depth 0.
+    """
+    stack: list[tuple[tuple[str, ...], int, Iterator[tuple[int, Any]]]] = [
+        (("moves",), 0, iter(enumerate(moves)))
+    ]
+    while stack:
+        prefix, depth, line = stack[-1]
+        step = next(line, None)
+        if step is None:
+            stack.pop()
+            continue
+        index, move = step
+        steps = (*prefix[:-1], f"{prefix[-1]}[{index}]")
+        yield _path(steps), depth, move
+        for number, variation in enumerate(variations_of(move)):
+            inner = (*steps, f"variations[{number}]", "moves")
+            stack.append((inner, depth + 1, iter(enumerate(moves_of(variation)))))
+
+
+def _path(steps: Sequence[str]) -> str:
+    """A field path, its middle elided when it is long."""
+    if len(steps) > _PATH_STEPS_SHOWN:
+        return ".".join(steps[:3]) + " ... " + ".".join(steps[-3:])
+    return ".".join(steps)
+
+
+# -- checking a ProtoJSON mapping before it becomes a message -----------------------------------
+
+
+def check_mapping(
+    value: Mapping[str, Any], limits: Limits | None = None, *, source: str = "", where: str = ""
+) -> None:
+    """Check the move tree of a ProtoJSON record before it is turned into a message.
+
+    Turning a mapping into a message costs far more than counting its moves, so a JSON
+    record with too many plies or moves, or too deep variations, is refused first. Parts
+    that are not shaped like a record are left for the conversion to report.
+
+    Raises:
+        LimitExceededError: the plies, moves or variation-depth limit is exceeded.
+    """
+    check = _Checker(limits or DEFAULT_LIMITS, source, where)
+    moves = _list(value.get("moves"))
+    check("max_plies", "the main line has ", len(moves), "plies")
+    total = 0
+    for path, depth, move in walk_moves(
+        moves, lambda move: _list(_get(move, "variations")), lambda line: _list(_get(line, "moves"))
+    ):
+        variations = len(_list(_get(move, "variations")))
+        total += 1 + variations
+        check("max_moves", "the record has at least ", total, _MOVES_UNIT)
+        if variations:
+            check("max_variation_depth", f"{path}: variations nested ", depth + 1, "deep")
+
+
+def _get(value: Any, key: str) -> Any:
+    return value.get(key) if isinstance(value, dict) else None
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
