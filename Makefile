@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install demo test test-all lint typecheck proto proto-check bench fuzz load clean
+.PHONY: install demo test test-all lint typecheck proto proto-check bench fuzz load clean node-client
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,14 +38,38 @@ proto-check: install
 	$(PY) scripts/gen_proto.py --check
 	$(VENV)/bin/buf lint protos
 
-test: install proto-check lint typecheck
+# The Node.js example client of the gRPC service (examples/node-client), which the tests run:
+# `npm ci` installs exactly what its committed package-lock.json names.
+NODE_CLIENT := examples/node-client
+NODE_STAMP  := $(NODE_CLIENT)/node_modules/.package-lock.json
+
+$(NODE_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
+	cd $(NODE_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+node-client: $(NODE_STAMP)
+
+test: install proto-check lint typecheck node-client
 	$(PY) -m pytest -n auto
 
-test-all: install
+test-all: install node-client
 	$(PY) -m pytest -n auto -m ''
 
 bench: install
 	$(PY) -m bench
+
+# Fuzzing: every decoder for 100,000 coverage-guided inputs (atheris, the `fuzz` extra), the
+# sniffer and the validator for 20,000, then the hypothesis fuzzers with 1,000 examples each.
+FUZZ_STAMP := $(VENV)/.fuzz-stamp
+
+$(FUZZ_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,fuzz]'
+	touch $(FUZZ_STAMP)
+
+fuzz: $(FUZZ_STAMP)
+	$(PY) -m tests.robustness.fuzz_all --runs 100000 --extra-runs 20000
+	GAMEREC_FUZZ_EXAMPLES=1000 $(PY) -m pytest -n auto -q \
+		tests/robustness/test_fuzz_decoders.py tests/robustness/test_fuzz_validator.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from recorder.limits import Limits
 from validator.judge import (
     CITATIONS,
     TERMINATION_WORDS,
@@ -29,13 +30,21 @@ from validator.judge import (
     format_scores,
     format_seats,
     judge,
+    termination_word,
     verdict_of,
 )
 
 
-def adjudicate(record: pb.GameRecord) -> vpb.Ruling:
-    """Rule on the result of ``record`` (see the module docstring for the cases)."""
-    judgement = judge(record)
+def adjudicate(
+    record: pb.GameRecord, *, deadline: float | None = None, limits: Limits | None = None
+) -> vpb.Ruling:
+    """Rule on the result of ``record`` (see the module docstring for the cases).
+
+    Raises:
+        DeadlineExceededError: the ``deadline`` (monotonic time) passed first.
+        LimitExceededError: more plies than ``limits.max_plies`` (see ``judge``).
+    """
+    judgement = judge(record, deadline=deadline, limits=limits)
     verdict = verdict_of(record, judgement)
     result = computed_result(record, judgement)
     if judgement.state is None or judgement.identity is None:
@@ -197,7 +206,7 @@ def _provisional(
     citation = CITATIONS[judgement.identity.name]
     termination = record.result.termination
     why = (
-        f"the record stops after ply {judgement.plies} ({TERMINATION_WORDS[termination]})"
+        f"the record stops after ply {judgement.plies} ({termination_word(termination)})"
         if termination
         else f"the record stops after ply {judgement.plies} without a termination"
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from validator.deadline import check_deadline, paced
 from validator.games.protocol import GameEvent, GameState, Position
 from validator.identity import RulesIdentity, identify
 from validator.moves import UnreadableMoveError, reader_for
@@ -50,20 +51,38 @@ class ReplayStoppedError(Exception):
 
 
 def steps(
-    record: pb.GameRecord, identity: RulesIdentity | None = None, *, include_start: bool = False
+    record: pb.GameRecord,
+    identity: RulesIdentity | None = None,
+    *,
+    include_start: bool = False,
+    start: int = 0,
+    deadline: float | None = None,
 ) -> Iterator[Step]:
     """Replay ``record`` ply by ply, yielding a :class:`Step` after each legal ply.
+
+    Args:
+        record: the record to replay.
+        identity: its rules, when the caller has resolved them already.
+        include_start: yield the start position first (as ply 0).
+        start: skip the steps of the first ``start`` plies (they are played by the engine's
+            fast replay), so that a long replay can be produced in pieces.
+        deadline: a ``time.monotonic()`` time to give up at, checked before every ply.
 
     Raises:
         RulesError: the record's game or variant cannot be judged (before any step).
         ReplayStoppedError: after the last legal step, when a ply is illegal or unreadable.
+        DeadlineExceededError: the deadline passed.
     """
     identity = identity or identify(record)
     reader = reader_for(identity)
-    state = identity.engine.new_game(identity.variant)
-    if include_start:
+    start = min(start, len(record.moves))
+    state = _fast_forward(record, identity, start, deadline) if start else None
+    if state is None:
+        state, start = identity.engine.new_game(identity.variant), 0
+    if include_start and not start:
         yield Step(0, 0, "", state.copy(), ())
-    for ply, move in enumerate(record.moves, start=1):
+    for ply, move in enumerate(record.moves[start:], start=start + 1):
+        check_deadline(deadline, f"{ply - 1:,} of {len(record.moves):,} plies")
         seat = state.to_move
         try:
             engine_move = reader.engine_move(move)
@@ -85,6 +104,17 @@ def steps(
             )
         events = state.play(engine_move)
         yield Step(ply, seat, reader.text(move), state.copy(), events)
+
+
+def _fast_forward(
+    record: pb.GameRecord, identity: RulesIdentity, plies: int, deadline: float | None
+) -> GameState[Any] | None:
+    """The state after the first ``plies`` plies, or None when one of them is not legal."""
+    read = reader_for(identity).engine_moves(record.moves[:plies])
+    if read.problem is not None:
+        return None
+    outcome = identity.engine.replay(identity.variant, paced(read.moves, deadline), read.seats)
+    return outcome.state if outcome.illegal is None else None
 
 
 def position_message(position: Position) -> vpb.Position:
@@ -119,12 +149,15 @@ def frame_of(step: Step) -> vpb.ReplayFrame:
     )
 
 
-def replay(record: pb.GameRecord) -> Iterator[vpb.ReplayFrame]:
-    """One ReplayFrame per legal ply of ``record``.
+def replay(
+    record: pb.GameRecord, *, start: int = 0, deadline: float | None = None
+) -> Iterator[vpb.ReplayFrame]:
+    """One ReplayFrame per legal ply of ``record`` (from ply ``start + 1`` on).
 
     Raises:
         RulesError: the record's game or variant cannot be judged.
         ReplayStoppedError: after the last legal frame, at the first illegal ply.
+        DeadlineExceededError: the ``deadline`` (monotonic time) passed.
     """
-    for step in steps(record):
+    for step in steps(record, start=start, deadline=deadline):
         yield frame_of(step)

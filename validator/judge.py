@@ -19,6 +19,8 @@ from typing import Any
 
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from recorder.limits import Limits, check_plies
+from validator.deadline import check_deadline, paced
 from validator.games.protocol import GameState, Illegal
 from validator.identity import RulesError, RulesIdentity, identify
 from validator.moves import reader_for
@@ -42,6 +44,14 @@ TERMINATION_WORDS: dict[int, str] = {
     pb.TERMINATION_ABANDONED: "abandoned",
     pb.TERMINATION_ADJUDICATED: "adjudicated",
 }
+
+
+def termination_word(termination: int) -> str:
+    """A termination as the findings write it; a value this version does not know is kept.
+
+    Binary and JSON records may carry enum numbers from a newer schema (proto3 enums are open).
+    """
+    return TERMINATION_WORDS.get(termination, f"{termination} (unknown to this version)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,24 +106,46 @@ class Judgement:
         return self.state is not None and self.state.is_over
 
 
-def judge(record: pb.GameRecord) -> Judgement:
-    """Replay ``record`` move by move and collect every finding (the shared core)."""
+def judge(
+    record: pb.GameRecord, *, deadline: float | None = None, limits: Limits | None = None
+) -> Judgement:
+    """Replay ``record`` move by move and collect every finding (the shared core).
+
+    Args:
+        record: the record to judge.
+        deadline: a ``time.monotonic()`` time to give up at (see validator.deadline).
+        limits: the plies limit is checked first (default ``DEFAULT_LIMITS``), so a record
+            built in memory cannot make the replay take unbounded time.
+
+    Raises:
+        DeadlineExceededError: the deadline passed before the judgement was done.
+        LimitExceededError: the main line has more plies than the limit; nothing is judged
+            (the record is refused as a decoder would refuse it, not found invalid).
+    """
+    check_plies(record, limits)
     try:
         identity = identify(record)
     except RulesError as error:
         finding = vpb.Finding(code=error.code, message=str(error))
         return Judgement(identity=None, state=None, findings=[finding], stopped=True)
-    judgement = _replay_moves(record, identity)
+    judgement = _replay_moves(record, identity, deadline)
     if not judgement.stopped:
         judgement.findings.extend(claim_findings(record, judgement))
     return judgement
 
 
-def _replay_moves(record: pb.GameRecord, identity: RulesIdentity) -> Judgement:
+def _replay_moves(
+    record: pb.GameRecord, identity: RulesIdentity, deadline: float | None
+) -> Judgement:
     """Replay the main line with the engine's fast checked replay."""
     reader = reader_for(identity)
+    total = len(record.moves)
+    check_deadline(deadline, f"0 of {total:,} plies")
     read = reader.engine_moves(record.moves)
-    outcome = identity.engine.replay(identity.variant, read.moves, read.seats)
+    check_deadline(deadline, f"0 of {total:,} plies")
+    moves = paced(read.moves, deadline)
+    outcome = identity.engine.replay(identity.variant, moves, read.seats)
+    check_deadline(deadline, f"{outcome.plies:,} of {total:,} plies")
     state = outcome.state
     judgement = Judgement(identity=identity, state=state, plies=outcome.plies)
     if outcome.plies:
@@ -235,7 +267,7 @@ def _finished_claim_findings(record: pb.GameRecord, judgement: Judgement) -> lis
         findings.append(
             _record_finding(
                 "TERMINATION_MISMATCH",
-                f"the record claims Termination {TERMINATION_WORDS[claim.termination]}, but "
+                f"the record claims Termination {termination_word(claim.termination)}, but "
                 f"{end} (Termination {TERMINATION_WORDS[computed.termination]}; "
                 f"{citation.cite(citation.terminations)})",
             )
@@ -311,16 +343,29 @@ def verdict_of(record: pb.GameRecord, judgement: Judgement) -> vpb.Verdict:
     return verdict
 
 
-def validate(record: pb.GameRecord) -> vpb.Verdict:
+def validate(
+    record: pb.GameRecord, *, deadline: float | None = None, limits: Limits | None = None
+) -> vpb.Verdict:
     """Judge ``record``: is it a legal game under its rules, and is its claim right?
 
     ``valid`` is true only when there is no finding. A record that claims no end (Result
     ``*`` or none, no Termination) is valid when every ply is legal; its status is then
     ``GAME_STATUS_UNFINISHED``.
+
+    Raises:
+        DeadlineExceededError: the ``deadline`` (monotonic time) passed first.
+        LimitExceededError: more plies than ``limits.max_plies`` (see :func:`judge`).
     """
-    return verdict_of(record, judge(record))
+    return verdict_of(record, judge(record, deadline=deadline, limits=limits))
 
 
-def score(record: pb.GameRecord) -> vpb.ComputedResult:
-    """The rules' result of ``record``: final, or provisional when the game did not end."""
-    return computed_result(record, judge(record))
+def score(
+    record: pb.GameRecord, *, deadline: float | None = None, limits: Limits | None = None
+) -> vpb.ComputedResult:
+    """The rules' result of ``record``: final, or provisional when the game did not end.
+
+    Raises:
+        DeadlineExceededError: the ``deadline`` (monotonic time) passed first.
+        LimitExceededError: more plies than ``limits.max_plies`` (see :func:`judge`).
+    """
+    return computed_result(record, judge(record, deadline=deadline, limits=limits))

@@ -390,6 +390,7 @@ class ReplayFrame(_message.Message):
     SCORES_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     DIGEST_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
     ply: _builtins.int
     """The 1-based ply this frame follows."""
     seat: _builtins.int
@@ -410,6 +411,14 @@ class ReplayFrame(_message.Message):
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameEvent]:
         """What the ply did."""
 
+    @_builtins.property
+    def error(self) -> Global___Finding:
+        """Set only on the last frame of a replay that stops: the finding about the ply that cannot
+        be played (an illegal or unreadable ply; ply 0 when the record's rules cannot be judged).
+        Such a frame has `ply`, `seat` and `move` of that ply and no position, scores or digest:
+        the frame before it holds the last legal position.
+        """
+
     def __init__(
         self,
         *,
@@ -420,10 +429,11 @@ class ReplayFrame(_message.Message):
         scores: _abc.Iterable[_builtins.int] | None = ...,
         events: _abc.Iterable[Global___GameEvent] | None = ...,
         digest: _builtins.str = ...,
+        error: Global___Finding | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["position", b"position"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["error", b"error", "position", b"position"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["digest", b"digest", "events", b"events", "move", b"move", "ply", b"ply", "position", b"position", "scores", b"scores", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["digest", b"digest", "error", b"error", "events", b"events", "move", b"move", "ply", b"ply", "position", b"position", "scores", b"scores", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,0 +1,166 @@
+"""Deadlines and cancellation: checked inside long replays, in the library and the service."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from itertools import islice
+from pathlib import Path
+
+import grpc
+import pytest
+
+from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import service_pb2 as spb
+from gamerec.v1 import service_pb2_grpc as sgrpc
+from recorder.codecs import read_records
+from recorder.errors import DeadlineExceededError
+from tests.service.conftest import GAMES, InProcessServer
+from validator.deadline import PLIES_PER_CHECK, PacedMoves
+from validator.frames import replay
+from validator.games import engine
+from validator.identity import identify
+from validator.judge import validate
+from validator.moves import reader_for
+from validator.service import work
+from validator.service.pool import WorkerPool
+
+# -- the library --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_file", ["one-3p", "aronda", "oust-side7", "ohwahree-3p"])
+def test_every_engine_reads_its_moves_through_the_paced_list(game_file: str) -> None:
+    (record,) = read_records(str(GAMES[0].with_name(f"{game_file}.grn")))
+    identity = identify(record)
+    read = reader_for(identity).engine_moves(record.moves)
+    found = engine(identity.name)
+    plain = found.replay(identity.variant, read.moves, read.seats)
+    paced = found.replay(identity.variant, PacedMoves(read.moves, time.monotonic() + 60))
+    assert (paced.plies, paced.state.digest()) == (plain.plies, plain.state.digest())
+    with pytest.raises(DeadlineExceededError):
+        found.replay(identity.variant, PacedMoves(read.moves, time.monotonic() - 1))
+
+
+def test_a_deadline_stops_the_engine_replay_in_the_middle(long_sowing_game: pb.GameRecord) -> None:
+    identity = identify(long_sowing_game)
+    moves = reader_for(identity).engine_moves(long_sowing_game.moves).moves
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceededError) as late:
+        identity.engine.replay(identity.variant, PacedMoves(moves, started + 0.05))
+    plies = int(late.value.done.split(" of ")[0].replace(",", ""))
+    assert 0 < plies < len(moves) and plies % PLIES_PER_CHECK == 0
+
+
+def test_validate_with_a_generous_deadline_is_the_plain_verdict(
+    long_sowing_game: pb.GameRecord,
+) -> None:
+    verdict = validate(long_sowing_game, deadline=time.monotonic() + 120)
+    assert verdict.valid and verdict == validate(long_sowing_game)
+    with pytest.raises(DeadlineExceededError):
+        validate(long_sowing_game, deadline=time.monotonic() + 0.01)
+
+
+def test_replay_checks_its_deadline_between_frames(sowing_game: pb.GameRecord) -> None:
+    frames = replay(sowing_game, deadline=time.monotonic() + 0.05)
+    produced = 0
+    with pytest.raises(DeadlineExceededError):
+        for _ in frames:
+            produced += 1
+    assert 0 < produced < len(sowing_game.moves)
+
+
+@pytest.mark.parametrize("path", GAMES[::3], ids=[p.stem for p in GAMES[::3]])
+def test_replay_from_a_later_ply_gives_the_same_frames(path: Path) -> None:
+    (record,) = read_records(str(path))
+    every = list(replay(record))
+    for start in (1, len(every) // 2, len(every) - 1, len(every)):
+        assert list(replay(record, start=start)) == every[start:]
+        assert list(islice(replay(record, start=start), 5)) == every[start : start + 5]
+
+
+# -- the worker jobs ----------------------------------------------------------------------------
+
+
+def test_a_job_past_its_deadline_answers_deadline_exceeded_from_inside_the_replay(
+    long_sowing_game: pb.GameRecord,
+) -> None:
+    request = spb.ValidateRequest(record=long_sowing_game).SerializeToString()
+    answer = work.run_unary("Validate", request, time.monotonic() + 0.08)
+    assert answer.status == work.DEADLINE_EXCEEDED
+    assert re.fullmatch(r"deadline exceeded after [\d,]+ of 68,368 plies", answer.problem)
+
+
+# -- through the server -------------------------------------------------------------------------
+
+
+def test_a_tiny_deadline_on_a_long_record_is_deadline_exceeded_and_a_generous_one_is_judged(
+    stub: sgrpc.RecordServiceStub, server: InProcessServer, long_sowing_game: pb.GameRecord
+) -> None:
+    request = spb.ValidateRequest(data=long_sowing_game.SerializeToString())
+    before = len(server.log.calls("Validate"))
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.Validate(request, timeout=0.05)
+    assert isinstance(raised.value, grpc.Call)
+    assert raised.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    verdict = stub.Validate(request, timeout=60)
+    assert verdict.valid and verdict.plies_replayed == len(long_sowing_game.moves)
+    late, judged = server.log.wait_for("Validate", before + 2)[before:]
+    assert late["status"] == "DEADLINE_EXCEEDED" and judged["status"] == "OK"
+    assert late["duration_ms"] < judged["duration_ms"]
+
+
+def test_a_replay_stream_past_its_deadline_stops(
+    stub: sgrpc.RecordServiceStub, server: InProcessServer, sowing_game: pb.GameRecord
+) -> None:
+    before = len(server.log.calls("Replay"))
+    received = 0
+    with pytest.raises(grpc.RpcError) as raised:
+        for _ in stub.Replay(spb.ReplayRequest(record=sowing_game), timeout=0.15):
+            received += 1
+    assert isinstance(raised.value, grpc.Call)
+    assert raised.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert received < len(sowing_game.moves)
+    # The server's side of the call ends a moment after the client's.
+    (line,) = server.log.wait_for("Replay", before + 1)[before:]
+    assert line["status"] == "DEADLINE_EXCEEDED" and line["plies"] < len(sowing_game.moves)
+
+
+def test_a_cancelled_replay_stops_producing_frames(
+    stub: sgrpc.RecordServiceStub, server: InProcessServer, long_sowing_game: pb.GameRecord
+) -> None:
+    # 68,368 frames take seconds to make: far more than the transport buffers ahead.
+    before = len(server.log.calls("Replay"))
+    stream = stub.Replay(spb.ReplayRequest(record=long_sowing_game))
+    assert [next(stream).ply for _ in range(3)] == [1, 2, 3]
+    stream.cancel()
+    (line,) = server.log.wait_for("Replay", before + 1, timeout=30)[before:]
+    assert line["status"] == "CANCELLED" and line["verdict"] == ""
+    assert line["plies"] < len(long_sowing_game.moves) // 4
+
+
+def test_a_cancelled_call_stops_waiting(
+    stub: sgrpc.RecordServiceStub, server: InProcessServer, long_sowing_game: pb.GameRecord
+) -> None:
+    before = len(server.log.calls("Score"))
+    future = stub.Score.future(spb.ScoreRequest(record=long_sowing_game))
+    time.sleep(0.1)
+    assert future.cancel()
+    (line,) = server.log.wait_for("Score", before + 1)[before:]
+    assert line["status"] == "CANCELLED"
+    assert line["duration_ms"] < 5_000
+
+
+def test_inline_and_worker_jobs_answer_alike(sowing_game: pb.GameRecord) -> None:
+    request = spb.ValidateRequest(record=sowing_game).SerializeToString()
+
+    async def both() -> tuple[work.Answer, work.Answer]:
+        with WorkerPool(1, inline_bytes=0) as pooled:
+            in_worker = await pooled.unary("Validate", request, None)
+        with WorkerPool(1, inline_bytes=len(request)) as inline:
+            on_loop = await inline.unary("Validate", request, None)
+        return in_worker, on_loop
+
+    in_worker, on_loop = asyncio.run(both())
+    assert in_worker == on_loop
+    assert in_worker.status == work.OK and in_worker.verdict == "valid"

@@ -1,0 +1,1 @@
+"""The gRPC service of gamerec: the servicer, the server factory, the worker pool, the call log."""

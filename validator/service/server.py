@@ -1,0 +1,159 @@
+"""The gRPC server: RecordService, health and reflection wired in one place, and its life.
+
+:func:`create_server` builds a ``grpc.aio`` server on an address (port 0 picks a free port)
+with explicit message-size limits: a request or response past ``max_message_bytes`` ends with
+``RESOURCE_EXHAUSTED``. :func:`serve` runs one until SIGTERM or SIGINT, then shuts it down
+gracefully: health turns ``NOT_SERVING``, no new call is accepted, calls in flight get
+``grace`` seconds to finish, and the workers stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+from collections.abc import Callable, Sequence
+from typing import Final, NamedTuple
+
+import grpc
+import grpc.aio
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1.health import aio as health_aio
+from grpc_reflection.v1alpha import reflection
+
+from recorder.errors import GamerecError
+from validator.service.calls import log_event
+from validator.service.pool import DEFAULT_INLINE_BYTES, WorkerPool
+from validator.service.servicer import SERVICE_NAME, RecordServicer
+
+#: The default limit of a request or response (a record of about two million plies).
+DEFAULT_MAX_MESSAGE_BYTES: Final = 16 * 1024 * 1024
+#: Seconds that calls in flight get to finish at shutdown.
+DEFAULT_GRACE_SECONDS: Final = 10.0
+
+
+class ListenError(GamerecError):
+    """The server cannot listen on the address (taken, or not an address of this machine)."""
+
+
+class ExtraService(NamedTuple):
+    """Another service to serve beside RecordService, with the same configuration.
+
+    Attributes:
+        name: its full name (``pkg.v1.EchoService``), for health and reflection.
+        register: adds its servicer to a server (e.g. a generated ``add_*_to_server``).
+    """
+
+    name: str
+    register: Callable[[grpc.aio.Server], None]
+
+
+async def create_server(
+    address: str,
+    *,
+    pool: WorkerPool,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    health: health_aio.HealthServicer | None = None,
+    extra_services: Sequence[ExtraService] = (),
+) -> tuple[grpc.aio.Server, int]:
+    """Build a server for RecordService (and ``extra_services``), bound but not started.
+
+    Args:
+        address: ``host:port``; port 0 picks a free port.
+        pool: the worker pool the calls run in (create it before the server).
+        max_message_bytes: the largest request and response, in bytes.
+        health: the health servicer to serve (pass one to change its status later, e.g. at
+            shutdown); every service starts as ``SERVING``.
+        extra_services: services to serve beside RecordService.
+
+    Returns:
+        The server and the port it is bound to.
+
+    Raises:
+        ListenError: the address cannot be bound.
+    """
+    options = [
+        ("grpc.max_receive_message_length", max_message_bytes),
+        ("grpc.max_send_message_length", max_message_bytes),
+        # A second server on a taken port must fail, not silently share the port's calls.
+        ("grpc.so_reuseport", 0),
+    ]
+    server = grpc.aio.server(options=options)
+    server.add_generic_rpc_handlers((RecordServicer(pool).handler(),))
+    for extra in extra_services:
+        extra.register(server)
+    names = [SERVICE_NAME, *(extra.name for extra in extra_services)]
+    health = health or health_aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    for name in ("", *names):
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    reflected = [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
+    reflection.enable_server_reflection([*reflected, reflection.SERVICE_NAME], server)
+    return server, _bind(server, address)
+
+
+def _bind(server: grpc.aio.Server, address: str) -> int:
+    """Listen on ``address``; the port bound."""
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError as error:
+        raise ListenError(f"cannot listen on {address}: {error}") from None
+    if not port:
+        raise ListenError(f"cannot listen on {address}")
+    return port
+
+
+def check_free(host: str, port: int) -> None:
+    """Fail early, in plain words, when ``host:port`` cannot be bound (gRPC says it less well).
+
+    Raises:
+        ListenError: the port is taken or the host is not an address of this machine.
+    """
+    if not port:
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host.strip("[]"), port))
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise ListenError(f"cannot listen on {address_of(host, port)}: {reason}") from None
+
+
+def address_of(host: str, port: int) -> str:
+    """``host:port``, with an IPv6 host in brackets."""
+    return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
+
+
+async def serve(
+    host: str,
+    port: int,
+    *,
+    workers: int = 0,
+    inline_bytes: int = DEFAULT_INLINE_BYTES,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    grace: float = DEFAULT_GRACE_SECONDS,
+) -> None:
+    """Serve until SIGTERM or SIGINT, then shut down gracefully (see the module docstring).
+
+    Raises:
+        ListenError: the address cannot be bound.
+    """
+    check_free(host, port)
+    with WorkerPool(workers, inline_bytes=inline_bytes) as pool:
+        health = health_aio.HealthServicer()
+        server, bound = await create_server(
+            address_of(host, port), pool=pool, max_message_bytes=max_message_bytes, health=health
+        )
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await server.start()
+        log_event("listening", address=address_of(host, bound), workers=pool.workers)
+        await stop.wait()
+        log_event("stopping", grace_seconds=grace)
+        await health.enter_graceful_shutdown()
+        await server.stop(grace)
+    log_event("stopped")

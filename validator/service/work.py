@@ -1,0 +1,333 @@
+"""The service's jobs: a serialized request in, a serialized answer out, one library call each.
+
+These run in the worker processes (or inline for small requests; see validator.service.pool),
+so they take and give bytes: nothing large is pickled on the way, and the main process
+never parses a request it only hands on. Every job returns an :class:`Answer`; a request
+that cannot be processed is an answer too (``INVALID_ARGUMENT`` with the field at fault and
+the problem), so nothing but bugs travels back as an exception. This module never imports
+grpc: the workers do not load it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from itertools import islice
+from typing import Final, NamedTuple, Protocol, TypeAlias, TypeVar
+
+from google.protobuf.message import DecodeError
+
+from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import service_pb2 as spb
+from gamerec.v1 import verdict_pb2 as vpb
+from recorder.codecs import Encoding, decode_record, encode_record
+from recorder.errors import (
+    DeadlineExceededError,
+    EncodingError,
+    LimitExceededError,
+    RecordMalformedError,
+)
+from recorder.limits import check_plies
+from recorder.notation import GAME_NAMES
+from validator.adjudication import adjudicate
+from validator.comparison import compare_records
+from validator.frames import ReplayStoppedError, replay
+from validator.identity import RulesError
+from validator.judge import judge, score, validate
+
+OK: Final = "OK"
+INVALID_ARGUMENT: Final = "INVALID_ARGUMENT"
+DEADLINE_EXCEEDED: Final = "DEADLINE_EXCEEDED"
+
+#: The codecs' encoding for each RecordEncoding of a request (UNSPECIFIED: sniff).
+READ_ENCODINGS: Final[dict[int, Encoding | None]] = {
+    spb.RECORD_ENCODING_UNSPECIFIED: None,
+    spb.RECORD_ENCODING_BINARY: Encoding.PB,
+    spb.RECORD_ENCODING_JSON: Encoding.JSON,
+    spb.RECORD_ENCODING_GRN: Encoding.GRN,
+}
+WRITE_ENCODINGS: Final = {
+    code: encoding for code, encoding in READ_ENCODINGS.items() if encoding is not None
+}
+
+
+class Answer(NamedTuple):
+    """What a job gives back: the response, or why there is none, and facts for the call log.
+
+    Attributes:
+        status: ``OK``, ``INVALID_ARGUMENT`` or ``DEADLINE_EXCEEDED``.
+        payload: the serialized response (unary calls).
+        frames: the serialized ReplayFrames of one piece of a replay.
+        more: a replay has frames after this piece.
+        game: the record's game (``ONE``), for the log; empty when unknown.
+        plies: the plies the record holds (Replay: the frames of this piece).
+        verdict: one word or phrase for the log (``valid``, ``confirmed``, ``same``).
+        field: the request field at fault (``data``, ``left.encoding``, ``ply``).
+        problem: what is wrong with it, or how far a job got before its deadline.
+    """
+
+    status: str
+    payload: bytes = b""
+    frames: tuple[bytes, ...] = ()
+    more: bool = False
+    game: str = ""
+    plies: int = 0
+    verdict: str = ""
+    field: str = ""
+    problem: str = ""
+
+
+class BadFieldError(Exception):
+    """A request field that cannot be processed (becomes ``INVALID_ARGUMENT``)."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        """Name the field and say what is wrong with it."""
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}")
+
+
+#: Every message that holds one record: ``record``, or ``data`` with its ``encoding``.
+RecordRequest: TypeAlias = (
+    spb.ValidateRequest
+    | spb.ReplayRequest
+    | spb.ScoreRequest
+    | spb.AdjudicateRequest
+    | spb.ConvertRequest
+    | spb.LegalMovesRequest
+    | spb.RecordInput
+)
+
+
+def record_of(request: RecordRequest, prefix: str = "") -> pb.GameRecord:
+    """The record a request holds, decoded when it came as bytes.
+
+    Raises:
+        BadFieldError: no record, an unknown encoding, bytes that are not one record (the
+            decoders apply every limit of recorder.limits), or a record message with more
+            plies than the plies limit.
+    """
+    source = request.WhichOneof("source")
+    if source == "record":
+        try:
+            # The plies bound what judging costs; gRPC's message limit bounds the rest.
+            check_plies(request.record)
+        except LimitExceededError as error:
+            raise BadFieldError(prefix + "record", _problem(error)) from None
+        return request.record
+    if source is None:
+        raise BadFieldError(prefix + "record", "the request holds no record: set record or data")
+    if request.encoding not in READ_ENCODINGS:
+        raise BadFieldError(prefix + "encoding", f"unknown record encoding {request.encoding}")
+    try:
+        return decode_record(request.data, READ_ENCODINGS[request.encoding])
+    except RecordMalformedError as error:
+        raise BadFieldError(prefix + "data", _problem(error)) from None
+
+
+def _problem(error: RecordMalformedError) -> str:
+    """The place and the reason of a decoding error (the request's field names the source)."""
+    return ": ".join(part for part in (error.where, error.reason) if part)
+
+
+def game_name(record: pb.GameRecord) -> str:
+    """The record's game as GRN names it, for the log (empty when unknown)."""
+    return GAME_NAMES.get(record.rules.game, "")
+
+
+# -- the jobs, one per RPC -----------------------------------------------------------------------
+
+
+def validate_job(request: bytes, deadline: float | None) -> Answer:
+    """Validate: the record's Verdict."""
+    record = record_of(_parse(spb.ValidateRequest, request))
+    verdict = validate(record, deadline=deadline)
+    word = "valid" if verdict.valid else "invalid"
+    return _answer(record, verdict.SerializeToString(), word)
+
+
+def score_job(request: bytes, deadline: float | None) -> Answer:
+    """Score: the rules' result of the record."""
+    record = record_of(_parse(spb.ScoreRequest, request))
+    result = score(record, deadline=deadline)
+    word = "provisional" if result.provisional else "final"
+    return _answer(record, result.SerializeToString(), word)
+
+
+def adjudicate_job(request: bytes, deadline: float | None) -> Answer:
+    """Adjudicate: the ruling on the record's result."""
+    record = record_of(_parse(spb.AdjudicateRequest, request))
+    ruling = adjudicate(record, deadline=deadline)
+    word = vpb.Decision.Name(ruling.decision).removeprefix("DECISION_").lower()
+    return _answer(record, ruling.SerializeToString(), word)
+
+
+def diff_job(request: bytes, deadline: float | None) -> Answer:
+    """Diff: how the right record differs from the left one."""
+    parsed = _parse(spb.DiffRequest, request)
+    for side in ("left", "right"):
+        if not parsed.HasField(side):
+            raise BadFieldError(side, f"the request holds no {side} record")
+    left = record_of(parsed.left, "left.")
+    right = record_of(parsed.right, "right.")
+    diff = compare_records(left, right)
+    return _answer(left, diff.SerializeToString(), "same" if diff.same else "different")
+
+
+def convert_job(request: bytes, deadline: float | None) -> Answer:
+    """Convert: the record in the target encoding."""
+    parsed = _parse(spb.ConvertRequest, request)
+    target = WRITE_ENCODINGS.get(parsed.target)
+    if target is None:
+        raise BadFieldError(
+            "target", "choose the encoding to write: RECORD_ENCODING_BINARY, _JSON or _GRN"
+        )
+    record = record_of(parsed)
+    try:
+        data = encode_record(record, target)
+    except EncodingError as error:
+        raise BadFieldError("target", str(error)) from None
+    response = spb.ConvertResponse(data=data, encoding=parsed.target)
+    return _answer(record, response.SerializeToString(), target.value)
+
+
+def legal_moves_job(request: bytes, deadline: float | None) -> Answer:
+    """LegalMoves: the seat to move and its legal next decisions after ``ply`` plies."""
+    parsed = _parse(spb.LegalMovesRequest, request)
+    record = record_of(parsed)
+    plies = len(record.moves)
+    ply = parsed.ply if parsed.HasField("ply") else plies
+    if ply > plies:
+        raise BadFieldError("ply", f"ply {ply} is past the end of the record ({plies} plies)")
+    reached = pb.GameRecord(rules=record.rules, seats=record.seats, moves=record.moves[:ply])
+    judgement = judge(reached, deadline=deadline)
+    response = spb.LegalMovesResponse(ply=judgement.plies)
+    if judgement.stopped or judgement.state is None or judgement.identity is None:
+        response.error.CopyFrom(judgement.findings[0])
+        return _answer(record, response.SerializeToString(), response.error.code)
+    state, identity = judgement.state, judgement.identity
+    response.to_move = state.to_move
+    response.game_over = state.is_over
+    response.moves.extend(
+        identity.engine.format_move(identity.variant, move) for move in state.legal_moves()
+    )
+    count = len(response.moves)
+    word = "game over" if state.is_over else f"{count} move{'s' * (count != 1)}"
+    return _answer(record, response.SerializeToString(), word)
+
+
+def replay_piece_job(request: bytes, deadline: float | None, start: int, count: int) -> Answer:
+    """Replay: the frames of plies ``start + 1`` to ``start + count``.
+
+    A replay that stops (an illegal ply, rules that cannot be judged) ends with a frame whose
+    ``error`` holds the finding.
+    """
+    record = record_of(_parse(spb.ReplayRequest, request))
+    frames: list[bytes] = []
+    stop: vpb.Finding | None = None
+    try:
+        for frame in islice(replay(record, start=start, deadline=deadline), count):
+            frames.append(frame.SerializeToString())
+    except RulesError as error:
+        stop = vpb.Finding(code=error.code, message=str(error))
+    except ReplayStoppedError as stopped:
+        stop = stopped.finding
+    if stop is not None:
+        error_frame = vpb.ReplayFrame(ply=stop.ply, seat=stop.seat, move=stop.move, error=stop)
+        frames.append(error_frame.SerializeToString())
+        word = f"stopped at ply {stop.ply}: {stop.code}"
+    legal = len(frames) - (stop is not None)
+    more = stop is None and start + legal < len(record.moves)
+    if stop is None:
+        word = "" if more else "complete"
+    return Answer(
+        OK, frames=tuple(frames), more=more, game=game_name(record), plies=legal, verdict=word
+    )
+
+
+UnaryJob = Callable[[bytes, float | None], Answer]
+
+#: The unary jobs by RPC name.
+UNARY_JOBS: Final[dict[str, UnaryJob]] = {
+    "Validate": validate_job,
+    "Score": score_job,
+    "Adjudicate": adjudicate_job,
+    "Diff": diff_job,
+    "Convert": convert_job,
+    "LegalMoves": legal_moves_job,
+}
+
+
+def run_unary(method: str, request: bytes, deadline: float | None) -> Answer:
+    """Run the job of a unary RPC (the worker processes' entry point)."""
+    return _guarded(lambda: UNARY_JOBS[method](request, deadline))
+
+
+def run_replay_piece(request: bytes, deadline: float | None, start: int, count: int) -> Answer:
+    """Run one piece of a Replay (the worker processes' entry point)."""
+    return _guarded(lambda: replay_piece_job(request, deadline, start, count))
+
+
+def warm_up() -> int:
+    """Nothing but proof that a worker has started and imported the library."""
+    return len(UNARY_JOBS)
+
+
+def watch_server(server_pid: int) -> None:
+    """Make this worker exit once the server process is gone (the workers' initializer).
+
+    A server that shuts down stops its workers itself; one that is killed outright cannot,
+    and its workers (children of the fork server, not of the server) would wait for ever.
+    """
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(server_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="server-watch", daemon=True).start()
+
+
+def _guarded(job: Callable[[], Answer]) -> Answer:
+    """A job's answer, with a bad field or a passed deadline turned into an answer too."""
+    try:
+        return job()
+    except BadFieldError as bad:
+        return Answer(INVALID_ARGUMENT, field=bad.field, problem=bad.problem)
+    except DeadlineExceededError as late:
+        return Answer(DEADLINE_EXCEEDED, problem=str(late))
+
+
+class _Message(Protocol):
+    """What :func:`_parse` needs of a message class."""
+
+    def ParseFromString(self, serialized: bytes, /) -> int:  # noqa: N802 - protobuf's name
+        """Fill the message from bytes."""
+        ...
+
+
+M = TypeVar("M", bound=_Message)
+
+
+def _parse(kind: type[M], request: bytes) -> M:
+    """Parse a serialized request.
+
+    Raises:
+        BadFieldError: the bytes are not a request of that kind.
+    """
+    message = kind()
+    try:
+        message.ParseFromString(request)
+    except DecodeError as error:
+        raise BadFieldError("", f"the request is not a {kind.__name__}: {error}") from None
+    return message
+
+
+def _answer(record: pb.GameRecord, payload: bytes, verdict: str) -> Answer:
+    """The answer of a unary job that succeeded."""
+    return Answer(OK, payload, game=game_name(record), plies=len(record.moves), verdict=verdict)
