@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import typer
 
+from cli.annotate import annotate
 from cli.convert import convert
+from cli.diff import diff
+from cli.generate import generate
 from cli.info import info
 from cli.judging import adjudicate, score
+from cli.render import render
 from cli.replay import replay
+from cli.serve import serve
 from cli.validate import validate
 
 app = typer.Typer(
@@ -30,6 +35,11 @@ app.command("score")(score)
 app.command("adjudicate")(adjudicate)
 app.command("convert")(convert)
 app.command("info")(info)
+app.command("serve")(serve)
+app.command("render")(render)
+app.command("annotate")(annotate)
+app.command("generate")(generate)
+app.command("diff")(diff)
 
 
 def main() -> None:

@@ -6,14 +6,15 @@ from typing import Annotated
 
 import typer
 
-from cli.arguments import encoding_help
+from cli.arguments import LimitOption, encoding_help, limits_of
 from cli.edge import EXIT_FAILED, EXIT_FINDINGS, error_line, fail, reported_errors
 from cli.verdicts import finding_text, message_json
 from gamerec.v1 import record_pb2 as pb
 from recorder.codecs import Encoding, read_records
-from validator.drawing import draw
+from recorder.limits import Limits
 from validator.frames import ReplayStoppedError, Step, frame_of, steps
-from validator.identity import RulesError, identify
+from validator.identity import RulesError, RulesIdentity, identify
+from validator.render import board_model, draw_text, step_places
 
 
 def replay(
@@ -37,13 +38,15 @@ def replay(
         Encoding | None,
         typer.Option("--from", help=f"Encoding of the input ({encoding_help()})."),
     ] = None,
+    *,
+    limit: LimitOption = None,
 ) -> None:
     """Replay a record ply by ply: every move with what it did, then the position drawn.
 
     With ``--ply N`` only the position after ply N is drawn. Exit code 1 when the record has an
     illegal ply (the plies before it are shown), 2 when it cannot be read.
     """
-    record = _record(path, number, from_)
+    record = _record(path, number, from_, limits_of(limit))
     try:
         identity = identify(record)
     except RulesError as error:
@@ -53,7 +56,7 @@ def replay(
         for step in steps(record, identity, include_start=True):
             shown.append(step)
             if ply is None or step.ply == ply:
-                _show(step, identity.name, as_json, drawn=ply is not None)
+                _show(step, identity, as_json, drawn=ply is not None)
             if ply is not None and step.ply >= ply:
                 return
     except ReplayStoppedError as stopped:
@@ -63,20 +66,20 @@ def replay(
         fail(f"{path} #{number}: the record has {shown[-1].ply} plies; there is no ply {ply}")
     if not as_json:
         typer.echo()
-        typer.echo(draw(identity.name, shown[-1].state.position(), _places(shown[-1])))
+        typer.echo(_drawing(shown[-1], identity))
 
 
-def _record(path: str, number: int, encoding: Encoding | None) -> pb.GameRecord:
+def _record(path: str, number: int, encoding: Encoding | None, limits: Limits) -> pb.GameRecord:
     """The ``number``-th record of the input (exit 2 when there is none)."""
     with reported_errors():
-        for found, record in enumerate(read_records(path, encoding), start=1):
+        for found, record in enumerate(read_records(path, encoding, limits=limits), start=1):
             if found == number:
                 return record
     typer.echo(error_line(f"{path}: there is no record {number}"), err=True)
     raise typer.Exit(EXIT_FAILED)
 
 
-def _show(step: Step, game: str, as_json: bool, *, drawn: bool) -> None:
+def _show(step: Step, identity: RulesIdentity, as_json: bool, *, drawn: bool) -> None:
     """Print one step: a JSON frame, a move line, or (``--ply``) the drawn position."""
     if as_json:
         if step.ply:
@@ -85,7 +88,7 @@ def _show(step: Step, game: str, as_json: bool, *, drawn: bool) -> None:
     if drawn:
         title = "start position" if not step.ply else f"after {_move_line(step).strip()}"
         typer.echo(title)
-        typer.echo(draw(game, step.state.position(), _places(step)))
+        typer.echo(_drawing(step, identity))
     elif step.ply:
         typer.echo(_move_line(step))
 
@@ -99,11 +102,7 @@ def _move_line(step: Step) -> str:
     return f"{line}  [{events}]" if events else line
 
 
-def _places(step: Step) -> tuple[str, ...]:
-    """The places a ply names, to highlight in the drawing."""
-    parts = step.token.replace("x", ",").split(",")
-    return tuple(
-        part.removesuffix("cw").removesuffix("c") if part[:1].isdigit() else part
-        for part in parts
-        if part
-    )
+def _drawing(step: Step, identity: RulesIdentity) -> str:
+    """The position after ``step`` as text, the places of its ply bracketed."""
+    model = board_model(identity.name, identity.variant)
+    return draw_text(model, step.state.position(), step_places(step))

@@ -20,10 +20,10 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from gamerec.v1 import record_pb2 as pb
-from recorder.grn_tags import read_tag
+from recorder.grn_tags import VARIANT_OPTIONS, read_tag
 from recorder.notation import game_from_name, parse_action
 from validator.games import engine
-from validator.games.protocol import Engine, GameState
+from validator.games.protocol import Engine, GameState, VariantError
 
 POLICIES = ("random", "greedy")
 SEAT_NAMES = ("Ana", "Ben", "Chi", "Dev", "Eli", "Fay")
@@ -48,18 +48,39 @@ def generate(
         policy: ``random`` or ``greedy`` (see the module docstring).
 
     Raises:
-        VariantError: an unknown game or an impossible variant.
+        VariantError: an unknown game, a tag that is not one of the game's variant options,
+            or an impossible variant.
         ValueError: an unknown policy.
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
     found = engine(game)
+    tags = variant_options(found.name, tags)
     variant = found.variant_from_tags(dict(tags))
     for index in range(1, count + 1):
         rng = random.Random(f"{seed}:{index}")
         choose = _greedy(found, rng) if policy == "greedy" else None
         moves = found.random_game(variant, rng, choose)
         yield _record(found, variant, tags, moves, seed=seed, index=index, policy=policy)
+
+
+def variant_options(game: str, tags: Mapping[str, str]) -> dict[str, str]:
+    """The variant tags with their names as GRN writes them (``players`` -> ``Players``).
+
+    Raises:
+        VariantError: a tag that is not a variant option of ``game``.
+    """
+    code = game_from_name(game)
+    assert code is not None
+    names = {option.tag.lower(): option.tag for option in VARIANT_OPTIONS[code][1]}
+    options = {}
+    for tag, value in tags.items():
+        name = names.get(tag.lower())
+        if name is None:
+            known = ", ".join(names.values())
+            raise VariantError(f"{game} has no variant option {tag!r}; its options: {known}")
+        options[name] = value
+    return options
 
 
 def _record(

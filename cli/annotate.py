@@ -1,0 +1,193 @@
+"""``gamerec annotate IN -o OUT``: comments and glyphs at a ply, or engine facts on every ply.
+
+By hand: ``--ply 12 --comment "..." --glyph "?"`` (``--remove-comment``, ``--remove-glyph``).
+Automatically: ``--auto`` writes the engine's facts on every main-line ply and marks clearly
+worse plies with ``?`` (see ``validator/annotation.py`` for the facts and the search).
+OUT is written only when every record could be handled (atomically, as ``convert`` does).
+Exit code 1 when some record could not be annotated to its end (an illegal ply, an unknown
+game: it is written as far as it could be annotated, and named on stderr), 2 when the job
+could not be done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Annotated
+
+import typer
+
+from cli.arguments import encoding_help
+from cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors
+from cli.verdicts import finding_text
+from gamerec.v1 import record_pb2 as pb
+from recorder.codecs import Encoding, encoding_for_path, read_records, write_records
+from validator.annotation import AnnotationError, auto_annotate, edit_ply, parse_glyph
+from validator.identity import RulesError
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """What to change at one ply by hand."""
+
+    ply: int
+    comment: str | None
+    glyph: pb.Glyph.ValueType | None
+    remove_comment: bool
+    remove_glyph: bool
+
+
+@dataclass
+class Annotator:
+    """Annotates a stream of records, counting what it did and what it could not do."""
+
+    source: str
+    edit: Edit | None
+    auto: bool
+    replace_glyphs: bool
+    only: int | None
+    records: int = 0
+    annotated: int = 0
+    marked: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def run(self, records: Iterable[pb.GameRecord]) -> Iterator[pb.GameRecord]:
+        """Every record, annotated when it is one to annotate.
+
+        Raises:
+            AnnotationError: a hand edit cannot be made, names no single record, or the
+                record asked for is not there.
+        """
+        for number, record in enumerate(records, start=1):
+            self.records = number
+            if self.edit is not None and self.only is None and number > 1:
+                raise AnnotationError(
+                    f"{self.source} holds several records; say which to edit with --record"
+                )
+            chosen = self.only is None or number == self.only
+            yield self._annotated(record, number) if chosen else record
+        if self.only is not None and self.only > self.records:
+            raise AnnotationError(f"{self.source}: there is no record {self.only}")
+
+    def _annotated(self, record: pb.GameRecord, number: int) -> pb.GameRecord:
+        label = f"{self.source} #{number}"
+        if self.edit is not None:
+            edit = self.edit
+            try:
+                record = edit_ply(
+                    record,
+                    edit.ply,
+                    comment=edit.comment,
+                    glyph=edit.glyph,
+                    remove_comment=edit.remove_comment,
+                    remove_glyph=edit.remove_glyph,
+                )
+            except AnnotationError as error:
+                raise AnnotationError(f"{label}: {error}") from None
+        if not self.auto:
+            return record
+        try:
+            done = auto_annotate(record, replace_glyphs=self.replace_glyphs)
+        except RulesError as error:
+            self.problems.append(f"{label}: not annotated: {error.code}: {error}")
+            return record
+        self.annotated += done.annotated
+        self.marked += len(done.marked)
+        if done.stopped is not None:
+            self.problems.append(
+                f"{label}: annotated up to ply {done.annotated}: {finding_text(done.stopped)}"
+            )
+        return done.record
+
+
+def annotate(
+    source: Annotated[
+        str, typer.Argument(metavar="IN", help="The records to read: a file, or - for stdin.")
+    ],
+    dest: Annotated[
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="OUT",
+            help="Where to write (replaced only on success), or - for standard output.",
+        ),
+    ],
+    *,
+    ply: Annotated[
+        int | None, typer.Option("--ply", min=1, help="The main-line ply to edit (1-based).")
+    ] = None,
+    comment: Annotated[
+        str | None, typer.Option("--comment", help="Text to add to the ply's comment.")
+    ] = None,
+    glyph: Annotated[
+        str | None,
+        typer.Option("--glyph", help="The ply's glyph: ! ? !! ?? !? ?! or $1 to $6."),
+    ] = None,
+    remove_comment: Annotated[
+        bool, typer.Option("--remove-comment", help="Clear the ply's comment (facts too).")
+    ] = False,
+    remove_glyph: Annotated[
+        bool, typer.Option("--remove-glyph", help="Clear the ply's glyph.")
+    ] = False,
+    auto: Annotated[
+        bool,
+        typer.Option(
+            "--auto", help="Write the engine's facts on every ply; mark clearly worse plies ?."
+        ),
+    ] = False,
+    replace_glyphs: Annotated[
+        bool,
+        typer.Option(
+            "--replace-glyphs", help="With --auto: put ? even where a ply has another glyph."
+        ),
+    ] = False,
+    number: Annotated[
+        int | None,
+        typer.Option("--record", min=1, help="Annotate only this record (1-based)."),
+    ] = None,
+    from_: Annotated[
+        Encoding | None,
+        typer.Option("--from", help=f"Encoding of IN ({encoding_help()})."),
+    ] = None,
+    to: Annotated[
+        Encoding | None,
+        typer.Option("--to", help=f"Encoding of OUT ({encoding_help()}); default: extension."),
+    ] = None,
+) -> None:
+    """Annotate records: a comment or glyph at a ply, or engine facts on every ply (--auto).
+
+    Existing comments and glyphs are kept: a comment is added to the text already there, a
+    different glyph needs --remove-glyph, and --auto leaves other glyphs alone unless
+    --replace-glyphs. Facts are comment commands ([%score 5-1-1] [%legal 42] [%captures a2]
+    [%possessions o4] [%best c7xc9 4]) that every encoding keeps.
+    """
+    hand = (comment, glyph) != (None, None) or remove_comment or remove_glyph
+    if hand and ply is None:
+        fail("--comment, --glyph, --remove-comment and --remove-glyph need --ply")
+    if ply is not None and not hand:
+        fail("--ply needs something to do: --comment, --glyph, --remove-comment or --remove-glyph")
+    if not hand and not auto:
+        fail("nothing to do: give --ply with a change, or --auto")
+    encoding = to or (Encoding.GRN if dest == "-" else encoding_for_path(dest))
+    if encoding is None:
+        fail(f"{dest}: cannot tell the encoding from the extension; use --to")
+    edit = None
+    if ply is not None:
+        with reported_errors():
+            chosen = parse_glyph(glyph) if glyph is not None else None
+        edit = Edit(ply, comment, chosen, remove_comment, remove_glyph)
+    label = "<stdin>" if source == "-" else source
+    annotator = Annotator(label, edit, auto, replace_glyphs, number)
+    with reported_errors():
+        count = write_records(annotator.run(read_records(source, from_)), dest, encoding)
+    for problem in annotator.problems:
+        typer.echo(error_line(problem), err=True)
+    if dest != "-":
+        noun = "record" if count == 1 else "records"
+        plies = "ply" if annotator.annotated == 1 else "plies"
+        facts = f"; facts on {annotator.annotated:,} {plies}, {annotator.marked:,} marked ?"
+        facts = facts if auto else ""
+        typer.echo(f"gamerec: {count} {noun} written to {dest} ({encoding.value}){facts}", err=True)
+    if annotator.problems:
+        raise typer.Exit(EXIT_FINDINGS)

@@ -1,0 +1,118 @@
+"""One picture's contents: a position on its board, the last ply's marks, and the captions.
+
+Positions come from the explaining replay (:func:`validator.frames.steps`), so a picture shows
+exactly the engine's :class:`~validator.games.protocol.Position` after a ply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gamerec.v1 import record_pb2 as pb
+from validator.frames import Step, steps
+from validator.games.protocol import GameEvent, Position
+from validator.identity import RulesIdentity, identify
+from validator.render.model import BoardModel, board_model
+
+#: Events whose places the ply took from someone: removed stones, taken pits, possessions.
+TAKING_EVENTS = frozenset({"capture", "possession-inside", "possession-outside"})
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """Everything one picture shows.
+
+    Attributes:
+        model: the board.
+        position: the position drawn.
+        scores: every seat's score in the position (rules' definition).
+        ply: the ply the position follows (0: the start position).
+        plies: how many plies the record has (0 when unknown).
+        seat: the seat that made the ply (0 for the start position).
+        token: the ply as written (``""`` for the start position).
+        placed: the places the ply names (placements, jump start and landings, the pit sown).
+        taken: the places the ply captured or took possession of.
+        seat_names: the players' names in seat order (may be shorter than the seats).
+    """
+
+    model: BoardModel
+    position: Position
+    scores: tuple[int, ...]
+    ply: int = 0
+    plies: int = 0
+    seat: int = 0
+    token: str = ""
+    placed: tuple[str, ...] = ()
+    taken: tuple[str, ...] = ()
+    seat_names: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """``ONE · after ply 12 of 60, seat 3 b6 · game over``."""
+        if self.ply:
+            total = f" of {self.plies}" if self.plies else ""
+            where = f"after ply {self.ply}{total}, seat {self.seat} {self.token}"
+        else:
+            where = "start position"
+        to_move = self.position.to_move
+        status = f"seat {to_move} to move" if to_move else "game over"
+        return f"{self.model.game} · {where} · {status}"
+
+
+def move_places(token: str) -> tuple[str, ...]:
+    """The places a move token names: ``c7xc9`` -> c7, c9; ``o1,o3``; ``4ccw`` -> 4.
+
+    Special moves (``pass``, ``resign``, ``swap``) name no place.
+    """
+    if token in ("pass", "resign", "swap"):
+        return ()
+    parts = token.replace("x", ",").split(",")
+    return tuple(
+        part.removesuffix("cw").removesuffix("c") if part[:1].isdigit() else part
+        for part in parts
+        if part
+    )
+
+
+def taken_places(events: tuple[GameEvent, ...]) -> tuple[str, ...]:
+    """The places a ply's events captured or took possession of, in event order."""
+    return tuple(place for event in events if event.kind in TAKING_EVENTS for place in event.where)
+
+
+def step_places(step: Step) -> tuple[str, ...]:
+    """The places to highlight after a step: those its move names, or a swapped stone."""
+    swapped = tuple(place for event in step.events if event.kind == "swap" for place in event.where)
+    return move_places(step.token) + swapped
+
+
+def scene_of(
+    step: Step, model: BoardModel, *, plies: int = 0, seat_names: tuple[str, ...] = ()
+) -> Scene:
+    """The scene after one replay step."""
+    return Scene(
+        model=model,
+        position=step.state.position(),
+        scores=tuple(step.state.scores()),
+        ply=step.ply,
+        plies=plies,
+        seat=step.seat,
+        token=step.token,
+        placed=step_places(step),
+        taken=taken_places(step.events),
+        seat_names=seat_names,
+    )
+
+
+def scenes(record: pb.GameRecord, identity: RulesIdentity | None = None) -> Iterator[Scene]:
+    """The scene of the start position and after every legal ply of ``record``.
+
+    Raises:
+        RulesError: the record's game or variant cannot be judged.
+        ReplayStoppedError: after the last legal scene, at the first illegal ply.
+    """
+    identity = identity or identify(record)
+    model = board_model(identity.name, identity.variant)
+    names = tuple(seat.name for seat in record.seats)
+    for step in steps(record, identity, include_start=True):
+        yield scene_of(step, model, plies=len(record.moves), seat_names=names)

@@ -1,0 +1,121 @@
+"""Positions drawn as text for the terminal (``gamerec replay``), laid out by the board model.
+
+The model places every site in a text grid (its row and its column in half cells): ONE one row
+per ring, Aronda one row per ring with the centre last, Oust the hex-hex diagram of
+rules/oust.md, and Oh-Wah-Ree a table of the pits with their owners and stones. Seat 1 is
+``1`` (Oust ``X``), seat 2 ``2`` (Oust ``O``), and so on; an empty place is ``.``; Aronda
+writes ``#1`` for a field owned by seat 1 and ``2:1`` for the pieces of each seat. Brackets
+mark the places of the last ply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from validator.games.protocol import Position, Site
+from validator.render.model import BoardModel
+
+#: Oust's stones as rules/oust.md draws them.
+OUST_MARKS = {0: ".", 1: "X", 2: "O"}
+#: Width of a row label: the label is right-aligned in it.
+LABEL_WIDTH = 3
+
+
+def draw_text(model: BoardModel, position: Position, highlight: tuple[str, ...] = ()) -> str:
+    """A text picture of ``position`` on ``model``'s board, ``highlight`` places bracketed."""
+    if model.kind == "pit":
+        lines = _pit_table(model, position, highlight)
+    else:
+        lines = _grid(model, position, highlight, _CELL_TEXT[model.kind])
+    lines.extend(_status_lines(model, position))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _mark(text: str, name: str, highlight: tuple[str, ...], width: int) -> str:
+    """Centre ``text`` in ``width`` columns, bracketed when ``name`` is highlighted."""
+    if name in highlight:
+        text = f"[{text}]"
+    return text.center(width)
+
+
+def _stone(site: Site) -> str:
+    return str(site.owner) if site.owner else "."
+
+
+def _oust_stone(site: Site) -> str:
+    return OUST_MARKS.get(site.owner, str(site.owner))
+
+
+def _field(site: Site) -> str:
+    """One Aronda field: its owner, or the pieces of each seat on it."""
+    if site.owner:
+        return f"#{site.owner}"
+    if any(site.pieces):
+        return ":".join(str(count) for count in site.pieces)
+    return "."
+
+
+_CELL_TEXT: dict[str, Callable[[Site], str]] = {
+    "point": _stone,
+    "field": _field,
+    "cell": _oust_stone,
+}
+
+
+def _grid(
+    model: BoardModel,
+    position: Position,
+    highlight: tuple[str, ...],
+    cell_text: Callable[[Site], str],
+) -> list[str]:
+    """The sites in the model's text grid, one line per row, under the column labels."""
+    layout = model.text
+    width = layout.cell_width
+    margin = " " * (LABEL_WIDTH + layout.gap)
+    rows: list[dict[int, str]] = [{} for _ in layout.row_labels]
+    for place, site in zip(model.sites, position.sites, strict=True):
+        rows[place.row][place.column] = _mark(cell_text(site), site.name, highlight, width)
+    lines = []
+    if layout.column_labels:
+        lines.append(margin + "".join(label.center(width) for label in layout.column_labels))
+    for label, cells in zip(layout.row_labels, rows, strict=True):
+        lines.append(f"{label:>{LABEL_WIDTH}}{' ' * layout.gap}{_row_text(cells, width)}")
+    return lines
+
+
+def _row_text(cells: dict[int, str], width: int) -> str:
+    """Cells placed at their half-cell columns (the leftmost column of the board is 0)."""
+    text = ""
+    for column in sorted(cells):
+        text = text.ljust(column * width // 2) + cells[column]
+    return text
+
+
+def _pit_table(model: BoardModel, position: Position, highlight: tuple[str, ...]) -> list[str]:
+    """The ring of pits 1..12 (counter-clockwise) with each pit's owner and stones."""
+    width = model.text.cell_width
+    pits = list(zip(model.sites, position.sites, strict=True))
+    head = "".join(_mark(site.name, site.name, highlight, width) for _, site in pits)
+    owners = "".join(str(place.home).center(width) for place, _ in pits)
+    stones = "".join(str(site.pieces[0]).center(width) for _, site in pits)
+    name, seat, count = model.text.row_labels
+    return [f"  {name:<7}{head}", f"  {seat:<7}{owners}", f"  {count:<7}{stones}"]
+
+
+def _status_lines(model: BoardModel, position: Position) -> list[str]:
+    """Supplies, captures or stores, resignations and the seat to move."""
+    lines = []
+    if position.supplies:
+        lines.append("supply   " + per_seat(position.supplies))
+    if position.captured:
+        label = "store    " if model.kind == "pit" else "captured "
+        lines.append(label + per_seat(position.captured))
+    if position.resigned:
+        lines.append("resigned " + ", ".join(f"seat {seat}" for seat in position.resigned))
+    lines.append(f"to move  seat {position.to_move}" if position.to_move else "game over")
+    return lines
+
+
+def per_seat(values: tuple[int, ...]) -> str:
+    """``seat 1: 18  seat 2: 18``."""
+    return "  ".join(f"seat {seat}: {value}" for seat, value in enumerate(values, start=1))
