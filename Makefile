@@ -55,8 +55,17 @@ test: install proto-check lint typecheck node-client
 test-all: install node-client
 	$(PY) -m pytest -n auto -m ''
 
-bench: install
-	$(PY) -m bench
+# Benchmarks beside their peers (open_spiel, python-chess, sgfmill: the `bench` extra), one
+# table; `make bench BENCH_ARGS=--quick` for a smoke run, `BENCH_ARGS="--sections engines"`.
+BENCH_STAMP := $(VENV)/.bench-stamp
+BENCH_ARGS  ?=
+
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(PY) -m bench $(BENCH_ARGS)
 
 # Fuzzing: every decoder for 100,000 coverage-guided inputs (atheris, the `fuzz` extra), the
 # sniffer and the validator for 20,000, then the hypothesis fuzzers with 1,000 examples each.
@@ -71,5 +80,17 @@ fuzz: $(FUZZ_STAMP)
 	GAMEREC_FUZZ_EXAMPLES=1000 $(PY) -m pytest -n auto -q \
 		tests/robustness/test_fuzz_decoders.py tests/robustness/test_fuzz_validator.py
 
+# The load test: 32 callers of every RPC for 60 s against `gamerec serve` on 127.0.0.1, every
+# answer checked against the library; fails on any error or on memory growth past 10%.
+LOAD_ARGS ?=
+
+load: install
+	$(PY) -m bench.load $(LOAD_ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# The long differential run: engines against the second referee of tests/reference/.
+.PHONY: differential
+differential: install
+	$(PY) -m pytest -n auto -m slow -rP tests/reference

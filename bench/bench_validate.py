@@ -3,7 +3,7 @@
 Builds (once, cached in ``bench/.data/``) seeded ``.pbs`` collections of random complete games
 of all four games, then runs the real ``gamerec validate -q`` on them with one worker and
 with every core. Peak memory is the largest sum of the resident memory of the command and
-all its worker processes, sampled from /proc every 20 ms; the main process's own peak is
+all its worker processes, sampled from /proc every 10 ms; the main process's own peak is
 shown too. Comparing 1,000 with 20,000 records shows whether memory grows with the input.
 
 Run: ``.venv/bin/python -m bench.bench_validate [--counts 1000 20000] [--repeat 3]``.
@@ -19,13 +19,14 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+from bench.figures import DATA
 from recorder.codecs import write_records
 from validator.batch import default_workers
 from validator.generation import generate
 
-DATA = Path(__file__).resolve().parent / ".data"
 MIX = [
     ("ONE", {"Players": "2"}),
     ("ONE", {"Players": "4"}),
@@ -77,8 +78,27 @@ def tree_rss_kib(root: int) -> tuple[int, int]:
     return sum(rss.get(pid, 0) for pid in members), rss.get(root, 0)
 
 
-def measure(path: Path, workers: int) -> tuple[float, int, int, int, int]:
-    """Run validate once: (seconds, records, plies, peak tree KiB, peak main KiB)."""
+@dataclass(frozen=True, slots=True)
+class ValidateRun:
+    """One run of ``gamerec validate`` (or the median of several).
+
+    Attributes:
+        records: records validated.
+        plies: plies replayed.
+        seconds: wall time of the whole command, start-up included.
+        peak_tree_kib: the largest resident memory of the command and its workers together.
+        peak_main_kib: the largest resident memory of the command's own process.
+    """
+
+    records: int
+    plies: int
+    seconds: float
+    peak_tree_kib: int
+    peak_main_kib: int
+
+
+def measure(path: Path, workers: int) -> ValidateRun:
+    """Run ``gamerec validate -q`` once on ``path`` and sample its memory."""
     command = Path(sys.executable).parent / "gamerec"
     started = time.perf_counter()
     process = subprocess.Popen(
@@ -93,7 +113,7 @@ def measure(path: Path, workers: int) -> tuple[float, int, int, int, int]:
         while process.poll() is None:
             tree, main = tree_rss_kib(process.pid)
             peaks[0], peaks[1] = max(peaks[0], tree), max(peaks[1], main)
-            time.sleep(0.02)
+            time.sleep(0.01)
 
     sampler = threading.Thread(target=sample)
     sampler.start()
@@ -104,7 +124,19 @@ def measure(path: Path, workers: int) -> tuple[float, int, int, int, int]:
     if process.returncode != 0 or match is None:
         raise SystemExit(f"validate failed ({process.returncode}): {stderr}")
     records, plies = (int(group.replace(",", "")) for group in match.groups())
-    return seconds, records, plies, peaks[0], peaks[1]
+    return ValidateRun(records, plies, seconds, peaks[0], peaks[1])
+
+
+def median_run(path: Path, workers: int, repetitions: int) -> ValidateRun:
+    """The median time of several runs, with the largest memory any of them reached."""
+    runs = [measure(path, workers) for _ in range(max(1, repetitions))]
+    return ValidateRun(
+        runs[0].records,
+        runs[0].plies,
+        statistics.median(run.seconds for run in runs),
+        max(run.peak_tree_kib for run in runs),
+        max(run.peak_main_kib for run in runs),
+    )
 
 
 def main() -> None:
@@ -122,14 +154,11 @@ def main() -> None:
     for count in options.counts:
         path = collection(count)
         for workers in (1, cores):
-            runs = [measure(path, workers) for _ in range(options.repeat)]
-            seconds = statistics.median(run[0] for run in runs)
-            _, records, plies, _, _ = runs[0]
-            tree = max(run[3] for run in runs) / 1024
-            main_rss = max(run[4] for run in runs) / 1024
+            run = median_run(path, workers, options.repeat)
             print(
-                f"{records:>8,} {workers:>7} {seconds:>8.2f} {records / seconds:>10,.0f} "
-                f"{plies / seconds:>10,.0f} {tree:>15.1f} {main_rss:>16.1f}"
+                f"{run.records:>8,} {workers:>7} {run.seconds:>8.2f} "
+                f"{run.records / run.seconds:>10,.0f} {run.plies / run.seconds:>10,.0f} "
+                f"{run.peak_tree_kib / 1024:>15.1f} {run.peak_main_kib / 1024:>16.1f}"
             )
 
 

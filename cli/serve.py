@@ -11,8 +11,12 @@ import typer
 from cli.edge import reported_errors
 from validator.service.calls import log_to
 from validator.service.pool import DEFAULT_INLINE_BYTES
-from validator.service.server import DEFAULT_GRACE_SECONDS, DEFAULT_MAX_MESSAGE_BYTES
-from validator.service.server import serve as serve_forever
+from validator.service.processes import serve as serve_forever
+from validator.service.server import (
+    DEFAULT_GRACE_SECONDS,
+    DEFAULT_MAX_MESSAGE_BYTES,
+    ServeSettings,
+)
 
 
 def serve(
@@ -21,9 +25,19 @@ def serve(
     port: Annotated[
         int, typer.Option(min=0, max=65535, help="The port to listen on; 0 picks a free one.")
     ] = 50051,
+    processes: Annotated[
+        int,
+        typer.Option(min=0, help="Server processes sharing the port; 0 means one per core."),
+    ] = 0,
     workers: Annotated[
         int,
-        typer.Option("--workers", "-j", min=0, help="Worker processes; 0 means all cores."),
+        typer.Option(
+            "--workers",
+            "-j",
+            min=0,
+            help="Worker processes for large requests, in all (each server process has at "
+            "least one); 0 means one per core.",
+        ),
     ] = 0,
     inline_bytes: Annotated[
         int,
@@ -44,19 +58,19 @@ def serve(
 ) -> None:
     """Serve gamerec.v1.RecordService over gRPC, with health and reflection.
 
-    Validate, Replay, Score, Adjudicate, Diff, Convert and LegalMoves run on all cores.
+    Validate, Replay, Score, Adjudicate, Diff, Convert and LegalMoves run on all cores: one
+    server process per core shares the port, and large requests go to worker processes.
     One JSON line per call goes to stderr (the first line says where the server listens).
     SIGTERM or SIGINT stops it gracefully: calls in flight finish, then it exits 0.
     """
     log_to(sys.stderr)
+    settings = ServeSettings(
+        host=host,
+        port=port,
+        workers=workers,
+        inline_bytes=inline_bytes,
+        max_message_bytes=max_message_bytes,
+        grace=grace,
+    )
     with reported_errors():
-        asyncio.run(
-            serve_forever(
-                host,
-                port,
-                workers=workers,
-                inline_bytes=inline_bytes,
-                max_message_bytes=max_message_bytes,
-                grace=grace,
-            )
-        )
+        asyncio.run(serve_forever(settings, processes))

@@ -12,6 +12,7 @@ import typer
 from cli.arguments import LimitOption, encoding_help, limits_of, record_files
 from cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
 from cli.verdicts import render_verdict_json, render_verdict_text
+from gamerec.v1 import verdict_pb2 as vpb
 from recorder.codecs import Encoding
 from validator.batch import Outcome, judge_sources
 
@@ -125,6 +126,8 @@ def validate(
     are still validated). A one-line summary goes to stderr.
     """
     render = render_verdict_json if as_json else render_verdict_text
+    if quiet:  # valid records are not printed, so the workers need not render them
+        render = _render_invalid_json if as_json else _render_invalid_text
     limits = limits_of(limit)
     tally = Tally()
     progress = Progress(sys.stderr)
@@ -143,3 +146,13 @@ def validate(
     progress.clear()
     typer.echo(tally.summary(), err=True)
     raise typer.Exit(tally.exit_code())
+
+
+def _render_invalid_text(verdict: vpb.Verdict) -> str:
+    """An invalid verdict as text; nothing for a valid one (``--quiet``)."""
+    return "" if verdict.valid else render_verdict_text(verdict)
+
+
+def _render_invalid_json(verdict: vpb.Verdict) -> str:
+    """An invalid verdict as JSON; nothing for a valid one (``--quiet --json``)."""
+    return "" if verdict.valid else render_verdict_json(verdict)

@@ -67,7 +67,7 @@ def parse_record(
             raise RecordMalformedError(reason, source=source, where=where) from None
         at = f"byte {offset}" if offset is not None else ""
         raise RecordMalformedError(reason, source=source, where=at) from None
-    check_record(record, limits, source=source, where=where)
+    check_record(record, limits, source=source, where=where, serialized=data)
     return record
 
 

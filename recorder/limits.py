@@ -38,7 +38,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from gamerec.v1 import record_pb2 as pb
 from recorder.errors import LimitExceededError
@@ -202,12 +202,20 @@ def check_plies(
 
 
 def check_record(
-    record: pb.GameRecord, limits: Limits | None = None, *, source: str = "", where: str = ""
+    record: pb.GameRecord,
+    limits: Limits | None = None,
+    *,
+    source: str = "",
+    where: str = "",
+    serialized: bytes | None = None,
 ) -> None:
     """Check a record against every limit but its size in bytes (which only its reader knows).
 
     The cheap counts come first, then one walk over the texts and the move tree; the walk is
-    iterative, so no nesting can exhaust the stack. The message names the field.
+    iterative, so no nesting can exhaust the stack. The message names the field. When the
+    record was parsed from ``serialized``, the walk is skipped whenever those bytes alone
+    prove that no text, comment, move count or variation depth can exceed its limit (see
+    :func:`within_by_size`): the answer is the same, found in constant time.
 
     Raises:
         LimitExceededError: the first limit the record exceeds.
@@ -217,6 +225,8 @@ def check_record(
     check("max_seats", "seats: ", len(record.seats), "seats")
     check_plies(record, limits, source=source, where=where)
     check("max_tags", "metadata.extra_tags: ", len(record.metadata.extra_tags), "free tags")
+    if serialized is not None and within_by_size(serialized, limits):
+        return
     for path, text in _texts(record):
         check("max_tag_chars", f"{path}: ", len(text), "characters")
     check("max_comment_chars", "comment: ", len(record.comment), "characters")
@@ -229,6 +239,36 @@ def check_record(
         if move.variations:
             check("max_variation_depth", f"{path}: variations nested ", depth + 1, "deep")
         check("max_comment_chars", f"{path}.comment: ", len(move.comment), "characters")
+
+
+#: The first byte of every encoding of the tag of ``Move.variations`` (field 13, wire type 2:
+#: the varint 106), canonical (``0x6a``) or padded with continuation bytes (``0xea 0x80 ...``,
+#: which protobuf's decoders accept too). A group-encoded field 13 is not a variation (the
+#: decoders keep it as an unknown field), so a record whose bytes hold neither has none.
+VARIATION_TAG_FIRST_BYTES: Final = (b"\x6a", b"\xea")
+
+
+def within_by_size(serialized: bytes, limits: Limits) -> bool:
+    """Whether a record's serialized bytes alone prove it keeps the limits the walk checks.
+
+    Exact, because a record of N bytes cannot hold more than its bytes allow:
+
+    - a text field or comment of more than N characters (a UTF-8 character takes at least
+      one byte, and repeated occurrences of a singular field replace, never append);
+    - more than N / 2 moves and variations (each element of a repeated message field takes
+      at least its tag byte and its length byte);
+    - a variation at all, when no byte is the first byte of the variations field's tag (see
+      :data:`VARIATION_TAG_FIRST_BYTES`), so its variation depth is 0.
+
+    The seats, plies and free-tag counts are not covered (they cost nothing to count).
+    """
+    size = len(serialized)
+    return (
+        size <= limits.max_tag_chars
+        and size <= limits.max_comment_chars
+        and size // 2 <= limits.max_moves
+        and not any(first in serialized for first in VARIATION_TAG_FIRST_BYTES)
+    )
 
 
 @dataclass(frozen=True, slots=True)

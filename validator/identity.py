@@ -8,7 +8,7 @@ annotate, the service) resolves a record's rules the same way.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from gamerec.v1 import record_pb2 as pb
 from recorder.errors import EncodingError, GamerecError
@@ -53,13 +53,40 @@ class RulesIdentity:
         return self.engine.name
 
 
+#: Identities (or the errors) remembered, by the rules' bytes and the number of seats.
+_KNOWN: dict[tuple[bytes, int], RulesIdentity | RulesError] = {}
+#: At most this many are remembered (an archive holds a few variants; a hostile one, many).
+MAX_KNOWN_RULES: Final = 256
+
+
 def identify(record: pb.GameRecord) -> RulesIdentity:
     """Resolve the engine and variant of ``record``.
+
+    The answer depends only on the record's rules and its number of seats, so it is
+    remembered by those (building a variant from tags costs more than the rest of judging a
+    short record).
 
     Raises:
         RulesError: the game is unknown, the variant is impossible or belongs to another game,
             or the record lists a number of seats that the variant does not have.
     """
+    key = (record.rules.SerializeToString(), len(record.seats))
+    known = _KNOWN.get(key)
+    if known is None:
+        try:
+            known = _identify(record)
+        except RulesError as error:
+            known = error
+        if len(_KNOWN) >= MAX_KNOWN_RULES:
+            _KNOWN.clear()
+        _KNOWN[key] = known
+    if isinstance(known, RulesError):
+        raise RulesError(known.code, str(known))
+    return known
+
+
+def _identify(record: pb.GameRecord) -> RulesIdentity:
+    """Resolve the engine and variant of ``record`` the slow way (see :func:`identify`)."""
     game = record.rules.game
     name = GAME_NAMES.get(game)
     if name is None:

@@ -140,12 +140,15 @@ def _replay_moves(
     """Replay the main line with the engine's fast checked replay."""
     reader = reader_for(identity)
     total = len(record.moves)
-    check_deadline(deadline, f"0 of {total:,} plies")
+    if deadline is not None:
+        check_deadline(deadline, f"0 of {total:,} plies")
     read = reader.engine_moves(record.moves)
-    check_deadline(deadline, f"0 of {total:,} plies")
+    if deadline is not None:
+        check_deadline(deadline, f"0 of {total:,} plies")
     moves = paced(read.moves, deadline)
     outcome = identity.engine.replay(identity.variant, moves, read.seats)
-    check_deadline(deadline, f"{outcome.plies:,} of {total:,} plies")
+    if deadline is not None:
+        check_deadline(deadline, f"{outcome.plies:,} of {total:,} plies")
     state = outcome.state
     judgement = Judgement(identity=identity, state=state, plies=outcome.plies)
     if outcome.plies:

@@ -29,6 +29,8 @@ MAX_REMEMBERED_KEY_BYTES: Final = 24
 #: Readers kept for distinct variants at most (a reader per variant seen).
 MAX_READERS: Final = 256
 
+_SERIALIZE: Final = pb.Move.SerializeToString
+
 
 class UnreadableMoveError(GamerecError):
     """A record move that no engine move can stand for.
@@ -67,7 +69,9 @@ class MoveReader:
     def __init__(self, identity: RulesIdentity) -> None:
         """Prepare a reader for records judged under ``identity``."""
         self._identity = identity
-        self._by_bytes: dict[bytes, tuple[Any, int]] = {}
+        # Two dicts with the same keys, so that a whole record is looked up with map (C speed).
+        self._move_by_key: dict[bytes, Any] = {}
+        self._seat_by_key: dict[bytes, int] = {}
 
     def token(self, move: pb.Move) -> str:
         """The notation.md token of a record move.
@@ -104,18 +108,18 @@ class MoveReader:
 
     def engine_moves(self, moves: Iterable[pb.Move]) -> ReadMoves:
         """The engine move and stated seat of every record move, up to the first unreadable."""
-        remembered = self._by_bytes
-        engine_moves: list[Any] = []
-        seats: list[int] = []
-        for key in [move.SerializeToString() for move in moves]:
-            hit = remembered.get(key)
-            if hit is None:
+        keys = list(map(_SERIALIZE, moves))
+        engine_moves = list(map(self._move_by_key.get, keys))
+        # The two dicts hold the same keys, so a remembered move has its seat here too.
+        seats: list[Any] = list(map(self._seat_by_key.get, keys))
+        if None in engine_moves:  # some moves are new (or long): translate those one by one
+            for index, engine_move in enumerate(engine_moves):
+                if engine_move is not None:
+                    continue
                 try:
-                    hit = self._translate(key)
+                    engine_moves[index], seats[index] = self._translate(keys[index])
                 except UnreadableMoveError as problem:
-                    return ReadMoves(engine_moves, seats, problem)
-            engine_moves.append(hit[0])
-            seats.append(hit[1])
+                    return ReadMoves(engine_moves[:index], seats[:index], problem)
         return ReadMoves(engine_moves, seats, None)
 
     def _translate(self, key: bytes) -> tuple[Any, int]:
@@ -127,10 +131,14 @@ class MoveReader:
             engine_move = identity.engine.parse_move(identity.variant, text)
         except MoveSyntaxError as error:
             raise UnreadableMoveError("MALFORMED_MOVE", str(error), text) from None
+        # Engine moves are never None (None marks a move not remembered in engine_moves).
+        assert engine_move is not None
         if len(key) <= MAX_REMEMBERED_KEY_BYTES:
-            if len(self._by_bytes) >= MAX_REMEMBERED_MOVES:
-                self._by_bytes.clear()
-            self._by_bytes[key] = (engine_move, move.seat)
+            if len(self._move_by_key) >= MAX_REMEMBERED_MOVES:
+                self._move_by_key.clear()
+                self._seat_by_key.clear()
+            self._move_by_key[key] = engine_move
+            self._seat_by_key[key] = move.seat
         return engine_move, move.seat
 
     def text(self, move: pb.Move) -> str:

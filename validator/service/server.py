@@ -2,9 +2,10 @@
 
 :func:`create_server` builds a ``grpc.aio`` server on an address (port 0 picks a free port)
 with explicit message-size limits: a request or response past ``max_message_bytes`` ends with
-``RESOURCE_EXHAUSTED``. :func:`serve` runs one until SIGTERM or SIGINT, then shuts it down
-gracefully: health turns ``NOT_SERVING``, no new call is accepted, calls in flight get
-``grace`` seconds to finish, and the workers stop.
+``RESOURCE_EXHAUSTED``. :func:`serve_until` runs one in this process until its stop event is
+set, then shuts it down gracefully: health turns ``NOT_SERVING``, no new call is accepted,
+calls in flight get ``grace`` seconds to finish, and the workers stop. ``gamerec serve`` runs
+one such server per core, sharing the port (validator.service.processes).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import signal
 import socket
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 import grpc
@@ -22,7 +24,6 @@ from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
 from recorder.errors import GamerecError
-from validator.service.calls import log_event
 from validator.service.pool import DEFAULT_INLINE_BYTES, WorkerPool
 from validator.service.servicer import SERVICE_NAME, RecordServicer
 
@@ -55,6 +56,7 @@ async def create_server(
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     health: health_aio.HealthServicer | None = None,
     extra_services: Sequence[ExtraService] = (),
+    reuse_port: bool = False,
 ) -> tuple[grpc.aio.Server, int]:
     """Build a server for RecordService (and ``extra_services``), bound but not started.
 
@@ -65,6 +67,9 @@ async def create_server(
         health: the health servicer to serve (pass one to change its status later, e.g. at
             shutdown); every service starts as ``SERVING``.
         extra_services: services to serve beside RecordService.
+        reuse_port: share the port with this machine's other servers that set it too
+            (``SO_REUSEPORT``: the kernel spreads connections among them); off, a taken port
+            fails.
 
     Returns:
         The server and the port it is bound to.
@@ -75,8 +80,9 @@ async def create_server(
     options = [
         ("grpc.max_receive_message_length", max_message_bytes),
         ("grpc.max_send_message_length", max_message_bytes),
-        # A second server on a taken port must fail, not silently share the port's calls.
-        ("grpc.so_reuseport", 0),
+        # Unless asked to share it, a second server on a taken port must fail, not silently
+        # take some of the port's calls.
+        ("grpc.so_reuseport", int(reuse_port)),
     ]
     server = grpc.aio.server(options=options)
     server.add_generic_rpc_handlers((RecordServicer(pool).handler(),))
@@ -126,34 +132,74 @@ def address_of(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
 
 
-async def serve(
-    host: str,
-    port: int,
+@dataclass(frozen=True, slots=True)
+class ServeSettings:
+    """How ``gamerec serve`` runs (picklable: server processes receive it when they start).
+
+    Attributes:
+        host: the address to listen on.
+        port: the port; 0 picks a free one.
+        workers: worker processes for large requests, in all (0: one per core).
+        inline_bytes: requests up to this size are judged on the event loop.
+        max_message_bytes: the largest request and response.
+        grace: seconds that calls in flight get to finish at shutdown.
+        extra_services: services served beside RecordService (their ``register`` functions
+            must be module-level, so that other processes can import them).
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    workers: int = 0
+    inline_bytes: int = DEFAULT_INLINE_BYTES
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    grace: float = DEFAULT_GRACE_SECONDS
+    extra_services: tuple[ExtraService, ...] = ()
+
+
+async def serve_until(
+    settings: ServeSettings,
+    stop: asyncio.Event,
     *,
-    workers: int = 0,
-    inline_bytes: int = DEFAULT_INLINE_BYTES,
-    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-    grace: float = DEFAULT_GRACE_SECONDS,
+    port: int,
+    workers: int,
+    reuse_port: bool,
+    listening: Callable[[int, int], None],
+    stopping: Callable[[], None],
 ) -> None:
-    """Serve until SIGTERM or SIGINT, then shut down gracefully (see the module docstring).
+    """Run one server in this process until ``stop`` is set, then shut it down gracefully.
+
+    Args:
+        settings: what to serve and how.
+        stop: set it to begin the graceful shutdown.
+        port: the port to bind (``settings.port``, or the port a sibling process bound).
+        workers: this server's own worker processes.
+        reuse_port: share the port with sibling server processes.
+        listening: called with the bound port and the number of workers once it serves.
+        stopping: called when the shutdown begins.
 
     Raises:
         ListenError: the address cannot be bound.
     """
-    check_free(host, port)
-    with WorkerPool(workers, inline_bytes=inline_bytes) as pool:
+    with WorkerPool(workers, inline_bytes=settings.inline_bytes) as pool:
         health = health_aio.HealthServicer()
         server, bound = await create_server(
-            address_of(host, port), pool=pool, max_message_bytes=max_message_bytes, health=health
+            address_of(settings.host, port),
+            pool=pool,
+            max_message_bytes=settings.max_message_bytes,
+            health=health,
+            extra_services=settings.extra_services,
+            reuse_port=reuse_port,
         )
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, stop.set)
         await server.start()
-        log_event("listening", address=address_of(host, bound), workers=pool.workers)
+        listening(bound, pool.workers)
         await stop.wait()
-        log_event("stopping", grace_seconds=grace)
+        stopping()
         await health.enter_graceful_shutdown()
-        await server.stop(grace)
-    log_event("stopped")
+        await server.stop(settings.grace)
+
+
+def stop_on_signals(stop: asyncio.Event) -> None:
+    """Set ``stop`` on SIGTERM or SIGINT (from the running loop)."""
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Final
+from typing import Final, NoReturn
 
 import grpc
 import grpc.aio
@@ -22,7 +22,7 @@ from grpc_status import rpc_status
 
 from gamerec.v1 import service_pb2 as spb
 from validator.service.calls import LOGGER, Call
-from validator.service.pool import WorkerPool
+from validator.service.pool import WorkerLostError, WorkerPool
 from validator.service.work import DEADLINE_EXCEEDED, INVALID_ARGUMENT, OK, UNARY_JOBS, Answer
 
 #: The service's full name, as clients, health and reflection name it.
@@ -69,10 +69,8 @@ class RecordServicer:
                 raise
             except grpc.aio.AbortError:
                 raise
-            except Exception:
-                call.status = "INTERNAL"
-                LOGGER.exception("%s failed", method)
-                await context.abort(grpc.StatusCode.INTERNAL, f"{method} failed; see the log")
+            except Exception as error:
+                await fail(context, call, error)
             finally:
                 call.write()
 
@@ -100,10 +98,8 @@ class RecordServicer:
             raise
         except grpc.aio.AbortError:
             raise
-        except Exception:
-            call.status = "INTERNAL"
-            LOGGER.exception("Replay failed")
-            await context.abort(grpc.StatusCode.INTERNAL, "Replay failed; see the log")
+        except Exception as error:
+            await fail(context, call, error)
         finally:
             if piece is not None:
                 piece.cancel()
@@ -126,6 +122,26 @@ def cancelled_status(deadline: float | None) -> str:
     """Why a call was cancelled: its deadline (monotonic) passed, or the client went away."""
     late = deadline is not None and time.monotonic() >= deadline
     return DEADLINE_EXCEEDED if late else "CANCELLED"
+
+
+async def fail(context: Context, call: Call, error: Exception) -> NoReturn:
+    """End a call whose job failed: a worker that died, or a bug.
+
+    A worker process that ended under the job is ``UNAVAILABLE`` (the server goes on with a
+    new worker, and the same call may be tried again); anything else is ``INTERNAL``, with the
+    traceback in the server's log only.
+    """
+    if isinstance(error, WorkerLostError):
+        call.status = "UNAVAILABLE"
+        LOGGER.error("%s failed: %s", call.method, error)
+        await context.abort(
+            grpc.StatusCode.UNAVAILABLE,
+            f"{call.method} failed: {error}; the server goes on with a new worker, so the "
+            "call may be tried again",
+        )
+    call.status = "INTERNAL"
+    LOGGER.error("%s failed", call.method, exc_info=error)
+    await context.abort(grpc.StatusCode.INTERNAL, f"{call.method} failed; see the server log")
 
 
 async def abort(context: Context, answer: Answer) -> None:

@@ -10,9 +10,6 @@ grpc: the workers do not load it.
 
 from __future__ import annotations
 
-import os
-import threading
-import time
 from collections.abc import Callable
 from itertools import islice
 from typing import Final, NamedTuple, Protocol, TypeAlias, TypeVar
@@ -29,7 +26,7 @@ from recorder.errors import (
     LimitExceededError,
     RecordMalformedError,
 )
-from recorder.limits import check_plies
+from recorder.limits import DEFAULT_LIMITS, check_record
 from recorder.notation import GAME_NAMES
 from validator.adjudication import adjudicate
 from validator.comparison import compare_records
@@ -101,19 +98,21 @@ RecordRequest: TypeAlias = (
 )
 
 
-def record_of(request: RecordRequest, prefix: str = "") -> pb.GameRecord:
+def record_of(request: RecordRequest, raw: bytes, prefix: str = "") -> pb.GameRecord:
     """The record a request holds, decoded when it came as bytes.
 
+    ``raw`` is the whole serialized request: a record message inside it is checked against
+    every limit of recorder.limits, as the decoders check one that came as bytes, and its
+    bytes are part of ``raw``, so what ``raw`` proves about sizes holds for it too.
+
     Raises:
-        BadFieldError: no record, an unknown encoding, bytes that are not one record (the
-            decoders apply every limit of recorder.limits), or a record message with more
-            plies than the plies limit.
+        BadFieldError: no record, an unknown encoding, bytes that are not one record, or a
+            record past a limit (named, with the value found and the field).
     """
     source = request.WhichOneof("source")
     if source == "record":
         try:
-            # The plies bound what judging costs; gRPC's message limit bounds the rest.
-            check_plies(request.record)
+            check_record(request.record, serialized=raw)
         except LimitExceededError as error:
             raise BadFieldError(prefix + "record", _problem(error)) from None
         return request.record
@@ -142,7 +141,7 @@ def game_name(record: pb.GameRecord) -> str:
 
 def validate_job(request: bytes, deadline: float | None) -> Answer:
     """Validate: the record's Verdict."""
-    record = record_of(_parse(spb.ValidateRequest, request))
+    record = record_of(_parse(spb.ValidateRequest, request), request)
     verdict = validate(record, deadline=deadline)
     word = "valid" if verdict.valid else "invalid"
     return _answer(record, verdict.SerializeToString(), word)
@@ -150,7 +149,7 @@ def validate_job(request: bytes, deadline: float | None) -> Answer:
 
 def score_job(request: bytes, deadline: float | None) -> Answer:
     """Score: the rules' result of the record."""
-    record = record_of(_parse(spb.ScoreRequest, request))
+    record = record_of(_parse(spb.ScoreRequest, request), request)
     result = score(record, deadline=deadline)
     word = "provisional" if result.provisional else "final"
     return _answer(record, result.SerializeToString(), word)
@@ -158,7 +157,7 @@ def score_job(request: bytes, deadline: float | None) -> Answer:
 
 def adjudicate_job(request: bytes, deadline: float | None) -> Answer:
     """Adjudicate: the ruling on the record's result."""
-    record = record_of(_parse(spb.AdjudicateRequest, request))
+    record = record_of(_parse(spb.AdjudicateRequest, request), request)
     ruling = adjudicate(record, deadline=deadline)
     word = vpb.Decision.Name(ruling.decision).removeprefix("DECISION_").lower()
     return _answer(record, ruling.SerializeToString(), word)
@@ -170,8 +169,8 @@ def diff_job(request: bytes, deadline: float | None) -> Answer:
     for side in ("left", "right"):
         if not parsed.HasField(side):
             raise BadFieldError(side, f"the request holds no {side} record")
-    left = record_of(parsed.left, "left.")
-    right = record_of(parsed.right, "right.")
+    left = record_of(parsed.left, request, "left.")
+    right = record_of(parsed.right, request, "right.")
     diff = compare_records(left, right)
     return _answer(left, diff.SerializeToString(), "same" if diff.same else "different")
 
@@ -184,7 +183,7 @@ def convert_job(request: bytes, deadline: float | None) -> Answer:
         raise BadFieldError(
             "target", "choose the encoding to write: RECORD_ENCODING_BINARY, _JSON or _GRN"
         )
-    record = record_of(parsed)
+    record = record_of(parsed, request)
     try:
         data = encode_record(record, target)
     except EncodingError as error:
@@ -196,7 +195,7 @@ def convert_job(request: bytes, deadline: float | None) -> Answer:
 def legal_moves_job(request: bytes, deadline: float | None) -> Answer:
     """LegalMoves: the seat to move and its legal next decisions after ``ply`` plies."""
     parsed = _parse(spb.LegalMovesRequest, request)
-    record = record_of(parsed)
+    record = record_of(parsed, request)
     plies = len(record.moves)
     ply = parsed.ply if parsed.HasField("ply") else plies
     if ply > plies:
@@ -224,7 +223,7 @@ def replay_piece_job(request: bytes, deadline: float | None, start: int, count: 
     A replay that stops (an illegal ply, rules that cannot be judged) ends with a frame whose
     ``error`` holds the finding.
     """
-    record = record_of(_parse(spb.ReplayRequest, request))
+    record = record_of(_parse(spb.ReplayRequest, request), request)
     frames: list[bytes] = []
     stop: vpb.Finding | None = None
     try:
@@ -270,29 +269,6 @@ def run_replay_piece(request: bytes, deadline: float | None, start: int, count: 
     return _guarded(lambda: replay_piece_job(request, deadline, start, count))
 
 
-def warm_up() -> int:
-    """Nothing but proof that a worker has started and imported the library."""
-    return len(UNARY_JOBS)
-
-
-def watch_server(server_pid: int) -> None:
-    """Make this worker exit once the server process is gone (the workers' initializer).
-
-    A server that shuts down stops its workers itself; one that is killed outright cannot,
-    and its workers (children of the fork server, not of the server) would wait for ever.
-    """
-
-    def watch() -> None:
-        while True:
-            time.sleep(1.0)
-            try:
-                os.kill(server_pid, 0)
-            except ProcessLookupError:
-                os._exit(0)
-
-    threading.Thread(target=watch, name="server-watch", daemon=True).start()
-
-
 def _guarded(job: Callable[[], Answer]) -> Answer:
     """A job's answer, with a bad field or a passed deadline turned into an answer too."""
     try:
@@ -324,8 +300,19 @@ def _parse(kind: type[M], request: bytes) -> M:
     try:
         message.ParseFromString(request)
     except DecodeError as error:
-        raise BadFieldError("", f"the request is not a {kind.__name__}: {error}") from None
+        raise BadFieldError("", _undecodable(kind.__name__, str(error))) from None
     return message
+
+
+def _undecodable(kind: str, error: str) -> str:
+    """Why a request could not be parsed, naming the limit when nesting was too deep."""
+    if "MaxDepth" in error:  # upb's words: only a record's variations nest so deep
+        return (
+            f"the {kind} is nested deeper than protobuf decodes (more than 100 nested "
+            "messages): its record's variations are deeper than the limit variation-depth "
+            f"allows ({DEFAULT_LIMITS.max_variation_depth})"
+        )
+    return f"the request is not a {kind}: {error}"
 
 
 def _answer(record: pb.GameRecord, payload: bytes, verdict: str) -> Answer:

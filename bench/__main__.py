@@ -1,0 +1,249 @@
+"""``python -m bench``: every benchmark of gamerec beside its peers, in one run, as one table.
+
+Sections (``--sections`` picks some; all by default):
+
+1. ``engines``: each engine's checked replay (``Engine.replay``) over 2,000 seeded random
+   games, plies/s, against sgfmill's 9x9 Go replay (ONE, Aronda, Oust: at least 2x) and
+   OpenSpiel's Oware (Oh-Wah-Ree, two seats: at least 1x).
+2. ``peers``: the peers themselves (OpenSpiel Oware, python-chess reading and replaying PGN,
+   sgfmill replaying 9x9 Go), measured in the same run (the ``bench`` extra installs them).
+3. ``validate``: ``gamerec validate`` over a 20,000-record ``.pbs`` of mixed games with one
+   worker and with all cores: records/s, plies/s (at least 5x python-chess's PGN plies/s)
+   and peak memory (at 20,000 records within 1.2x of that at 1,000).
+4. ``service``: ``Validate`` calls/s and p50/p99 latency at 1, 8 and 32 callers next to an
+   echo RPC with the same payload on the same server (at 32 callers, at least 60% of echo).
+
+Every timing is the median of several repetitions (the machine is shared: ratios are what to
+compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
+with less data and fewer repetitions (its figures are rougher). Progress goes to stderr, the
+table to stdout. ``make bench`` installs the extra and runs this.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar
+
+from bench import bench_service, bench_validate, engines, peers
+from bench.figures import Figure, table
+from validator.batch import default_workers
+
+SECTIONS = ("engines", "peers", "validate", "service")
+GO = "sgfmill 9x9 Go replay"
+OWARE = "OpenSpiel Oware checked replay"
+CHESS = "python-chess PGN read+replay"
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """How much data and how many repetitions a run uses.
+
+    Attributes:
+        games: games per engine and per peer.
+        chess_games: chess games (reading PGN is slow; fewer keep the run short).
+        repetitions: timed repetitions of each in-process figure.
+        records: the large and the small ``.pbs`` for ``gamerec validate``.
+        validate_runs: runs of ``gamerec validate`` per figure.
+        service_seconds: seconds of each service round.
+        service_rounds: rounds per method and number of callers.
+    """
+
+    games: int
+    chess_games: int
+    repetitions: int
+    records: tuple[int, int]
+    validate_runs: int
+    service_seconds: float
+    service_rounds: int
+
+
+FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 3.0, 3)
+QUICK = Scale(200, 50, 2, (2_000, 200), 1, 1.0, 1)
+
+
+class Peers:
+    """The peers' figures, measured once and shared by the sections that compare with them."""
+
+    def __init__(self, scale: Scale) -> None:
+        """Measure nothing yet; each peer is measured on first use."""
+        self._scale = scale
+        self._rates: dict[str, float | None] = {}
+
+    def rate(self, name: str) -> float | None:
+        """A peer's plies/s, or None when its library is not installed."""
+        if name not in self._rates:
+            self._rates[name] = self._measure(name)
+        return self._rates[name]
+
+    def _measure(self, name: str) -> float | None:
+        scale = self._scale
+        measure: dict[str, Callable[[], peers.PeerFigures]] = {
+            GO: lambda: peers.measure_go(scale.games, scale.repetitions),
+            OWARE: lambda: peers.measure_oware(scale.games, scale.repetitions),
+            CHESS: lambda: peers.measure_chess(scale.chess_games, scale.repetitions),
+        }
+        try:
+            figures = _step(f"peer: {name}", measure[name])
+        except peers.PeerMissingError as missing:
+            print(f"  skipped: {missing}", file=sys.stderr)
+            return None
+        print(f"  {figures.games:,} games, {figures.plies:,} plies", file=sys.stderr)
+        return figures.per_second
+
+
+def engine_figures(scale: Scale, known: Peers) -> list[Figure]:
+    """Section 1: each engine's checked replay against its peer."""
+    figures = []
+    for case in engines.CASES:
+        measured = _step(
+            f"engine: {case.label}",
+            partial(engines.measure, case, scale.games, scale.repetitions),
+        )
+        oware = case.game == "Oh-Wah-Ree"
+        reference = OWARE if oware else GO
+        figures.append(
+            Figure(
+                f"{case.label}: Engine.replay",
+                measured.replay_per_second,
+                "plies/s",
+                reference,
+                known.rate(reference),
+                target=1.0 if oware else 2.0,
+            )
+        )
+    return figures
+
+
+def peer_figures(known: Peers) -> list[Figure]:
+    """Section 2: the peers on their own."""
+    return [
+        Figure(name, rate, "plies/s") for name in (OWARE, CHESS, GO) if (rate := known.rate(name))
+    ]
+
+
+def validate_figures(scale: Scale, known: Peers) -> list[Figure]:
+    """Section 3: ``gamerec validate`` end to end, one worker and all cores, and its memory."""
+    large, small = scale.records
+    cores = default_workers()
+    figures = []
+    for workers in sorted({1, cores}):
+        label = "1 worker" if workers == 1 else f"{workers} workers (all cores)"
+        runs = {
+            count: _step(
+                f"gamerec validate: {count:,} records, {label}",
+                partial(
+                    bench_validate.median_run,
+                    bench_validate.collection(count),
+                    workers,
+                    scale.validate_runs,
+                ),
+            )
+            for count in (large, small)
+        }
+        run = runs[large]
+        figures += [
+            Figure(f"validate {large:,} records, {label}", run.records / run.seconds, "records/s"),
+            Figure(
+                f"validate {large:,} records, {label}",
+                run.plies / run.seconds,
+                "plies/s",
+                CHESS,
+                known.rate(CHESS),
+                target=5.0 if workers == cores else None,
+            ),
+            Figure(
+                f"validate peak memory, {label}",
+                run.peak_tree_kib / 1024,
+                "MiB",
+                f"the same at {small:,} records",
+                runs[small].peak_tree_kib / 1024,
+                target=1.2,
+                at_most=True,
+            ),
+        ]
+    return figures
+
+
+def service_figures(scale: Scale) -> list[Figure]:
+    """Section 4: Validate next to echo at 1, 8 and 32 callers."""
+    measured = _step(
+        "service: Validate and echo at 1, 8 and 32 callers",
+        lambda: bench_service.measure(
+            bench_service.CALLERS, scale.service_seconds, scale.service_rounds
+        ),
+    )
+    figures = []
+    for load in measured:
+        name = f"Validate 100 plies, {load.callers} caller{'s' * (load.callers > 1)}"
+        figures += [
+            Figure(
+                name,
+                load.validate.calls_per_second,
+                "calls/s",
+                "echo, same payload and server",
+                load.echo.calls_per_second,
+                target=0.6 if load.callers == 32 else None,
+            ),
+            Figure(f"{name}, p50", load.validate.p50_ms, "ms", "echo p50", load.echo.p50_ms),
+            Figure(f"{name}, p99", load.validate.p99_ms, "ms", "echo p99", load.echo.p99_ms),
+        ]
+    return figures
+
+
+def _step(title: str, run: Callable[[], T]) -> T:
+    """Run one measurement, saying on stderr what it is and how long it took."""
+    print(f"{title} ...", file=sys.stderr, flush=True)
+    started = time.perf_counter()
+    result = run()
+    print(f"  done in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+    return result
+
+
+def main() -> None:
+    """Run the chosen sections and print the table."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="a fast smoke run, less data")
+    parser.add_argument(
+        "--sections",
+        nargs="+",
+        choices=SECTIONS,
+        default=list(SECTIONS),
+        help="the sections to run (default: all)",
+    )
+    options = parser.parse_args()
+    scale = QUICK if options.quick else FULL
+    known = Peers(scale)
+    started = time.perf_counter()
+    figures: list[Figure] = []
+    if "engines" in options.sections:
+        figures += engine_figures(scale, known)
+    if "peers" in options.sections:
+        figures += peer_figures(known)
+    if "validate" in options.sections:
+        figures += validate_figures(scale, known)
+    if "service" in options.sections:
+        figures += service_figures(scale)
+    print(
+        f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
+        f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "
+        f"{scale.repetitions} repetitions in process, {scale.validate_runs} of gamerec "
+        f"validate, {scale.service_rounds} service rounds of {scale.service_seconds:g} s"
+    )
+    print(table(figures))
+    missed = [figure.name for figure in figures if figure.met is False]
+    if missed:
+        print(f"targets missed: {len(missed)}")
+
+
+if __name__ == "__main__":
+    main()

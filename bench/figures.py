@@ -1,0 +1,135 @@
+"""The figures of a benchmark run, each next to its reference, and the one table they make.
+
+Every section of ``python -m bench`` returns :class:`Figure` values: a measured value, the
+reference it is compared with (measured in the same run, on the same machine and data), their
+ratio and, where the issue sets one, the target the ratio must meet. Timings are medians of
+several repetitions (:func:`median_seconds`), because the machine is shared and noisy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Generated data is cached here (seeded, so the same every time); ``.gitignore``d.
+DATA = Path(__file__).resolve().parent / ".data"
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One measured figure and what it is compared with.
+
+    Attributes:
+        name: what was measured (``ONE, 2 seats: replay``).
+        value: the measured value.
+        unit: its unit (``plies/s``, ``MiB``, ``ms``).
+        reference: what it is compared with (empty: a figure on its own).
+        reference_value: the reference's value, measured in the same run (None: not measured).
+        target: the least ratio the issue asks for (the most, when ``at_most``); None: none.
+        at_most: the target is an upper bound (memory growth, latency).
+    """
+
+    name: str
+    value: float
+    unit: str
+    reference: str = ""
+    reference_value: float | None = None
+    target: float | None = None
+    at_most: bool = False
+
+    @property
+    def ratio(self) -> float | None:
+        """``value / reference_value``, or None without a reference."""
+        if not self.reference_value:
+            return None
+        return self.value / self.reference_value
+
+    @property
+    def met(self) -> bool | None:
+        """Whether the ratio meets the target; None when there is no target or no ratio."""
+        ratio = self.ratio
+        if self.target is None or ratio is None:
+            return None
+        return ratio <= self.target if self.at_most else ratio >= self.target
+
+
+def median_seconds(run: Callable[[], object], repetitions: int) -> float:
+    """The median wall time of ``repetitions`` calls of ``run`` (at least one)."""
+    times = []
+    for _ in range(max(1, repetitions)):
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (nearest rank; 0 when empty)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))
+    return ordered[rank]
+
+
+def source_digest(*paths: Path) -> str:
+    """A short digest of some source files: cached data made by them is stale when it changes."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _number(value: float, unit: str) -> str:
+    """A value as the table writes it: rates as whole numbers, times and sizes with decimals."""
+    if unit.endswith("/s") or value >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:,.2f}" if value < 10 else f"{value:,.1f}"
+
+
+def _target(figure: Figure) -> str:
+    if figure.target is None:
+        return ""
+    return f"{'<=' if figure.at_most else '>='} {figure.target:.2f}x"
+
+
+def _met(figure: Figure) -> str:
+    met = figure.met
+    return "" if met is None else "yes" if met else "NO"
+
+
+def table(figures: Iterable[Figure]) -> str:
+    """The figures as one table: figure, value, reference, its value, ratio, target, met."""
+    header = ("figure", "value", "unit", "reference", "ref. value", "ratio", "target", "met?")
+    rows = [header]
+    for figure in figures:
+        ratio = figure.ratio
+        rows.append(
+            (
+                figure.name,
+                _number(figure.value, figure.unit),
+                figure.unit,
+                figure.reference,
+                ""
+                if figure.reference_value is None
+                else _number(figure.reference_value, figure.unit),
+                "" if ratio is None else f"{ratio:.2f}x",
+                _target(figure),
+                _met(figure),
+            )
+        )
+    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
+    right = {1, 4, 5}
+    lines = []
+    for row in rows:
+        cells = [
+            cell.rjust(width) if column in right else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    lines.insert(1, "-" * len(lines[0]))
+    return "\n".join(lines)

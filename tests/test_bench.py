@@ -1,0 +1,68 @@
+"""The benchmark and load-test helpers: ratios, targets, percentiles, the table, the load plan."""
+
+from __future__ import annotations
+
+from bench.figures import Figure, percentile, table
+from bench.load import Tally, plan, report
+from gamerec.v1 import service_pb2 as spb
+from gamerec.v1 import verdict_pb2 as vpb
+
+
+def test_a_ratio_meets_a_least_target_or_a_most_target() -> None:
+    fast = Figure("replay", 300.0, "plies/s", "peer", 100.0, target=2.0)
+    slow = Figure("replay", 150.0, "plies/s", "peer", 100.0, target=2.0)
+    lean = Figure("memory", 110.0, "MiB", "small", 100.0, target=1.2, at_most=True)
+    fat = Figure("memory", 130.0, "MiB", "small", 100.0, target=1.2, at_most=True)
+    assert (fast.ratio, fast.met, slow.met) == (3.0, True, False)
+    assert (lean.met, fat.met) == (True, False)
+    assert Figure("alone", 5.0, "ms").met is None
+    assert Figure("unmeasured peer", 5.0, "ms", "peer", None, target=1.0).met is None
+
+
+def test_percentile_is_the_nearest_rank() -> None:
+    values = [float(n) for n in range(1, 101)]
+    assert (percentile(values, 0.5), percentile(values, 0.99), percentile([], 0.5)) == (
+        50.0,
+        99.0,
+        0.0,
+    )
+
+
+def test_the_table_shows_value_reference_ratio_target_and_whether_it_was_met() -> None:
+    text = table([Figure("ONE replay", 2_500_000.0, "plies/s", "Go", 1_000_000.0, target=2.0)])
+    header, rule, row = text.splitlines()
+    assert header.split() == [
+        "figure", "value", "unit", "reference", "ref.", "value", "ratio", "target", "met?"
+    ]  # fmt: skip
+    assert set(rule) == {"-"}
+    assert row.split() == [
+        "ONE", "replay", "2,500,000", "plies/s", "Go", "1,000,000", "2.50x", ">=", "2.00x", "yes"
+    ]  # fmt: skip
+
+
+def test_the_load_plan_calls_every_method_and_expects_the_library_answers() -> None:
+    calls = plan()
+    assert {call.method for call in calls} == {
+        "Validate", "Replay", "Score", "Adjudicate", "Diff", "Convert", "LegalMoves"
+    }  # fmt: skip
+    verdicts = [
+        vpb.Verdict.FromString(call.expected[0]) for call in calls if call.method == "Validate"
+    ]
+    assert any(verdict.valid for verdict in verdicts)
+    assert any(not verdict.valid for verdict in verdicts)
+    replays = [call for call in calls if call.method == "Replay"]
+    games = {spb.ReplayRequest.FromString(call.request).record.rules.game for call in replays}
+    assert len(games) == 4
+    assert all(
+        len(call.expected) == len(spb.ReplayRequest.FromString(call.request).record.moves)
+        for call in replays
+    )
+
+
+def test_the_load_report_counts_calls_errors_and_memory_growth() -> None:
+    tally = Tally()
+    tally.latencies["Validate"] += [0.001, 0.002, 0.003]
+    tally.errors.append("Score: a wrong answer")
+    text = report(tally, 2.0, 1000 * 1024, 1050 * 1024)
+    assert text.splitlines()[0] == "calls 3 in 2 s (2/s), errors 1"
+    assert "+5.0%" in text and "error: Score: a wrong answer" in text
