@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.reference.standing import ranks_from_keys
+from tests.reference.standing import Progress, ranks_from_keys
 
 # §2, the table: field -> (capacity, neighbours).
 FIELDS: dict[str, tuple[int, str]] = {
@@ -54,7 +54,7 @@ class ArondaRules:
     second_piece: str = "end"
 
 
-class ArondaState:
+class ArondaState(Progress):
     """An Aronda game in progress (two seats, §3)."""
 
     def __init__(self, rules: ArondaRules) -> None:
@@ -70,21 +70,6 @@ class ArondaState:
         self.resigned = 0
 
     # -- the surface of ReferenceState ------------------------------------------------------
-
-    @property
-    def to_move(self) -> int:
-        """The seat to move, 0 once the game is over."""
-        return 0 if self.over else self.seat
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (§6, §7)."""
-        return self.over
-
-    @property
-    def ply(self) -> int:
-        """Plies (turns) played so far."""
-        return self.plies
 
     def scores(self) -> tuple[int, int]:
         """§6.3: the number of fields each seat owns."""

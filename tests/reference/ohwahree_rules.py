@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tests.reference.standing import ranks_from_keys
+from tests.reference.standing import Progress, ranks_from_keys
 
 PITS = tuple(range(1, 13))
 SOWING_TEXT = re.compile(r"(\d+)(ccw|cw)?")
@@ -46,7 +46,7 @@ def against(direction: str) -> str:
     return "cw" if direction == "ccw" else "ccw"
 
 
-class OhWahReeState:
+class OhWahReeState(Progress):
     """An Oh-Wah-Ree game in progress."""
 
     def __init__(self, rules: OhWahReeRules) -> None:
@@ -62,21 +62,6 @@ class OhWahReeState:
         self.over = False
 
     # -- the surface of ReferenceState ------------------------------------------------------
-
-    @property
-    def to_move(self) -> int:
-        """The seat to move (skipped seats passed over), 0 once the game is over."""
-        return 0 if self.over else self.seat
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (§6, §7)."""
-        return self.over
-
-    @property
-    def ply(self) -> int:
-        """Plies played so far (skips are not plies)."""
-        return self.plies
 
     def scores(self) -> tuple[int, ...]:
         """§6.3: the store plus the stones left in the seat's own pits."""

@@ -11,7 +11,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from tests.reference.standing import ranks_from_keys
+from tests.reference.standing import Progress, ranks_from_keys
 
 RING_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 POINT_TEXT = re.compile(r"([a-z])(\d+)")
@@ -107,7 +107,7 @@ class OneBoard:
         return f"{found.group(1)}{index}"
 
 
-class OneState:
+class OneState(Progress):
     """A ONE game in progress: the board, supplies, captures, turn order and end flag."""
 
     def __init__(self, rules: OneRules) -> None:
@@ -126,21 +126,6 @@ class OneState:
         self.plies = 0
 
     # -- the surface of ReferenceState ------------------------------------------------------
-
-    @property
-    def to_move(self) -> int:
-        """The seat to move, 0 once the game is over."""
-        return 0 if self.over else self.seat
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (§6.2, §7)."""
-        return self.over
-
-    @property
-    def ply(self) -> int:
-        """Plies played so far."""
-        return self.plies
 
     def scores(self) -> tuple[int, ...]:
         """§6.3: largest group plus two per captured stone, resigned seats included."""

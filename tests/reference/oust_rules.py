@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tests.reference.standing import Progress
+
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 CELL_TEXT = re.compile(r"([a-z])(\d+)")
 
@@ -51,7 +53,7 @@ class OustBoard:
         return name if name in self.uv else None
 
 
-class OustState:
+class OustState(Progress):
     """An Oust game at the start of a turn (two seats)."""
 
     def __init__(self, rules: OustRules) -> None:
@@ -65,21 +67,6 @@ class OustState:
         self.winner = 0  # 0 with `over`: both seats blocked (§6.2)
 
     # -- the surface of ReferenceState ------------------------------------------------------
-
-    @property
-    def to_move(self) -> int:
-        """The seat to move, 0 once the game is over."""
-        return 0 if self.over else self.seat
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (§6, §7)."""
-        return self.over
-
-    @property
-    def ply(self) -> int:
-        """Plies (whole turns) played so far."""
-        return self.plies
 
     def scores(self) -> tuple[int, int]:
         """§6.1 and §7: `1-0` or `0-1` for a decided game, `0-0` otherwise."""

@@ -58,6 +58,33 @@ class ReferenceState(Protocol):
         ...
 
 
+class Progress:
+    """The seat to move, the end and the ply count, which every reference keeps the same way.
+
+    A reference state sets ``seat`` (whose turn it is), ``plies`` (plies played; Oh-Wah-Ree's
+    skipped turns are not plies) and ``over`` (the game has ended by its rules).
+    """
+
+    seat: int
+    plies: int
+    over: bool
+
+    @property
+    def to_move(self) -> int:
+        """The seat to move, 0 once the game is over."""
+        return 0 if self.over else self.seat
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended by its rules."""
+        return self.over
+
+    @property
+    def ply(self) -> int:
+        """Plies played so far."""
+        return self.plies
+
+
 def ranks_from_keys(
     playing: Sequence[int], key: dict[int, tuple[int, ...]], resigned: Sequence[int]
 ) -> dict[int, int]:

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -204,3 +204,17 @@ def rss_kib(pid: int) -> int:
         return 0
     match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
     return int(match.group(1)) if match else 0
+
+
+@pytest.fixture
+def serve_process() -> Iterator[Callable[..., ServeProcess]]:
+    """Start ``gamerec serve`` processes (``start(*arguments)``); each is killed afterwards."""
+    started: list[ServeProcess] = []
+
+    def start(*arguments: str) -> ServeProcess:
+        started.append(ServeProcess(*arguments))
+        return started[-1]
+
+    yield start
+    for process in started:
+        process.kill()

@@ -165,19 +165,6 @@ def test_a_deadline_that_passes_mid_stream_ends_the_stream(
 # -- SIGTERM with calls in flight ------------------------------------------------------------------
 
 
-@pytest.fixture
-def serve_process() -> Iterator[Callable[..., ServeProcess]]:
-    started: list[ServeProcess] = []
-
-    def start(*arguments: str) -> ServeProcess:
-        started.append(ServeProcess(*arguments))
-        return started[-1]
-
-    yield start
-    for process in started:
-        process.kill()
-
-
 @pytest.mark.parametrize("processes", ["1", "2"])
 def test_after_sigterm_calls_in_flight_finish_and_new_calls_are_refused(
     serve_process: Callable[..., ServeProcess], sowing_game: pb.GameRecord, processes: str

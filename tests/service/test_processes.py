@@ -6,11 +6,10 @@ import os
 import signal
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import grpc
-import pytest
 
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
@@ -20,19 +19,6 @@ from validator.judge import validate
 
 #: TCP states in /proc/net/tcp.
 ESTABLISHED, LISTEN = "01", "0A"
-
-
-@pytest.fixture
-def serve_process() -> Iterator[Callable[..., ServeProcess]]:
-    started: list[ServeProcess] = []
-
-    def start(*arguments: str) -> ServeProcess:
-        started.append(ServeProcess(*arguments))
-        return started[-1]
-
-    yield start
-    for process in started:
-        process.kill()
 
 
 def server_processes(supervisor: int) -> list[int]:

@@ -6,7 +6,7 @@ import asyncio
 import socket
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import grpc
@@ -20,19 +20,6 @@ from recorder.codecs import read_records
 from tests.service.conftest import GAMEREC, GAMES, INVALID, ROOT, ServeProcess
 from validator.frames import replay
 from validator.judge import score, validate
-
-
-@pytest.fixture
-def serve_process() -> Iterator[Callable[..., ServeProcess]]:
-    started: list[ServeProcess] = []
-
-    def start(*arguments: str) -> ServeProcess:
-        started.append(ServeProcess(*arguments))
-        return started[-1]
-
-    yield start
-    for process in started:
-        process.kill()
 
 
 def test_sigterm_lets_calls_in_flight_finish_then_exits_0(
