@@ -142,7 +142,7 @@ def _replay_moves(
     total = len(record.moves)
     if deadline is not None:
         check_deadline(deadline, f"0 of {total:,} plies")
-    read = reader.engine_moves(record.moves)
+    read = reader.main_line(record)
     if deadline is not None:
         check_deadline(deadline, f"0 of {total:,} plies")
     moves = paced(read.moves, deadline)

@@ -14,6 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from google.protobuf.message import Message
+
 from gamerec.v1 import record_pb2 as pb
 from recorder.errors import EncodingError, GamerecError
 from recorder.notation import SPECIAL_ACTIONS, format_action
@@ -30,6 +33,44 @@ MAX_REMEMBERED_KEY_BYTES: Final = 24
 MAX_READERS: Final = 256
 
 _SERIALIZE: Final = pb.Move.SerializeToString
+
+
+def _main_line_view() -> type[Message]:
+    """A message that reads a serialized GameRecord's main line as the bytes of each move.
+
+    It has one field, ``repeated bytes moves``, with the number of ``GameRecord.moves``: a
+    length-delimited field reads as bytes as well as a message, so parsing a record's bytes
+    with it gives every move's own serialized bytes at C speed (the other fields are kept
+    as unknown fields and ignored).
+    """
+    field = descriptor_pb2.FieldDescriptorProto
+    file = descriptor_pb2.FileDescriptorProto(
+        name="gamerec_internal/main_line_view.proto", package="gamerec_internal", syntax="proto3"
+    )
+    file.message_type.add(name="MainLineView").field.add(
+        name="moves",
+        number=pb.GameRecord.DESCRIPTOR.fields_by_name["moves"].number,
+        type=field.TYPE_BYTES,
+        label=field.LABEL_REPEATED,
+    )
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(file)
+    return message_factory.GetMessageClass(
+        pool.FindMessageTypeByName("gamerec_internal.MainLineView")
+    )
+
+
+_MAIN_LINE_VIEW: Final = _main_line_view()
+
+
+def main_line_keys(record: pb.GameRecord) -> list[bytes]:
+    """The serialized bytes of every move of the record's main line, in order.
+
+    The same bytes as ``move.SerializeToString()`` for each move, found in one parse of the
+    record's bytes instead of one call per move (a third of the time for a 100-ply record).
+    """
+    view: Any = _MAIN_LINE_VIEW.FromString(record.SerializeToString())
+    return list(view.moves)
 
 
 class UnreadableMoveError(GamerecError):
@@ -108,7 +149,14 @@ class MoveReader:
 
     def engine_moves(self, moves: Iterable[pb.Move]) -> ReadMoves:
         """The engine move and stated seat of every record move, up to the first unreadable."""
-        keys = list(map(_SERIALIZE, moves))
+        return self.engine_moves_of_keys(list(map(_SERIALIZE, moves)))
+
+    def main_line(self, record: pb.GameRecord) -> ReadMoves:
+        """:meth:`engine_moves` of the record's whole main line (see :func:`main_line_keys`)."""
+        return self.engine_moves_of_keys(main_line_keys(record))
+
+    def engine_moves_of_keys(self, keys: list[bytes]) -> ReadMoves:
+        """:meth:`engine_moves` of moves given as their serialized bytes."""
         engine_moves = list(map(self._move_by_key.get, keys))
         # The two dicts hold the same keys, so a remembered move has its seat here too.
         seats: list[Any] = list(map(self._seat_by_key.get, keys))
