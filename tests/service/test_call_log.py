@@ -6,10 +6,20 @@ import io
 import json
 import logging
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from validator.service.calls import LOGGER, Call, JsonLines, JsonLinesHandler, log_to
+from validator.service.calls import (
+    LOGGER,
+    Call,
+    JsonLines,
+    JsonLinesHandler,
+    log_to,
+    timestamp,
+)
 from validator.service.work import Answer
 
 
@@ -95,3 +105,10 @@ def test_a_closed_stream_loses_the_line_without_failing_the_call() -> None:
     log_to(stream)
     stream.close()
     a_call().write()  # no exception
+
+
+@given(seconds=st.floats(min_value=0, max_value=4e9, allow_nan=False))
+def test_a_lines_time_is_datetimes_iso_text_to_the_millisecond(seconds: float) -> None:
+    expected = datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")
+    assert timestamp(seconds) == expected
+    assert timestamp(seconds) == expected  # the remembered second gives the same text
