@@ -64,8 +64,11 @@ def test_a_worker_killed_under_a_call_fails_it_unavailable_and_the_server_goes_o
 ) -> None:
     (victim,) = server.pool.pids
     running = stub.Validate.future(spb.ValidateRequest(record=long_sowing_game))
-    time.sleep(0.2)  # judging the 68,368 plies takes the worker about half a second
-    assert not running.done()
+    end = time.monotonic() + 30
+    while server.pool.running != (victim,) and time.monotonic() < end:
+        time.sleep(0.005)
+    # Judging the 68,368 plies takes the worker about half a second: it is under way.
+    assert server.pool.running == (victim,) and not running.done()
     os.kill(victim, signal.SIGKILL)
     error = failure(running.result)
     assert error.code() == grpc.StatusCode.UNAVAILABLE

@@ -113,6 +113,11 @@ class WorkerPool:
         """The process ids of the workers now running."""
         return tuple(each.process.pid or 0 for each in self._all)
 
+    @property
+    def running(self) -> tuple[int, ...]:
+        """The process ids of the workers running a job now."""
+        return tuple(each.process.pid or 0 for each in self._all if each.job is not None)
+
     async def unary(self, method: str, request: bytes, deadline: float | None) -> Answer:
         """Run the job of a unary RPC; cancelling the caller drops a job not yet started.
 
