@@ -112,3 +112,11 @@ def test_a_lines_time_is_datetimes_iso_text_to_the_millisecond(seconds: float) -
     expected = datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")
     assert timestamp(seconds) == expected
     assert timestamp(seconds) == expected  # the remembered second gives the same text
+
+
+@pytest.mark.usefixtures("clean_logger")
+def test_a_handler_given_another_formatter_gets_the_line_through_logging() -> None:
+    stream = io.StringIO()
+    log_to(stream).setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    a_call().write()
+    assert stream.getvalue() == "INFO Validate\n"

@@ -40,8 +40,9 @@ class JsonLines(logging.Formatter):
 
 
 #: The last whole second a line was written in, and its text (formatting it costs more than
-#: the rest of a line's time, and a busy server writes many lines a second).
-_LAST_SECOND: list[Any] = [None, ""]
+#: the rest of a line's time, and a busy server writes many lines a second). One tuple, read
+#: and replaced whole, so a thread never pairs one second with another's text.
+_LAST_SECOND: list[tuple[float, str]] = [(-1.0, "")]
 
 
 def timestamp(seconds: float) -> str:
@@ -51,10 +52,11 @@ def timestamp(seconds: float) -> str:
     micros = round(fraction * 1_000_000)
     if micros >= 1_000_000:
         whole, micros = whole + 1, micros - 1_000_000
-    if whole != _LAST_SECOND[0]:
-        text = datetime.fromtimestamp(whole, UTC).strftime("%Y-%m-%dT%H:%M:%S")
-        _LAST_SECOND[:] = [whole, text]
-    return f"{_LAST_SECOND[1]}.{micros // 1000:03d}+00:00"
+    last = _LAST_SECOND[0]
+    if whole != last[0]:
+        last = (whole, datetime.fromtimestamp(whole, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
+        _LAST_SECOND[0] = last
+    return f"{last[1]}.{micros // 1000:03d}+00:00"
 
 
 class JsonLinesHandler(logging.StreamHandler):  # type: ignore[type-arg]
@@ -145,14 +147,16 @@ def _sole_json_handler(level: int) -> JsonLinesHandler | None:
     """The logger's handler when a line at ``level`` may skip ``logging`` and go to it directly.
 
     That is when the line is enabled, the logger's only handler is a :class:`JsonLinesHandler`
-    that takes the level, and no filter is set on either: then the direct line is the one
-    ``logging`` would write. Anything else (an application's own handlers or filters) gets the
-    line through ``logging``.
+    that takes the level and still formats with :class:`JsonLines`, and no filter is set on
+    either: then the direct line is the one ``logging`` would write. Anything else (an
+    application's own handlers, formatters or filters) gets the line through ``logging``.
     """
     handlers = LOGGER.handlers
     if len(handlers) != 1 or LOGGER.filters or not LOGGER.isEnabledFor(level):
         return None
     handler = handlers[0]
     if type(handler) is not JsonLinesHandler or handler.filters or level < handler.level:
+        return None
+    if type(handler.formatter) is not JsonLines:
         return None
     return handler
