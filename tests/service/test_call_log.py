@@ -1,13 +1,17 @@
-"""The call log: one JSON line per call, the same whether it takes the direct way or logging."""
+"""The call log (one JSON line per call, the same whether it takes the direct way or logging),
+and how a call ends when its status can no longer be sent."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
+import grpc
+import grpc.aio
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -20,6 +24,7 @@ from validator.service.calls import (
     log_to,
     timestamp,
 )
+from validator.service.servicer import end_with
 from validator.service.work import Answer
 
 
@@ -120,3 +125,16 @@ def test_a_handler_given_another_formatter_gets_the_line_through_logging() -> No
     log_to(stream).setFormatter(logging.Formatter("%(levelname)s %(message)s"))
     a_call().write()
     assert stream.getvalue() == "INFO Validate\n"
+
+
+def test_a_status_that_cannot_be_sent_ends_the_handler_as_a_cancelled_call() -> None:
+    async def sent() -> None:
+        raise grpc.aio.AbortError()
+
+    async def too_late() -> None:  # what gRPC raises when the call ended first
+        raise RuntimeError('Failed "execute_batch"')
+
+    with pytest.raises(grpc.aio.AbortError):
+        asyncio.run(end_with(sent()))
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(end_with(too_late()))

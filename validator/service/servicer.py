@@ -134,22 +134,42 @@ async def fail(context: Context, call: Call, error: Exception) -> NoReturn:
     if isinstance(error, WorkerLostError):
         call.status = "UNAVAILABLE"
         LOGGER.error("%s failed: %s", call.method, error)
-        await context.abort(
-            grpc.StatusCode.UNAVAILABLE,
-            f"{call.method} failed: {error}; the server goes on with a new worker, so the "
-            "call may be tried again",
+        await end_with(
+            context.abort(
+                grpc.StatusCode.UNAVAILABLE,
+                f"{call.method} failed: {error}; the server goes on with a new worker, so "
+                "the call may be tried again",
+            )
         )
     call.status = "INTERNAL"
     LOGGER.error("%s failed", call.method, exc_info=error)
-    await context.abort(grpc.StatusCode.INTERNAL, f"{call.method} failed; see the server log")
+    await end_with(
+        context.abort(grpc.StatusCode.INTERNAL, f"{call.method} failed; see the server log")
+    )
 
 
-async def abort(context: Context, answer: Answer) -> None:
+async def abort(context: Context, answer: Answer) -> NoReturn:
     """End a call whose job could not answer: a bad field, or a passed deadline."""
     if answer.status == INVALID_ARGUMENT:
-        await context.abort_with_status(bad_request(answer.field, answer.problem))
+        await end_with(context.abort_with_status(bad_request(answer.field, answer.problem)))
     assert answer.status == DEADLINE_EXCEEDED, answer.status
-    await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, answer.problem)
+    await end_with(context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, answer.problem))
+
+
+async def end_with(aborting: Awaitable[None]) -> NoReturn:
+    """Send a call's error status (``context.abort``), which ends the handler.
+
+    When the call is over before its status goes out (its deadline passed, or the client
+    went away), gRPC cannot send it and raises something else than ``AbortError``; there is
+    no one left to tell, so the handler ends as a cancelled call does.
+    """
+    try:
+        await aborting
+    except grpc.aio.AbortError:
+        raise
+    except Exception:
+        raise asyncio.CancelledError from None
+    raise AssertionError("context.abort returned")
 
 
 def bad_request(field: str, problem: str) -> grpc.Status:
