@@ -157,7 +157,7 @@ def test_a_deadline_that_passes_mid_stream_ends_the_stream(
 
     def read_all() -> None:
         nonlocal frames
-        for _ in stub.Replay(spb.ReplayRequest(record=long_sowing_game), timeout=0.5):
+        for _ in stub.Replay(spb.ReplayRequest(record=long_sowing_game), timeout=2.0):
             frames += 1
 
     error = failure(read_all)
@@ -179,13 +179,18 @@ def test_after_sigterm_calls_in_flight_finish_and_new_calls_are_refused(
         server.process.send_signal(signal.SIGTERM)
         refused, answered = refusal_after_sigterm(server.address, sowing_game)
         # Refused at the door (no listener: UNAVAILABLE), or taken by gRPC while the server
-        # was closing and cancelled unprocessed (CANCELLED); never judged either way.
-        assert (refused.code(), refused.details()) in {
-            (grpc.StatusCode.CANCELLED, "CANCELLED"),
-            (grpc.StatusCode.UNAVAILABLE, refused.details()),
-        }
+        # was closing and cancelled unprocessed (CANCELLED), or, on a heavily loaded machine,
+        # left waiting on a connection the closing server accepted until the call's own
+        # deadline (DEADLINE_EXCEEDED); never judged in any case (the log, below).
+        assert refused.code() in {
+            grpc.StatusCode.UNAVAILABLE,
+            grpc.StatusCode.CANCELLED,
+            grpc.StatusCode.DEADLINE_EXCEEDED,
+        }, (refused.code(), refused.details())
         if refused.code() == grpc.StatusCode.UNAVAILABLE:
             assert "failed to connect" in refused.details().lower()
+        if refused.code() == grpc.StatusCode.CANCELLED:
+            assert refused.details() == "CANCELLED"
         rest = sum(1 for _ in stream)
     assert 1 + rest == len(sowing_game.moves)
     assert server.process.wait(timeout=60) == 0
