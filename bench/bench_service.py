@@ -115,6 +115,33 @@ def run_server(workers: int, inline_bytes: int, processes: int) -> None:
     asyncio.run(serve(settings, processes))
 
 
+def start_server(command: list[str], log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start a server command and wait until its ``listening`` line says where it listens.
+
+    Its standard error (the call log) goes to ``log``.
+
+    Returns:
+        The process and the address it listens on.
+
+    Raises:
+        SystemExit: it stopped, or did not listen within START_SECONDS.
+    """
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, stderr=sink)
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"{command[0]} stopped ({process.returncode}): {log.read_text()}")
+        # Only whole lines: the server may be writing the next one.
+        for line in log.read_text().splitlines(keepends=True):
+            event = json.loads(line) if line.endswith("\n") else {}
+            if event.get("event") == "listening":
+                return process, str(event["address"])
+        time.sleep(0.05)
+    process.kill()
+    raise SystemExit(f"{command[0]} did not start listening: {log.read_text()}")
+
+
 class Server:
     """The benchmark's server (``gamerec serve``'s processes), giving its address."""
 
@@ -134,18 +161,8 @@ class Server:
     def __enter__(self) -> str:
         """Start the server (its call log goes to a file); its address once it listens."""
         command = [sys.executable, "-m", "bench.bench_service", "--serve", *self._arguments]
-        with self._log.open("wb") as log:
-            self._process = subprocess.Popen(command, stderr=log)
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline:
-            if self._process.poll() is not None:
-                raise SystemExit(f"the benchmark server stopped ({self._process.returncode})")
-            for line in self._log.read_text().splitlines():
-                event = json.loads(line)
-                if event.get("event") == "listening":
-                    return str(event["address"])
-            time.sleep(0.05)
-        raise SystemExit("the benchmark server did not start listening")
+        self._process, address = start_server(command, self._log)
+        return address
 
     def __exit__(self, *_: object) -> None:
         """Stop the server gracefully and remove its log."""

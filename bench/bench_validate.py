@@ -12,7 +12,6 @@ Run: ``.venv/bin/python -m bench.bench_validate [--counts 1000 20000] [--repeat 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import statistics
 import subprocess
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.figures import DATA
+from bench.procfs import tree_rss_kib
 from recorder.codecs import write_records
 from validator.batch import default_workers
 from validator.generation import generate
@@ -51,31 +51,6 @@ def collection(count: int) -> Path:
         )
         write_records((r for _, r in zip(range(count), records, strict=False)), path)
     return path
-
-
-def tree_rss_kib(root: int) -> tuple[int, int]:
-    """(resident KiB of ``root`` and all its descendants, of ``root`` alone)."""
-    parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            status = Path(f"/proc/{entry}/status").read_text()
-        except OSError:
-            continue
-        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        parents[int(entry)] = int(fields.get("PPid", "0"))
-        rss[int(entry)] = int(fields.get("VmRSS", "0 kB").split()[0])
-    members = {root}
-    changed = True
-    while changed:
-        changed = False
-        for pid, parent in parents.items():
-            if parent in members and pid not in members:
-                members.add(pid)
-                changed = True
-    return sum(rss.get(pid, 0) for pid in members), rss.get(root, 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,8 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,8 +34,9 @@ from pathlib import Path
 import grpc
 import grpc.aio
 
-from bench.bench_validate import tree_rss_kib
+from bench.bench_service import start_server
 from bench.figures import percentile
+from bench.procfs import tree_rss_kib
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from recorder.codecs import Encoding, encode_record, read_records
@@ -51,7 +50,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SERVICE = "/gamerec.v1.RecordService/"
 #: The most memory may grow between the warm-up and the end (a fraction of the warm figure).
 MEMORY_GROWTH_ALLOWED = 0.10
-START_SECONDS = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,17 +184,7 @@ class ServeProcess:
     def __init__(self, log: Path) -> None:
         """Start it and wait until it listens."""
         gamerec = str(Path(sys.executable).with_name("gamerec"))
-        with log.open("wb") as sink:
-            self.process = subprocess.Popen([gamerec, "serve", "--port", "0"], stderr=sink)
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline:
-            match = re.search(r'"event":"listening","address":"[^"]*:(\d+)"', log.read_text())
-            if match:
-                self.address = f"127.0.0.1:{match.group(1)}"
-                return
-            time.sleep(0.1)
-        self.process.kill()
-        raise SystemExit(f"gamerec serve did not start: {log.read_text()}")
+        self.process, self.address = start_server([gamerec, "serve", "--port", "0"], log)
 
     def rss_kib(self) -> int:
         """The resident memory of the server's whole process tree, in KiB."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import re
 import signal
 import subprocess
@@ -21,6 +20,7 @@ from typing import Any
 import grpc
 import pytest
 
+from bench.procfs import process_tree, rss_kib
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2_grpc as sgrpc
 from validator.generation import generate
@@ -178,32 +178,6 @@ class ServeProcess:
     def tree_rss_kib(self) -> int:
         """The resident memory of the server and every process under it, in KiB."""
         return sum(rss_kib(pid) for pid in process_tree(self.process.pid))
-
-
-def process_tree(root: int) -> list[int]:
-    """``root`` and all its descendants (by /proc parent links)."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-    tree, frontier = [root], [root]
-    while frontier:
-        frontier = [pid for pid, parent in parents.items() if parent in frontier]
-        tree += frontier
-    return tree
-
-
-def rss_kib(pid: int) -> int:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return 0
-    match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
-    return int(match.group(1)) if match else 0
 
 
 @pytest.fixture

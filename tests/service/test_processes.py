@@ -11,10 +11,11 @@ from pathlib import Path
 
 import grpc
 
+from bench.procfs import process_tree
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import service_pb2_grpc as sgrpc
-from tests.service.conftest import ServeProcess, process_tree
+from tests.service.conftest import ServeProcess
 from validator.judge import validate
 
 #: TCP states in /proc/net/tcp.
