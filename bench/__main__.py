@@ -32,7 +32,7 @@ from typing import TypeVar
 
 from bench import bench_service, bench_validate, engines, peers
 from bench.figures import Figure, table
-from validator.batch import default_workers
+from gamerec.validator.batch import default_workers
 
 SECTIONS = ("engines", "peers", "validate", "service")
 GO = "sgfmill 9x9 Go replay"

@@ -19,8 +19,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from gamerec.recorder.codecs import read_records, write_records
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import read_records, write_records
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "valid" / "collection.pbs"

@@ -1,6 +1,6 @@
 """The service: ``Validate`` calls per second and latency next to an echo RPC, same server.
 
-The server is ``gamerec serve`` as it runs in production (validator.service.processes: one
+The server is ``gamerec serve`` as it runs in production (gamerec.validator.service.processes: one
 server process per core sharing the port, each with its worker pool, health, reflection and
 the call log, here written to a file), started with one more service registered beside
 RecordService: ``gamerec.bench.Echo/Echo``, which answers a request with its own bytes. Echo
@@ -37,11 +37,11 @@ import grpc.aio
 
 from bench.figures import percentile
 from gamerec.v1 import service_pb2 as spb
-from validator.generation import generate
-from validator.service.calls import log_to
-from validator.service.pool import DEFAULT_INLINE_BYTES
-from validator.service.processes import serve
-from validator.service.server import ExtraService, ServeSettings
+from gamerec.validator.generation import generate
+from gamerec.validator.service.calls import log_to
+from gamerec.validator.service.pool import DEFAULT_INLINE_BYTES
+from gamerec.validator.service.processes import serve
+from gamerec.validator.service.server import ExtraService, ServeSettings
 
 ECHO_SERVICE = "gamerec.bench.Echo"
 ECHO = f"/{ECHO_SERVICE}/Echo"

@@ -23,9 +23,9 @@ from pathlib import Path
 
 from bench.figures import DATA
 from bench.procfs import tree_rss_kib
-from recorder.codecs import write_records
-from validator.batch import default_workers
-from validator.generation import generate
+from gamerec.recorder.codecs import write_records
+from gamerec.validator.batch import default_workers
+from gamerec.validator.generation import generate
 
 MIX = [
     ("ONE", {"Players": "2"}),

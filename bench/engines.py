@@ -1,6 +1,6 @@
 """Engine replay with full legality checks, per game: plies per second of ``Engine.replay``.
 
-One generic benchmark over the registry (``validator.games``): for each case it plays 2,000
+One generic benchmark over the registry (``gamerec.validator.games``): for each case it plays 2,000
 seeded random games (game i from ``random.Random(i)``; not timed, cached in ``bench/.data``
 with a digest of the engine's source so a changed engine makes new games), then times
 ``ENGINE.replay`` over all of them, median of several repetitions. The replay is the
@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.figures import DATA, median_seconds, source_digest
-from validator.games import ENGINE_MODULES, engine, game_names
-from validator.games.protocol import Engine
+from gamerec.validator.games import ENGINE_MODULES, engine, game_names
+from gamerec.validator.games.protocol import Engine
 
 #: Games per case (the issue's figure).
 GAMES = 2_000

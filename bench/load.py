@@ -37,14 +37,14 @@ import grpc.aio
 from bench.bench_service import start_server
 from bench.figures import percentile
 from bench.procfs import tree_rss_kib
+from gamerec.recorder.codecs import Encoding, encode_record, read_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
-from recorder.codecs import Encoding, encode_record, read_records
-from validator.adjudication import adjudicate
-from validator.comparison import compare_records
-from validator.frames import replay
-from validator.judge import score, validate
-from validator.service.work import legal_moves_job
+from gamerec.validator.adjudication import adjudicate
+from gamerec.validator.comparison import compare_records
+from gamerec.validator.frames import replay
+from gamerec.validator.judge import score, validate
+from gamerec.validator.service.work import legal_moves_job
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVICE = "/gamerec.v1.RecordService/"

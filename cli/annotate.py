@@ -17,13 +17,13 @@ from typing import Annotated
 
 import typer
 
-from cli.arguments import encoding_help
-from cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors
-from cli.verdicts import finding_text
+from gamerec.cli.arguments import encoding_help
+from gamerec.cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors
+from gamerec.cli.verdicts import finding_text
+from gamerec.recorder.codecs import Encoding, encoding_for_path, read_records, write_records
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, encoding_for_path, read_records, write_records
-from validator.annotation import AnnotationError, auto_annotate, edit_ply, parse_glyph
-from validator.identity import RulesError
+from gamerec.validator.annotation import AnnotationError, auto_annotate, edit_ply, parse_glyph
+from gamerec.validator.identity import RulesError
 
 
 @dataclass(frozen=True, slots=True)

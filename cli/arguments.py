@@ -9,11 +9,11 @@ from typing import Annotated
 
 import typer
 
-from cli.edge import fail, os_error_text
+from gamerec.cli.edge import fail, os_error_text
+from gamerec.recorder.codecs import Encoding, Frame, encoding_for_path, read_frames
+from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.limits import DEFAULT_LIMITS, Limits, limit_name
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, Frame, encoding_for_path, read_frames
-from recorder.errors import GamerecError
-from recorder.limits import DEFAULT_LIMITS, Limits, limit_name
 
 
 def record_files(arguments: list[str]) -> list[str]:

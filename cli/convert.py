@@ -7,11 +7,11 @@ from typing import Annotated
 
 import typer
 
-from cli.arguments import LimitOption, encoding_help, limits_of
-from cli.edge import fail, reported_errors
+from gamerec.cli.arguments import LimitOption, encoding_help, limits_of
+from gamerec.cli.edge import fail, reported_errors
+from gamerec.recorder.codecs import Encoding, encoding_for_path, read_records, write_records
+from gamerec.recorder.errors import EncodingError
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, encoding_for_path, read_records, write_records
-from recorder.errors import EncodingError
 
 
 class _Counted:

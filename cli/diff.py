@@ -13,17 +13,17 @@ from typing import Annotated
 import orjson
 import typer
 
-from cli.arguments import encoding_help
-from cli.edge import EXIT_FINDINGS, reported_errors
-from cli.verdicts import STATUS_WORDS, finding_text, message_json, result_text
+from gamerec.cli.arguments import encoding_help
+from gamerec.cli.edge import EXIT_FINDINGS, reported_errors
+from gamerec.cli.verdicts import STATUS_WORDS, finding_text, message_json, result_text
+from gamerec.recorder.codecs import Encoding, read_records
 from gamerec.v1 import diff_pb2 as dpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.codecs import Encoding, read_records
-from validator.comparison import compare_collections, compare_records
-from validator.games.protocol import Position, Site
-from validator.identity import RulesError, identify
-from validator.render import board_model, draw_text
+from gamerec.validator.comparison import compare_collections, compare_records
+from gamerec.validator.games.protocol import Position, Site
+from gamerec.validator.identity import RulesError, identify
+from gamerec.validator.render import board_model, draw_text
 
 
 def diff(

@@ -12,7 +12,7 @@ from typing import NoReturn
 
 import typer
 
-from recorder.errors import GamerecError
+from gamerec.recorder.errors import GamerecError
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1

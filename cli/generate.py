@@ -1,6 +1,6 @@
 """``gamerec generate --game G --count K --seed S -o OUT``: complete legal games as records.
 
-Over :func:`validator.generation.generate`: the same game, variant, count, seed and policy
+Over :func:`gamerec.validator.generation.generate`: the same game, variant, count, seed and policy
 always give the same records (and, in a binary or text encoding, the same bytes).
 """
 
@@ -12,11 +12,11 @@ from typing import Annotated
 
 import typer
 
-from cli.arguments import encoding_help
-from cli.edge import fail, reported_errors
+from gamerec.cli.arguments import encoding_help
+from gamerec.cli.edge import fail, reported_errors
+from gamerec.recorder.codecs import Encoding, encoding_for_path, write_records
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, encoding_for_path, write_records
-from validator.generation import generate as generate_records
+from gamerec.validator.generation import generate as generate_records
 
 
 class Policy(enum.StrEnum):

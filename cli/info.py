@@ -7,10 +7,10 @@ from typing import Annotated
 import orjson
 import typer
 
-from cli.arguments import LimitOption, ReadFailure, encoding_help, limits_of, records_of
-from cli.edge import EXIT_FAILED, error_line
-from recorder.codecs import Encoding
-from recorder.summary import RecordSummary, summarize
+from gamerec.cli.arguments import LimitOption, ReadFailure, encoding_help, limits_of, records_of
+from gamerec.cli.edge import EXIT_FAILED, error_line
+from gamerec.recorder.codecs import Encoding
+from gamerec.recorder.summary import RecordSummary, summarize
 
 
 def info(

@@ -7,16 +7,16 @@ from typing import Annotated
 
 import typer
 
-from cli.arguments import LimitOption, ReadFailure, encoding_help, limits_of, records_of
-from cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
-from cli.verdicts import DECISIONS, finding_text, message_json, result_text
+from gamerec.cli.arguments import LimitOption, ReadFailure, encoding_help, limits_of, records_of
+from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
+from gamerec.cli.verdicts import DECISIONS, finding_text, message_json, result_text
+from gamerec.recorder.codecs import Encoding
+from gamerec.recorder.limits import Limits
+from gamerec.recorder.notation import GAME_NAMES
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.codecs import Encoding
-from recorder.limits import Limits
-from recorder.notation import GAME_NAMES
-from validator.adjudication import adjudicate as adjudicate_record
-from validator.judge import computed_result, judge
+from gamerec.validator.adjudication import adjudicate as adjudicate_record
+from gamerec.validator.judge import computed_result, judge
 
 PathsArgument = Annotated[
     list[str],

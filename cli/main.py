@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import typer
 
-from cli.annotate import annotate
-from cli.convert import convert
-from cli.diff import diff
-from cli.generate import generate
-from cli.info import info
-from cli.judging import adjudicate, score
-from cli.render import render
-from cli.replay import replay
-from cli.serve import serve
-from cli.validate import validate
+from gamerec.cli.annotate import annotate
+from gamerec.cli.convert import convert
+from gamerec.cli.diff import diff
+from gamerec.cli.generate import generate
+from gamerec.cli.info import info
+from gamerec.cli.judging import adjudicate, score
+from gamerec.cli.render import render
+from gamerec.cli.replay import replay
+from gamerec.cli.serve import serve
+from gamerec.cli.validate import validate
 
 app = typer.Typer(
     name="gamerec",

@@ -16,14 +16,14 @@ from typing import Annotated
 
 import typer
 
-from cli.arguments import encoding_help
-from cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors
-from cli.verdicts import finding_text
+from gamerec.cli.arguments import encoding_help
+from gamerec.cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors
+from gamerec.cli.verdicts import finding_text
+from gamerec.recorder.codecs import Encoding, read_records
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, read_records
-from validator.frames import ReplayStoppedError
-from validator.identity import RulesError, identify
-from validator.render import Scene, draw_svg, scenes
+from gamerec.validator.frames import ReplayStoppedError
+from gamerec.validator.identity import RulesError, identify
+from gamerec.validator.render import Scene, draw_svg, scenes
 
 
 def render(

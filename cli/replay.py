@@ -6,15 +6,15 @@ from typing import Annotated
 
 import typer
 
-from cli.arguments import LimitOption, encoding_help, limits_of
-from cli.edge import EXIT_FAILED, EXIT_FINDINGS, error_line, fail, reported_errors
-from cli.verdicts import finding_text, message_json
+from gamerec.cli.arguments import LimitOption, encoding_help, limits_of
+from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, error_line, fail, reported_errors
+from gamerec.cli.verdicts import finding_text, message_json
+from gamerec.recorder.codecs import Encoding, read_records
+from gamerec.recorder.limits import Limits
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, read_records
-from recorder.limits import Limits
-from validator.frames import ReplayStoppedError, Step, frame_of, steps
-from validator.identity import RulesError, RulesIdentity, identify
-from validator.render import board_model, draw_text, step_places
+from gamerec.validator.frames import ReplayStoppedError, Step, frame_of, steps
+from gamerec.validator.identity import RulesError, RulesIdentity, identify
+from gamerec.validator.render import board_model, draw_text, step_places
 
 
 def replay(

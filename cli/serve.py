@@ -8,11 +8,11 @@ from typing import Annotated
 
 import typer
 
-from cli.edge import reported_errors
-from validator.service.calls import log_to
-from validator.service.pool import DEFAULT_INLINE_BYTES
-from validator.service.processes import serve as serve_forever
-from validator.service.server import (
+from gamerec.cli.edge import reported_errors
+from gamerec.validator.service.calls import log_to
+from gamerec.validator.service.pool import DEFAULT_INLINE_BYTES
+from gamerec.validator.service.processes import serve as serve_forever
+from gamerec.validator.service.server import (
     DEFAULT_GRACE_SECONDS,
     DEFAULT_MAX_MESSAGE_BYTES,
     ServeSettings,

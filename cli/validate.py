@@ -9,12 +9,12 @@ from typing import Annotated, TextIO
 
 import typer
 
-from cli.arguments import LimitOption, encoding_help, limits_of, record_files
-from cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
-from cli.verdicts import render_verdict_json, render_verdict_text
+from gamerec.cli.arguments import LimitOption, encoding_help, limits_of, record_files
+from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
+from gamerec.cli.verdicts import render_verdict_json, render_verdict_text
+from gamerec.recorder.codecs import Encoding
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.codecs import Encoding
-from validator.batch import Outcome, judge_sources
+from gamerec.validator.batch import Outcome, judge_sources
 
 
 @dataclass

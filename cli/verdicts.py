@@ -11,9 +11,9 @@ import orjson
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from gamerec.recorder.notation import GAME_NAMES
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.notation import GAME_NAMES
 
 STATUS_WORDS = {
     vpb.GAME_STATUS_FINISHED: "finished",

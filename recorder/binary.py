@@ -4,7 +4,7 @@
 varint. The reader checks each claimed length against the ``record-bytes`` limit before
 reading the record, so a frame claiming 2 GB fails at once without allocating, and it holds
 one record at a time, so a collection of any size streams in constant memory. Every record
-read is checked against the other limits too (``recorder.limits``). Records are written
+read is checked against the other limits too (``gamerec.recorder.limits``). Records are written
 deterministically (map entries in key order), so one record always gives the same bytes.
 """
 
@@ -16,9 +16,8 @@ from typing import BinaryIO
 
 from google.protobuf.message import DecodeError
 
-from gamerec.v1 import record_pb2 as pb
-from recorder.errors import LimitExceededError, RecordMalformedError
-from recorder.limits import (
+from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
+from gamerec.recorder.limits import (
     DEFAULT_LIMITS,
     HARDEST_VARIATION_DEPTH,
     Limits,
@@ -26,7 +25,14 @@ from recorder.limits import (
     exceeded,
     resolved,
 )
-from recorder.wire import NestingError, WireError, decode_varint, encode_varint, locate_wire_error
+from gamerec.recorder.wire import (
+    NestingError,
+    WireError,
+    decode_varint,
+    encode_varint,
+    locate_wire_error,
+)
+from gamerec.v1 import record_pb2 as pb
 
 #: The largest record (a ``.pb`` file or one ``.pbs`` frame) read by default: 64 MiB.
 DEFAULT_MAX_RECORD_BYTES = DEFAULT_LIMITS.max_record_bytes

@@ -13,11 +13,11 @@ GRN     ``.grn``   text records of notation.md, one or many
 The encoding comes from the argument, else from the file extension, else from the content
 (:func:`sniff_encoding`; always so for standard input ``-``). Collections (``.pbs``,
 ``.jsonl``, ``.grn``) are read and written one record at a time, in constant memory.
-Every decoding failure is a :class:`~recorder.errors.RecordMalformedError` that names the
+Every decoding failure is a :class:`~gamerec.recorder.errors.RecordMalformedError` that names the
 source, the place (``line 3, column 7``; ``byte 1042``; ``record 3 at byte 1042``) and what
-was expected. Every record read is checked against :class:`~recorder.limits.Limits` (the
-``limits`` argument, :data:`~recorder.limits.DEFAULT_LIMITS` by default); a record over a limit
-is a :class:`~recorder.errors.LimitExceededError`, which names the limit. Files are written
+was expected. Every record read is checked against :class:`~gamerec.recorder.limits.Limits` (the
+``limits`` argument, :data:`~.limits.DEFAULT_LIMITS` by default); a record over a limit
+is a :class:`~gamerec.recorder.errors.LimitExceededError`, which names the limit. Files are written
 atomically: into a temporary file in the same folder, renamed over the destination on
 success, removed on any failure.
 """
@@ -38,8 +38,7 @@ from typing import BinaryIO, TypeAlias
 import orjson
 from google.protobuf.message import DecodeError
 
-from gamerec.v1 import record_pb2 as pb
-from recorder.binary import (
+from gamerec.recorder.binary import (
     DEFAULT_MAX_RECORD_BYTES,
     Frame,
     read_pb,
@@ -48,11 +47,12 @@ from recorder.binary import (
     read_pbs_frames,
     write_pbs,
 )
-from recorder.errors import EncodingError, RecordMalformedError
-from recorder.grn import read_grn, write_grn
-from recorder.limits import DEFAULT_LIMITS, Limits, resolved
-from recorder.protojson import encode_json, read_json, read_jsonl, write_jsonl
-from recorder.wire import WireError, decode_varint
+from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.grn import read_grn, write_grn
+from gamerec.recorder.limits import DEFAULT_LIMITS, Limits, resolved
+from gamerec.recorder.protojson import encode_json, read_json, read_jsonl, write_jsonl
+from gamerec.recorder.wire import WireError, decode_varint
+from gamerec.v1 import record_pb2 as pb
 
 __all__ = [
     "DEFAULT_LIMITS",

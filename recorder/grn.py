@@ -11,11 +11,11 @@ text. A result marker (``*``, ``31-24``) may end the main line as in PGN: it mus
 the ``Result`` tag, or stands for it when the tag is absent. PGN numeric glyphs ``$1``-``$6``
 read as the six glyphs.
 
-The writer is canonical: tags in a fixed order (``recorder.grn_tags``), every ply numbered,
+The writer is canonical: tags in a fixed order (``gamerec.recorder.grn_tags``), every ply numbered,
 the glyph right after the token, the comment text in its own block ``{ ... }``, the commands
 in another (``{[%seat 2] [%clk 0:09:58] [%ts 2026-11-29T20:15:03Z]}``), lines of at most 79
 characters where the words allow it, one blank line between records. Escaping is described
-in ``recorder.grn_values``. Reading a written record gives back an equal message.
+in ``gamerec.recorder.grn_values``. Reading a written record gives back an equal message.
 """
 
 from __future__ import annotations
@@ -25,11 +25,10 @@ from collections.abc import Iterable, Iterator, MutableSequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from gamerec.v1 import record_pb2 as pb
-from recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
-from recorder.grn_lexer import DEFAULT_MAX_TOKEN_CHARS, Kind, Lexer, Token, utf8_chunks
-from recorder.grn_tags import header_tags, read_result_claim, read_tag
-from recorder.grn_values import (
+from gamerec.recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
+from gamerec.recorder.grn_lexer import DEFAULT_MAX_TOKEN_CHARS, Kind, Lexer, Token, utf8_chunks
+from gamerec.recorder.grn_tags import header_tags, read_result_claim, read_tag
+from gamerec.recorder.grn_values import (
     escape_comment,
     escape_tag_value,
     format_clock,
@@ -39,8 +38,9 @@ from recorder.grn_values import (
     parse_uint32,
     unescape,
 )
-from recorder.limits import HARDEST_VARIATION_DEPTH, Limits, exceeded, resolved
-from recorder.notation import GameValue, format_action, parse_action
+from gamerec.recorder.limits import HARDEST_VARIATION_DEPTH, Limits, exceeded, resolved
+from gamerec.recorder.notation import GameValue, format_action, parse_action
+from gamerec.v1 import record_pb2 as pb
 
 #: The deepest nesting of variations. The protobuf decoders stop at 100 nested messages; a
 #: variation level takes two (Variation, Move) and a move's own action two more (OneMove,
@@ -432,8 +432,8 @@ def format_grn(record: pb.GameRecord) -> str:
     """The canonical GRN text of one record, ending with a newline.
 
     Raises:
-        EncodingError: the record has no GRN form (see ``recorder.grn_tags.header_tags``
-            and ``recorder.notation.format_action``); the message names the ply.
+        EncodingError: the record has no GRN form (see ``gamerec.recorder.grn_tags.header_tags``
+            and ``gamerec.recorder.notation.format_action``); the message names the ply.
     """
     tags = "".join(f'[{name} "{escape_tag_value(value)}"]\n' for name, value in header_tags(record))
     words = []

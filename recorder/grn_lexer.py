@@ -13,7 +13,7 @@ Tokens: a tag pair ``[Name "value"]``, a comment ``{...}`` (raw, still escaped),
 (``*``, ``31-24``). Lines and columns are 1-based and count characters.
 
 Deliberately not checked here: whether a tag name is known, whether a token is a move of some
-game, whether ply numbers run in order. The reader (``recorder.grn``) does that.
+game, whether ply numbers run in order. The reader (``gamerec.recorder.grn``) does that.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from recorder.errors import LimitExceededError, RecordMalformedError
+from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
 
 CHUNK_BYTES = 1 << 16
 #: The longest token (tag line, comment, move) the lexer accepts, in characters.

@@ -47,17 +47,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gamerec.v1 import record_pb2 as pb
-from recorder.errors import EncodingError, RecordMalformedError
-from recorder.grn_values import (
+from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.grn_values import (
     format_timestamp,
     parse_int32,
     parse_timestamp,
     parse_uint32,
     parse_uint32_list,
 )
-from recorder.limits import exceeded
-from recorder.notation import GAME_NAMES, GameValue, game_from_name, game_name
+from gamerec.recorder.limits import exceeded
+from gamerec.recorder.notation import GAME_NAMES, GameValue, game_from_name, game_name
+from gamerec.v1 import record_pb2 as pb
 
 #: The highest seat number a GRN tag may name (``Seat64``), whatever the seats limit says.
 MAX_SEATS = 64

@@ -26,7 +26,7 @@ import re
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
-from recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.errors import EncodingError, RecordMalformedError
 
 UINT32_MAX = 2**32 - 1
 INT32_MIN = -(2**31)

@@ -2,7 +2,7 @@
 
 Every decoder (``.pb``, ``.pbs``, ``.json``, ``.jsonl``, ``.grn``) checks each record against a
 :class:`Limits` value (:data:`DEFAULT_LIMITS` unless the caller gives one) and raises
-:class:`~recorder.errors.LimitExceededError` at the first limit a record exceeds. The error
+:class:`~gamerec.recorder.errors.LimitExceededError` at the first limit a record exceeds. The error
 names the limit (``error.limit``, the name used by ``--limit NAME=N`` on the command line), the
 value found (``error.value``), the limit's value (``error.maximum``) and the place: the line
 and column in GRN, the record and the field path (``moves[12].comment``) in binary and JSON.
@@ -30,7 +30,7 @@ limit (``--limit``)     default         what it bounds
 The defaults are far above any real game (the longest games the engines play run to a few
 thousand plies) and low enough that reading and judging a record stays fast. The validator
 checks the plies limit itself before replaying a record held in memory
-(``validator.judge.validate``), because a record that was never decoded was never checked.
+(``gamerec.validator.judge.validate``), because a record that was never decoded was never checked.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from gamerec.recorder.errors import LimitExceededError
 from gamerec.v1 import record_pb2 as pb
-from recorder.errors import LimitExceededError
 
 #: The deepest variation nesting any limit may allow: the protobuf decoders stop at 100
 #: nested messages, and a variation level takes two (Variation, Move) and a move's own action

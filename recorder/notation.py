@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from typing import TypeAlias
 
+from gamerec.recorder.errors import EncodingError, NotationError
 from gamerec.v1 import record_pb2 as pb
-from recorder.errors import EncodingError, NotationError
 
 GameValue: TypeAlias = pb.Game.ValueType
 

@@ -4,7 +4,7 @@ The mapping is protobuf's canonical JSON (``google.protobuf.json_format``: lower
 names, enum names, RFC 3339 times, durations such as ``"1.5s"``); orjson turns the mapping
 into bytes and back, which is several times faster than the standard ``json`` module.
 Extra tags are written sorted by name so the output does not depend on map order. Every
-record read is checked against the limits (``recorder.limits``): its move tree before it
+record read is checked against the limits (``gamerec.recorder.limits``): its move tree before it
 becomes a message (that conversion is the slow part), everything else after.
 """
 
@@ -17,9 +17,9 @@ from typing import Any, BinaryIO
 import orjson
 from google.protobuf import json_format
 
+from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.limits import Limits, check_mapping, check_record, exceeded, resolved
 from gamerec.v1 import record_pb2 as pb
-from recorder.errors import EncodingError, RecordMalformedError
-from recorder.limits import Limits, check_mapping, check_record, exceeded, resolved
 
 _BOM = b"\xef\xbb\xbf"
 _FIELD_CHAIN = re.compile(r"Failed to parse (\w+) field: ")

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from gamerec.recorder.errors import EncodingError
+from gamerec.recorder.grn_tags import variant_tags
+from gamerec.recorder.notation import GAME_NAMES
 from gamerec.v1 import record_pb2 as pb
-from recorder.errors import EncodingError
-from recorder.grn_tags import variant_tags
-from recorder.notation import GAME_NAMES
 
 
 @dataclass(frozen=True, slots=True)

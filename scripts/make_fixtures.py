@@ -19,9 +19,9 @@ import io
 import sys
 from pathlib import Path
 
+from gamerec.recorder.codecs import Encoding, encode_record, read_records
+from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, encode_record, read_records
-from recorder.wire import encode_varint
 
 ROOT = Path(__file__).resolve().parent.parent
 VALID = ROOT / "fixtures" / "valid"

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gamerec.recorder.codecs import Encoding, encode_record, write_records
+from gamerec.recorder.grn_tags import read_tag, variant_tags
+from gamerec.recorder.notation import format_action, game_from_name, parse_action
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, encode_record, write_records
-from recorder.grn_tags import read_tag, variant_tags
-from recorder.notation import format_action, game_from_name, parse_action
-from validator.games import engine, game_names
-from validator.games.protocol import Engine
-from validator.generation import generate
+from gamerec.validator.games import engine, game_names
+from gamerec.validator.games.protocol import Engine
+from gamerec.validator.generation import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "fixtures" / "games"

@@ -15,9 +15,8 @@ from collections.abc import Callable
 from google.protobuf import duration_pb2, timestamp_pb2
 from hypothesis import strategies as st
 
-from gamerec.v1 import record_pb2 as pb
-from recorder.grn_tags import KNOWN_TAGS, MAX_SEATS
-from recorder.grn_values import (
+from gamerec.recorder.grn_tags import KNOWN_TAGS, MAX_SEATS
+from gamerec.recorder.grn_values import (
     DURATION_MAX_SECONDS,
     INT32_MAX,
     INT32_MIN,
@@ -25,7 +24,8 @@ from recorder.grn_values import (
     TIMESTAMP_MIN_SECONDS,
     UINT32_MAX,
 )
-from recorder.notation import GameValue
+from gamerec.recorder.notation import GameValue
+from gamerec.v1 import record_pb2 as pb
 
 GAMES = (pb.GAME_ONE, pb.GAME_ARONDA, pb.GAME_OUST, pb.GAME_OH_WAH_REE)
 SPECIAL_ACTIONS = ("resign", "pass", "swap")

@@ -1,4 +1,4 @@
-"""The layers of architecture.md: nothing imports upward, engines are pure."""
+"""The layers of architecture.md: nothing imports upward, engines are pure, one import package."""
 
 from __future__ import annotations
 
@@ -9,28 +9,38 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# For each layer, the top-level modules it must never import.
+#: The folders that install as ``gamerec.<folder>``; nothing imports them by their bare name.
+PACKAGED_FOLDERS = ("recorder", "validator", "cli")
+
+#: The rules engines: pure Python, no I/O, no protobuf (architecture.md, "Layers").
+ENGINE_FILES = tuple(
+    ROOT / "validator" / "games" / name
+    for name in ("__init__.py", "protocol.py", "one.py", "aronda.py", "oust.py", "ohwahree.py")
+)
+
+# For each layer, the modules it must never import.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "recorder": ("validator", "cli"),
-    "validator": ("cli",),
-    "validator/games": (
-        "cli",
-        "gamerec",
-        "google",
-        "grpc",
-        "validator.service",
-        "validator.verdict",
-        "orjson",
-        "json",
-        "io",
-        "os",
-        "pathlib",
-        "logging",
-        "sys",
-        "subprocess",
-        "socket",
-    ),
+    "recorder": ("gamerec.validator", "gamerec.cli"),
+    "validator": ("gamerec.cli",),
 }
+ENGINE_FORBIDDEN = (
+    "gamerec.cli",
+    "gamerec.v1",
+    "google",
+    "grpc",
+    "gamerec.validator",
+    "orjson",
+    "json",
+    "io",
+    "os",
+    "pathlib",
+    "logging",
+    "sys",
+    "subprocess",
+    "socket",
+)
+#: What an engine may take from the rest of gamerec: the shared errors, and the games' own.
+ENGINE_ALLOWED = ("gamerec.recorder.errors", "gamerec.validator.games")
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -50,18 +60,61 @@ def layer_files(layer: str) -> list[Path]:
     return sorted((ROOT / layer).rglob("*.py"))
 
 
+def _within(name: str, module: str) -> bool:
+    return name == module or name.startswith(module + ".")
+
+
 @pytest.mark.parametrize("layer", sorted(FORBIDDEN))
 def test_layer_does_not_import_upward(layer: str) -> None:
     offenders = []
     for path in layer_files(layer):
         for name in imported_modules(path):
             for forbidden in FORBIDDEN[layer]:
-                if name == forbidden or name.startswith(forbidden + "."):
+                if _within(name, forbidden):
                     offenders.append(f"{path.relative_to(ROOT)} imports {name}")
     assert offenders == []
 
 
+@pytest.mark.parametrize("path", ENGINE_FILES, ids=lambda path: path.name)
+def test_engines_are_pure(path: Path) -> None:
+    offenders = [
+        name
+        for name in imported_modules(path)
+        if any(_within(name, forbidden) for forbidden in ENGINE_FORBIDDEN)
+        and not any(_within(name, allowed) for allowed in ENGINE_ALLOWED)
+    ]
+    assert offenders == []
+
+
 def test_engines_import_only_the_shared_error_module_from_recorder() -> None:
-    for path in layer_files("validator/games"):
-        recorder_imports = {n for n in imported_modules(path) if n.startswith("recorder")}
-        assert recorder_imports <= {"recorder.errors"}, path
+    for path in ENGINE_FILES:
+        recorder_imports = {n for n in imported_modules(path) if _within(n, "gamerec.recorder")}
+        assert recorder_imports <= {"gamerec.recorder.errors"}, path
+
+
+def _python_files() -> list[Path]:
+    """Every Python file of the repository that is not generated or installed."""
+    skipped = {".venv", "node_modules", "build", ".git"}
+    return sorted(
+        path
+        for path in ROOT.rglob("*.py")
+        if not skipped & set(path.relative_to(ROOT).parts)
+        and path.relative_to(ROOT).parts[0] != "gamerec"
+    )
+
+
+def test_nothing_imports_the_bare_folder_names() -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in _python_files()
+        for name in imported_modules(path)
+        if name.split(".")[0] in PACKAGED_FOLDERS
+    ]
+    assert offenders == []
+
+
+def test_the_packaged_folders_are_linked_into_the_gamerec_package() -> None:
+    for folder in PACKAGED_FOLDERS:
+        link = ROOT / "gamerec" / folder
+        assert link.is_symlink(), link
+        assert link.resolve() == (ROOT / folder).resolve()

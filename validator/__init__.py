@@ -1,1 +1,1 @@
-"""Replay, validate, score and adjudicate records with the rules engines in ``validator.games``."""
+"""Replay, validate, score and adjudicate records with the rules engines in ``games``."""

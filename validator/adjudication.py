@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gamerec.recorder.limits import Limits
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.limits import Limits
-from validator.judge import (
+from gamerec.validator.judge import (
     CITATIONS,
     TERMINATION_WORDS,
     Judgement,

@@ -42,15 +42,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.grn import GLYPHS
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.errors import GamerecError
-from recorder.grn import GLYPHS
-from validator.frames import ReplayStoppedError, steps
-from validator.games import oust
-from validator.games.oust import OustState
-from validator.games.protocol import GameEvent, GameState
-from validator.identity import RulesIdentity, identify
+from gamerec.validator.frames import ReplayStoppedError, steps
+from gamerec.validator.games import oust
+from gamerec.validator.games.oust import OustState
+from gamerec.validator.games.protocol import GameEvent, GameState
+from gamerec.validator.identity import RulesIdentity, identify
 
 #: The comment commands this module writes (and replaces on a new run).
 FACT_COMMANDS: Final = ("score", "legal", "captures", "possessions", "best")

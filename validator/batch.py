@@ -1,6 +1,6 @@
 """Validate many records on all cores: files, folders, ``.pbs`` collections, standard input.
 
-The main process reads inputs as unparsed frames (``recorder.codecs.read_frames``) and hands
+The main process reads inputs as unparsed frames (``gamerec.recorder.codecs.read_frames``) and hands
 chunks of them to worker processes, which parse, validate and render each record; results
 come back in input order. At most a few chunks are in flight at once, so memory stays flat
 however large the inputs are. With one worker (or a single small chunk) everything runs in
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Literal
 
+from gamerec.recorder.codecs import Encoding, Frame, read_frames
+from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.limits import Limits
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.codecs import Encoding, Frame, read_frames
-from recorder.errors import GamerecError
-from recorder.limits import Limits
-from validator.judge import validate
+from gamerec.validator.judge import validate
 
 #: How a record (or a whole source) fared.
 Status = Literal["valid", "invalid", "unreadable"]

@@ -22,12 +22,12 @@ import orjson
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
+from gamerec.recorder.notation import GAME_NAMES, format_action
 from gamerec.v1 import diff_pb2 as dpb
 from gamerec.v1 import record_pb2 as pb
-from recorder.notation import GAME_NAMES, format_action
-from validator.frames import ReplayStoppedError, position_message, steps
-from validator.identity import RulesError, identify
-from validator.judge import validate
+from gamerec.validator.frames import ReplayStoppedError, position_message, steps
+from gamerec.validator.identity import RulesError, identify
+from gamerec.validator.judge import validate
 
 #: A field descriptor: the pure-Python and the upb classes have the same surface.
 FieldDescriptor: TypeAlias = Any

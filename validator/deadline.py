@@ -3,7 +3,7 @@
 A deadline is a ``time.monotonic()`` value (on Linux the monotonic clock is system-wide, so a
 deadline set in one process holds in another). :func:`validate`, :func:`score`,
 :func:`adjudicate` and :func:`replay` take one as ``deadline=`` and raise
-:class:`~recorder.errors.DeadlineExceededError` once it has passed, instead of finishing work
+:class:`~.errors.DeadlineExceededError` once it has passed, instead of finishing work
 nobody waits for. The engines know nothing of time: their fast replay reads its moves through
 :class:`PacedMoves`, which looks at the clock every :data:`PLIES_PER_CHECK` moves.
 """
@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Final, TypeVar, overload
 
-from recorder.errors import DeadlineExceededError
+from gamerec.recorder.errors import DeadlineExceededError
 
 #: How many moves an engine may read between two looks at the clock. A look costs about
 #: 50 ns; the fastest engine ply about 600 ns, so checking every 1,024 plies costs nothing
@@ -40,7 +40,7 @@ class PacedMoves(Sequence[T]):
 
     Engines read their moves by index, by iteration or by slicing; every way of reading looks
     at the clock once per :data:`PLIES_PER_CHECK` moves and raises
-    :class:`~recorder.errors.DeadlineExceededError` past the deadline.
+    :class:`~.errors.DeadlineExceededError` past the deadline.
     """
 
     __slots__ = ("_deadline", "_moves")

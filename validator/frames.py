@@ -13,10 +13,10 @@ from typing import Any
 
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from validator.deadline import check_deadline, paced
-from validator.games.protocol import GameEvent, GameState, Position
-from validator.identity import RulesIdentity, identify
-from validator.moves import UnreadableMoveError, reader_for
+from gamerec.validator.deadline import check_deadline, paced
+from gamerec.validator.games.protocol import GameEvent, GameState, Position
+from gamerec.validator.identity import RulesIdentity, identify
+from gamerec.validator.moves import UnreadableMoveError, reader_for
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,11 +19,11 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from gamerec.recorder.grn_tags import VARIANT_OPTIONS, read_tag
+from gamerec.recorder.notation import game_from_name, parse_action
 from gamerec.v1 import record_pb2 as pb
-from recorder.grn_tags import VARIANT_OPTIONS, read_tag
-from recorder.notation import game_from_name, parse_action
-from validator.games import engine
-from validator.games.protocol import Engine, GameState, VariantError
+from gamerec.validator.games import engine
+from gamerec.validator.games.protocol import Engine, GameState, VariantError
 
 POLICIES = ("random", "greedy")
 SEAT_NAMES = ("Ana", "Ben", "Chi", "Dev", "Eli", "Fay")

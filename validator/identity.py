@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from gamerec.recorder.errors import EncodingError, GamerecError
+from gamerec.recorder.grn_tags import variant_tags
+from gamerec.recorder.notation import GAME_ACTIONS, GAME_NAMES
 from gamerec.v1 import record_pb2 as pb
-from recorder.errors import EncodingError, GamerecError
-from recorder.grn_tags import variant_tags
-from recorder.notation import GAME_ACTIONS, GAME_NAMES
-from validator.games import engine
-from validator.games.protocol import Engine, VariantError
+from gamerec.validator.games import engine
+from gamerec.validator.games.protocol import Engine, VariantError
 
 
 class RulesError(GamerecError):

@@ -17,13 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamerec.recorder.limits import Limits, check_plies
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.limits import Limits, check_plies
-from validator.deadline import check_deadline, paced
-from validator.games.protocol import GameState, Illegal
-from validator.identity import RulesError, RulesIdentity, identify
-from validator.moves import reader_for
+from gamerec.validator.deadline import check_deadline, paced
+from gamerec.validator.games.protocol import GameState, Illegal
+from gamerec.validator.identity import RulesError, RulesIdentity, identify
+from gamerec.validator.moves import reader_for
 
 #: Terminations that are not rule events: the record stops for a reason outside the rules.
 OUTSIDE_TERMINATIONS = frozenset(
@@ -113,7 +113,7 @@ def judge(
 
     Args:
         record: the record to judge.
-        deadline: a ``time.monotonic()`` time to give up at (see validator.deadline).
+        deadline: a ``time.monotonic()`` time to give up at (see gamerec.validator.deadline).
         limits: the plies limit is checked first (default ``DEFAULT_LIMITS``), so a record
             built in memory cannot make the replay take unbounded time.
 

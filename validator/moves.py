@@ -17,11 +17,11 @@ from typing import Any, Final
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import Message
 
+from gamerec.recorder.errors import EncodingError, GamerecError
+from gamerec.recorder.notation import SPECIAL_ACTIONS, format_action
 from gamerec.v1 import record_pb2 as pb
-from recorder.errors import EncodingError, GamerecError
-from recorder.notation import SPECIAL_ACTIONS, format_action
-from validator.games.protocol import MoveSyntaxError
-from validator.identity import RulesIdentity
+from gamerec.validator.games.protocol import MoveSyntaxError
+from gamerec.validator.identity import RulesIdentity
 
 #: A reader forgets its translations past this many (annotated moves make unique keys).
 MAX_REMEMBERED_MOVES: Final = 16_384

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from cli.main import app
+from gamerec.cli.main import app
+from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import read_records
-from validator.annotation import read_facts, without_facts
-from validator.frames import replay
-from validator.judge import validate
+from gamerec.validator.annotation import read_facts, without_facts
+from gamerec.validator.frames import replay
+from gamerec.validator.judge import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "valid"

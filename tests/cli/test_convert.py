@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from cli.main import app
-from recorder.codecs import Encoding, decode_record, read_records
+from gamerec.cli.main import app
+from gamerec.recorder.codecs import Encoding, decode_record, read_records
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "valid"

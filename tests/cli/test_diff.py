@@ -7,10 +7,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
-from cli.main import app
+from gamerec.cli.main import app
+from gamerec.recorder.codecs import Encoding, read_records, write_records
+from gamerec.recorder.notation import parse_action
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, read_records, write_records
-from recorder.notation import parse_action
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "valid"

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from cli.main import app
-from recorder.codecs import read_records
-from validator.judge import validate
+from gamerec.cli.main import app
+from gamerec.recorder.codecs import read_records
+from gamerec.validator.judge import validate
 
 #: Games and variants as a person would ask for them on the command line.
 REQUESTS = [
@@ -63,7 +63,7 @@ def test_the_same_seed_gives_the_same_bytes_and_another_seed_other_games(
 
 
 def test_the_same_seed_gives_the_same_bytes_in_processes_with_other_hash_seeds() -> None:
-    args = [sys.executable, "-m", "cli", "generate", "--game", "Aronda", "--count", "2"]
+    args = [sys.executable, "-m", "gamerec", "generate", "--game", "Aronda", "--count", "2"]
     outputs = []
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}

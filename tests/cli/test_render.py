@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
-from cli.main import app
+from gamerec.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "valid"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
-from cli.main import app
-from recorder.codecs import read_records, write_records
-from validator.generation import generate
+from gamerec.cli.main import app
+from gamerec.recorder.codecs import read_records, write_records
+from gamerec.validator.generation import generate
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "fixtures" / "games"

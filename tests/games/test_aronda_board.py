@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from validator.games.aronda import (
+from gamerec.validator.games.aronda import (
     ALL_FIELDS,
     CAPACITY,
     EDGE,

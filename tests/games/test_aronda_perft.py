@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from validator.games import protocol
-from validator.games.aronda import ENGINE, ArondaVariant
+from gamerec.validator.games import protocol
+from gamerec.validator.games.aronda import ENGINE, ArondaVariant
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "perft" / "aronda.txt"
 SHALLOW = 2  # deeper rows run under the slow marker

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from validator.games.aronda import (
+from gamerec.validator.games.aronda import (
     ALL_FIELDS,
     CAPACITY,
     EDGE,
@@ -31,7 +31,7 @@ from validator.games.aronda import (
     parse_move,
     take_from_outside,
 )
-from validator.games.protocol import Illegal
+from gamerec.validator.games.protocol import Illegal
 
 VARIANTS = [ArondaVariant(s, p) for s in SUPPLY_OPTIONS for p in SECOND_PIECE_OPTIONS]
 variants = st.sampled_from(VARIANTS)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from validator.games import engine
-from validator.games.aronda import (
+from gamerec.validator.games import engine
+from gamerec.validator.games.aronda import (
     ENDINGS,
     ENGINE,
     FIELD_CODES,
@@ -32,7 +32,7 @@ from validator.games.aronda import (
     format_move,
     parse_move,
 )
-from validator.games.protocol import (
+from gamerec.validator.games.protocol import (
     Engine,
     GameEvent,
     IllegalMoveError,

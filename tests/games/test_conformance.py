@@ -1,7 +1,7 @@
 """Conformance: every registered engine honours the protocol the same way (OpenSpiel's habit).
 
 These tests know nothing of any one game: they reach every engine through the registry and
-``validator.games.protocol`` only, so a new engine is covered the day it is registered.
+``gamerec.validator.games.protocol`` only, so a new engine is covered the day it is registered.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from validator.games import engine, game_names
-from validator.games.protocol import (
+from gamerec.validator.games import engine, game_names
+from gamerec.validator.games.protocol import (
     Engine,
     IllegalMoveError,
     MoveSyntaxError,

@@ -10,8 +10,8 @@ from typing import NamedTuple
 
 import pytest
 
-from validator.games.ohwahree import ENGINE, RESIGN, Move, Sow, Variant
-from validator.games.protocol import IllegalMoveError
+from gamerec.validator.games.ohwahree import ENGINE, RESIGN, Move, Sow, Variant
+from gamerec.validator.games.protocol import IllegalMoveError
 
 
 class IllegalCase(NamedTuple):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from validator.games import engine
-from validator.games.ohwahree import (
+from gamerec.validator.games import engine
+from gamerec.validator.games.ohwahree import (
     ENGINE,
     RESIGN,
     Move,
@@ -19,7 +19,7 @@ from validator.games.ohwahree import (
     Variant,
     pit_owners,
 )
-from validator.games.protocol import Engine, MoveSyntaxError, VariantError
+from gamerec.validator.games.protocol import Engine, MoveSyntaxError, VariantError
 
 ROOT = Path(__file__).resolve().parents[2]
 TWO = ENGINE.variant(players=2)
@@ -229,7 +229,7 @@ def test_digest_tells_the_seat_to_move_the_skip_counter_and_resignations_apart()
 
 def test_digest_is_the_same_in_another_process() -> None:
     script = (
-        "from validator.games.ohwahree import ENGINE, Sow\n"
+        "from gamerec.validator.games.ohwahree import ENGINE, Sow\n"
         "state = ENGINE.new_game(ENGINE.variant(players=3))\n"
         "state.play(Sow(2, 'cw'))\n"
         "print(state.digest())\n"

@@ -10,8 +10,8 @@ from typing import NamedTuple
 
 import pytest
 
-from validator.games.ohwahree import ENGINE
-from validator.games.protocol import perft
+from gamerec.validator.games.ohwahree import ENGINE
+from gamerec.validator.games.protocol import perft
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "perft" / "ohwahree.txt"
 

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from validator.games.ohwahree import (
+from gamerec.validator.games.ohwahree import (
     ENGINE,
     PIT_COUNT,
     RESIGN,
@@ -29,7 +29,7 @@ from validator.games.ohwahree import (
     pit_owners,
     seat_pits,
 )
-from validator.games.protocol import Illegal
+from gamerec.validator.games.protocol import Illegal
 
 PROPERTY = settings(deadline=None, max_examples=60)
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import pytest
 
-from validator.games.ohwahree import (
+from gamerec.validator.games.ohwahree import (
     ENGINE,
     RESIGN,
     OhWahReeState,
@@ -22,7 +22,7 @@ from validator.games.ohwahree import (
     pit_owners,
     seat_pits,
 )
-from validator.games.protocol import GameEvent, MoveSyntaxError
+from gamerec.validator.games.protocol import GameEvent, MoveSyntaxError
 
 
 def board(text: str) -> list[int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from validator.games.one import (
+from gamerec.validator.games.one import (
     NO_POINT,
     Board,
     Line,
@@ -17,7 +17,7 @@ from validator.games.one import (
     point_code,
     point_name,
 )
-from validator.games.protocol import VariantError
+from gamerec.validator.games.protocol import VariantError
 
 # rules/one.md §2.2, verbatim: point | angle° | neighbours | jumps (jumped→landing).
 DEFAULT_BOARD_TABLE = """

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from validator.games.one import (
+from gamerec.validator.games.one import (
     CODE_STRIDE,
     ENGINE,
     RESIGN,
@@ -16,7 +16,7 @@ from validator.games.one import (
     point_code,
     point_name,
 )
-from validator.games.protocol import MoveSyntaxError, VariantError
+from gamerec.validator.games.protocol import MoveSyntaxError, VariantError
 
 DEFAULT = Variant(players=2)
 

@@ -10,8 +10,8 @@ from typing import NamedTuple
 
 import pytest
 
-from validator.games import protocol
-from validator.games.one import ENGINE, OneState, perft
+from gamerec.validator.games import protocol
+from gamerec.validator.games.one import ENGINE, OneState, perft
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "perft" / "one.txt"
 DEFAULT_RUN_LEAVES = 250_000

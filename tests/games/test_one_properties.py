@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from validator.games.one import (
+from gamerec.validator.games.one import (
     CODE_STRIDE,
     ENGINE,
     MIRROR_OPTIONS,
@@ -25,7 +25,7 @@ from validator.games.one import (
     OneState,
     Variant,
 )
-from validator.games.protocol import GameState, Illegal
+from gamerec.validator.games.protocol import GameState, Illegal
 
 BOARDS = [(10, 10, 20, 20), (10, 10, 20), (6, 6, 12, 12, 24)]
 TABLES = [(rings, players) for rings in BOARDS for players in range(2, 7)]

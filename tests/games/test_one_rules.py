@@ -10,8 +10,8 @@ from textwrap import dedent
 
 import pytest
 
-from validator.games.one import ENGINE, OneState, Variant, point_code
-from validator.games.protocol import GameEvent, IllegalMoveError
+from gamerec.validator.games.one import ENGINE, OneState, Variant, point_code
+from gamerec.validator.games.protocol import GameEvent, IllegalMoveError
 
 # -- helpers ---------------------------------------------------------------------------------
 

@@ -7,9 +7,9 @@ from collections.abc import Hashable
 
 import pytest
 
-from validator.games import engine
-from validator.games.one import ENGINE, OneEngine, OneState, Variant, perft
-from validator.games.protocol import Engine, GameState, Position, Site, VariantError
+from gamerec.validator.games import engine
+from gamerec.validator.games.one import ENGINE, OneEngine, OneState, Variant, perft
+from gamerec.validator.games.protocol import Engine, GameState, Position, Site, VariantError
 
 
 def moves(text: str) -> list[tuple[int, ...]]:

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from validator.games import engine
-from validator.games.oust import (
+from gamerec.validator.games import engine
+from gamerec.validator.games.oust import (
     ENGINE,
     MAX_SIDE,
     MIN_SIDE,
@@ -29,7 +29,7 @@ from validator.games.oust import (
     cell_name,
     hex_board,
 )
-from validator.games.protocol import Engine, GameState, MoveSyntaxError, VariantError
+from gamerec.validator.games.protocol import Engine, GameState, MoveSyntaxError, VariantError
 
 # ---------------------------------------------------------------------------------------------
 # Pictures

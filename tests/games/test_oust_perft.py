@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from validator.games.oust import ENGINE, OustState, OustVariant, perft
+from gamerec.validator.games.oust import ENGINE, OustState, OustVariant, perft
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "perft" / "oust.txt"
 

@@ -16,8 +16,8 @@ from typing import cast
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from validator.games import oust
-from validator.games.oust import (
+from gamerec.validator.games import oust
+from gamerec.validator.games.oust import (
     ENGINE,
     PASS,
     RESIGN,
@@ -30,7 +30,7 @@ from validator.games.oust import (
     hex_board,
     random_game,
 )
-from validator.games.protocol import GameState
+from gamerec.validator.games.protocol import GameState
 
 SIDES = st.sampled_from([3, 5, 7])
 SEEDS = st.integers(0, 2**32 - 1)

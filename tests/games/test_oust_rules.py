@@ -8,8 +8,7 @@ from typing import cast
 
 import pytest
 
-from tests.games.test_oust_board import codes, draw, names, picture, stones_in
-from validator.games.oust import (
+from gamerec.validator.games.oust import (
     ENGINE,
     PASS,
     REASON_CODES,
@@ -21,7 +20,8 @@ from validator.games.oust import (
     cell_code,
     parse_move,
 )
-from validator.games.protocol import GameEvent, Illegal, IllegalMoveError
+from gamerec.validator.games.protocol import GameEvent, Illegal, IllegalMoveError
+from tests.games.test_oust_board import codes, draw, names, picture, stones_in
 
 SIDE_3 = OustVariant(side=3)
 SIDE_7 = OustVariant()

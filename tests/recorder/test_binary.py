@@ -6,10 +6,10 @@ import io
 
 import pytest
 
+from gamerec.recorder.binary import parse_record, read_pb, read_pbs, write_pbs
+from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
+from gamerec.recorder.wire import decode_varint, encode_varint, locate_wire_error
 from gamerec.v1 import record_pb2 as pb
-from recorder.binary import parse_record, read_pb, read_pbs, write_pbs
-from recorder.errors import LimitExceededError, RecordMalformedError
-from recorder.wire import decode_varint, encode_varint, locate_wire_error
 
 MAX = 64 * 1024 * 1024
 

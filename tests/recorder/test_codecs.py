@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import (
+from gamerec.recorder.codecs import (
     SNIFF_BYTES,
     Encoding,
     decode_record,
@@ -21,7 +20,8 @@ from recorder.codecs import (
     sniff_encoding,
     write_records,
 )
-from recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.v1 import record_pb2 as pb
 
 OUST = pb.GameRecord(rules=pb.Rules(game=pb.GAME_OUST))
 ONE = pb.GameRecord(rules=pb.Rules(game=pb.GAME_ONE), comment="second")

@@ -7,9 +7,9 @@ import textwrap
 
 import pytest
 
+from gamerec.recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
+from gamerec.recorder.grn import MAX_VARIATION_DEPTH, format_grn, read_grn, write_grn
 from gamerec.v1 import record_pb2 as pb
-from recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
-from recorder.grn import MAX_VARIATION_DEPTH, format_grn, read_grn, write_grn
 
 
 def read(text: str) -> list[pb.GameRecord]:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from recorder.errors import LimitExceededError, RecordMalformedError
-from recorder.grn_lexer import Kind, Lexer, Token, utf8_chunks
+from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
+from gamerec.recorder.grn_lexer import Kind, Lexer, Token, utf8_chunks
 
 SAMPLE = """[Game "ONE"]
 [Event "Club \\"night\\""]

@@ -9,8 +9,8 @@ from google.protobuf import duration_pb2, timestamp_pb2
 from hypothesis import given
 from hypothesis import strategies as st
 
-from recorder.errors import EncodingError, RecordMalformedError
-from recorder.grn_values import (
+from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.grn_values import (
     escape_comment,
     escape_tag_value,
     format_clock,

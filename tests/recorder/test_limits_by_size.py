@@ -1,6 +1,6 @@
 """The size shortcut of check_record gives exactly the answer of the full walk.
 
-A binary record's bytes bound what it can hold (recorder.limits.within_by_size): no text longer
+A binary record's bytes bound what it can hold (limits.within_by_size): no text longer
 than the bytes, no more than half as many moves and variations as bytes, and no variation
 unless the first byte of the variations field's tag occurs. These tests hold the shortcut to
 the plain walk: same error (limit, value, message) or none, on any record and any limits.
@@ -11,11 +11,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gamerec.recorder.binary import parse_record
+from gamerec.recorder.errors import LimitExceededError
+from gamerec.recorder.limits import DEFAULT_LIMITS, Limits, check_record, within_by_size
+from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
-from recorder.binary import parse_record
-from recorder.errors import LimitExceededError
-from recorder.limits import DEFAULT_LIMITS, Limits, check_record, within_by_size
-from recorder.wire import encode_varint
 from tests.strategies import records
 
 Outcome = tuple[str, int, str] | None

@@ -6,9 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gamerec.recorder.errors import EncodingError, NotationError
+from gamerec.recorder.notation import (
+    GameValue,
+    format_action,
+    game_from_name,
+    game_name,
+    parse_action,
+)
 from gamerec.v1 import record_pb2 as pb
-from recorder.errors import EncodingError, NotationError
-from recorder.notation import GameValue, format_action, game_from_name, game_name, parse_action
 from tests.strategies import GAMES, actions
 
 ONE, ARONDA, OUST, OWR = pb.GAME_ONE, pb.GAME_ARONDA, pb.GAME_OUST, pb.GAME_OH_WAH_REE

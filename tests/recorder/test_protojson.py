@@ -7,9 +7,9 @@ import io
 import orjson
 import pytest
 
+from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
+from gamerec.recorder.protojson import encode_json, encode_jsonl, read_json, read_jsonl
 from gamerec.v1 import record_pb2 as pb
-from recorder.errors import LimitExceededError, RecordMalformedError
-from recorder.protojson import encode_json, encode_jsonl, read_json, read_jsonl
 
 MAX = 1 << 20
 

@@ -8,9 +8,15 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from gamerec.recorder.codecs import (
+    Encoding,
+    decode_record,
+    encode_record,
+    read_records,
+    write_records,
+)
+from gamerec.recorder.grn import MAX_VARIATION_DEPTH
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, decode_record, encode_record, read_records, write_records
-from recorder.grn import MAX_VARIATION_DEPTH
 from tests.strategies import GAMES, record_lists, records
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gamerec.recorder.codecs import read_records
+from gamerec.recorder.summary import summarize
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import read_records
-from recorder.summary import summarize
 
 VALID = Path(__file__).resolve().parents[2] / "fixtures" / "valid"
 

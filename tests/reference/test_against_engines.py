@@ -1,6 +1,6 @@
 """Differential tests: every engine against the independent reference of its game.
 
-The engines are reached only through ``validator.games`` and the protocol, and only by move
+The engines are reached only through ``gamerec.validator.games`` and the protocol, and only by move
 TEXT: engine moves are formatted with ``format_move`` and the references parse the tokens
 themselves. Games come from several sources, so that positions the engines' own generator
 never reaches are covered too:
@@ -33,13 +33,13 @@ from typing import Any
 
 import pytest
 
+from gamerec.validator.games import engine
+from gamerec.validator.games.protocol import Engine, GameState, MoveSyntaxError
 from tests.reference.aronda_rules import FIELDS, ArondaRules, ArondaState
 from tests.reference.ohwahree_rules import OhWahReeRules, OhWahReeState, pits_of
 from tests.reference.one_rules import RING_LETTERS, OneRules, OneState
 from tests.reference.oust_rules import LETTERS, OustRules, OustState
 from tests.reference.standing import ReferenceState
-from validator.games import engine
-from validator.games.protocol import Engine, GameState, MoveSyntaxError
 
 # -- the variants the brief asks for ---------------------------------------------------------
 

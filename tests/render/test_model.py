@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from validator.games import aronda, engine, ohwahree, oust
-from validator.render.model import BoardModel, Disc, Polygon, Wedge, board_model
+from gamerec.validator.games import aronda, engine, ohwahree, oust
+from gamerec.validator.render.model import BoardModel, Disc, Polygon, Wedge, board_model
 
 #: (game, variant options) covering every game and the board options.
 VARIANTS: list[tuple[str, dict[str, Any]]] = [

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from recorder.codecs import read_records
-from validator.games import engine
-from validator.generation import generate
-from validator.render import SEAT_COLOURS, Scene, board_model, draw_svg, scenes
+from gamerec.recorder.codecs import read_records
+from gamerec.validator.games import engine
+from gamerec.validator.generation import generate
+from gamerec.validator.render import SEAT_COLOURS, Scene, board_model, draw_svg, scenes
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "valid"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from recorder.codecs import read_records
-from validator.frames import steps
-from validator.games import engine
-from validator.identity import identify
-from validator.render import board_model, draw_text, step_places
+from gamerec.recorder.codecs import read_records
+from gamerec.validator.frames import steps
+from gamerec.validator.games import engine
+from gamerec.validator.identity import identify
+from gamerec.validator.render import board_model, draw_text, step_places
 
 VALID = Path(__file__).resolve().parents[2] / "fixtures" / "valid"
 

@@ -24,8 +24,8 @@ from typing import Any
 atheris: Any = importlib.import_module("atheris")
 
 with atheris.instrument_imports(include=["recorder", "validator"]):  # coverage of these
-    from recorder.codecs import Encoding, encode_record, read_records
-    from recorder.errors import GamerecError
+    from gamerec.recorder.codecs import Encoding, encode_record, read_records
+    from gamerec.recorder.errors import GamerecError
     from tests.robustness.fuzzing import (
         RecordMutator,
         decode_checked,

@@ -26,8 +26,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from recorder.codecs import Encoding, encode_record
-from recorder.errors import EncodingError
+from gamerec.recorder.codecs import Encoding, encode_record
+from gamerec.recorder.errors import EncodingError
 from tests.robustness.fuzzing import (
     RecordMutator,
     decode_checked,

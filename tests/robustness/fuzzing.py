@@ -25,16 +25,16 @@ from pathlib import Path
 
 from google.protobuf.descriptor import FieldDescriptor
 
+from gamerec.recorder.codecs import Encoding, encode_record, read_records
+from gamerec.recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
+from gamerec.recorder.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits, check_record
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.codecs import Encoding, encode_record, read_records
-from recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
-from recorder.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits, check_record
-from validator.adjudication import adjudicate
-from validator.frames import ReplayStoppedError, replay
-from validator.generation import generate
-from validator.identity import RulesError
-from validator.judge import score, validate
+from gamerec.validator.adjudication import adjudicate
+from gamerec.validator.frames import ReplayStoppedError, replay
+from gamerec.validator.generation import generate
+from gamerec.validator.identity import RulesError
+from gamerec.validator.judge import score, validate
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -139,7 +139,7 @@ def judge_checked(record: pb.GameRecord) -> vpb.Verdict:
     The invariants: a verdict is always produced; ``valid`` is exactly "no finding"; a valid
     record replayed every ply; the first finding's ply lies within the record and is the ply
     after the last one replayed; a record that could not be replayed names why; scores and
-    ranks cover every seat; the explaining replay (``validator.frames``) stops where the fast
+    ranks cover every seat; the explaining replay (``frames``) stops where the fast
     one did, with the same code and final position; ``score`` and ``adjudicate`` agree with
     ``validate``.
     """

@@ -20,8 +20,8 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recorder.codecs import Encoding, encode_record
-from recorder.limits import Limits
+from gamerec.recorder.codecs import Encoding, encode_record
+from gamerec.recorder.limits import Limits
 from tests.robustness.fuzzing import decode_checked, judge_checked, mutate_bytes, seed_inputs
 from tests.strategies import records
 

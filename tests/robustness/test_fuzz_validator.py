@@ -20,12 +20,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gamerec.recorder.codecs import Encoding, encode_record, read_records
+from gamerec.recorder.errors import EncodingError, LimitExceededError
+from gamerec.recorder.limits import Limits
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, encode_record, read_records
-from recorder.errors import EncodingError, LimitExceededError
-from recorder.limits import Limits
+from gamerec.validator.judge import validate
 from tests.robustness.fuzzing import RecordMutator, judge_checked, seed_records
-from validator.judge import validate
 
 FUZZ = settings(
     max_examples=int(os.environ.get("GAMEREC_FUZZ_EXAMPLES", "150")),

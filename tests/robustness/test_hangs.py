@@ -22,12 +22,12 @@ from contextlib import contextmanager
 import orjson
 import pytest
 
+from gamerec.recorder.codecs import Encoding, read_records
+from gamerec.recorder.errors import RecordMalformedError
+from gamerec.recorder.grn import format_grn
+from gamerec.recorder.grn_lexer import Kind, Lexer, utf8_chunks
+from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, read_records
-from recorder.errors import RecordMalformedError
-from recorder.grn import format_grn
-from recorder.grn_lexer import Kind, Lexer, utf8_chunks
-from recorder.wire import encode_varint
 
 #: Seconds any one of these inputs may take, even on a loaded two-core machine.
 BOUND = 10.0

@@ -13,18 +13,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from cli.main import app
+from gamerec.cli.main import app
+from gamerec.recorder.binary import read_pbs
+from gamerec.recorder.codecs import (
+    Encoding,
+    decode_record,
+    encode_record,
+    read_frames,
+    read_records,
+)
+from gamerec.recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
+from gamerec.recorder.grn_tags import header_tags
+from gamerec.recorder.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits, check_record
+from gamerec.recorder.notation import parse_action
+from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
-from recorder.binary import read_pbs
-from recorder.codecs import Encoding, decode_record, encode_record, read_frames, read_records
-from recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
-from recorder.grn_tags import header_tags
-from recorder.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits, check_record
-from recorder.notation import parse_action
-from recorder.wire import encode_varint
+from gamerec.validator.adjudication import adjudicate
+from gamerec.validator.judge import score, validate
 from tests.strategies import records
-from validator.adjudication import adjudicate
-from validator.judge import score, validate
 
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = (Encoding.PB, Encoding.PBS, Encoding.JSON, Encoding.JSONL)

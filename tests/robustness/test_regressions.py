@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from recorder.codecs import encoding_for_path
+from gamerec.recorder.codecs import encoding_for_path
 from tests.robustness.fuzzing import REGRESSIONS, decode_checked, judge_checked
 
 INPUTS = sorted(path for path in REGRESSIONS.iterdir() if encoding_for_path(path) is not None)

@@ -23,10 +23,10 @@ import pytest
 from bench.procfs import process_tree, rss_kib
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2_grpc as sgrpc
-from validator.generation import generate
-from validator.service.calls import LOGGER, JsonLines
-from validator.service.pool import WorkerPool
-from validator.service.server import create_server
+from gamerec.validator.generation import generate
+from gamerec.validator.service.calls import LOGGER, JsonLines
+from gamerec.validator.service.pool import WorkerPool
+from gamerec.validator.service.server import create_server
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"

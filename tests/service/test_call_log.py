@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from validator.service.calls import (
+from gamerec.validator.service.calls import (
     LOGGER,
     Call,
     JsonLines,
@@ -24,8 +24,8 @@ from validator.service.calls import (
     log_to,
     timestamp,
 )
-from validator.service.servicer import end_with
-from validator.service.work import Answer
+from gamerec.validator.service.servicer import end_with
+from gamerec.validator.service.work import Answer
 
 
 @pytest.fixture

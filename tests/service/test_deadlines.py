@@ -11,20 +11,20 @@ from pathlib import Path
 import grpc
 import pytest
 
+from gamerec.recorder.codecs import read_records
+from gamerec.recorder.errors import DeadlineExceededError
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import service_pb2_grpc as sgrpc
-from recorder.codecs import read_records
-from recorder.errors import DeadlineExceededError
+from gamerec.validator.deadline import PLIES_PER_CHECK, PacedMoves
+from gamerec.validator.frames import replay
+from gamerec.validator.games import engine
+from gamerec.validator.identity import identify
+from gamerec.validator.judge import validate
+from gamerec.validator.moves import reader_for
+from gamerec.validator.service import work
+from gamerec.validator.service.pool import WorkerPool
 from tests.service.conftest import GAMES, InProcessServer
-from validator.deadline import PLIES_PER_CHECK, PacedMoves
-from validator.frames import replay
-from validator.games import engine
-from validator.identity import identify
-from validator.judge import validate
-from validator.moves import reader_for
-from validator.service import work
-from validator.service.pool import WorkerPool
 
 # -- the library --------------------------------------------------------------------------------
 

@@ -16,14 +16,14 @@ from collections.abc import Callable, Iterator
 import grpc
 import pytest
 
+from gamerec.recorder.limits import DEFAULT_LIMITS
+from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import service_pb2_grpc as sgrpc
-from recorder.limits import DEFAULT_LIMITS
-from recorder.wire import encode_varint
+from gamerec.validator.judge import validate
 from tests.robustness.test_limits import nested, one_record
 from tests.service.conftest import ROOT, InProcessServer, ServeProcess
-from validator.judge import validate
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from recorder.codecs import read_records
+from gamerec.recorder.codecs import read_records
+from gamerec.validator.judge import validate
 from tests.service.conftest import FIXTURES, ROOT, InProcessServer
-from validator.judge import validate
 
 CLIENT = ROOT / "examples" / "node-client"
 

@@ -11,9 +11,9 @@ import pytest
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
-from validator.judge import validate
-from validator.service import work
-from validator.service.pool import JobFailedError, WorkerLostError, WorkerPool
+from gamerec.validator.judge import validate
+from gamerec.validator.service import work
+from gamerec.validator.service.pool import JobFailedError, WorkerLostError, WorkerPool
 
 
 def validate_request(record: pb.GameRecord) -> bytes:

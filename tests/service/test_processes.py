@@ -15,8 +15,8 @@ from bench.procfs import process_tree
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import service_pb2_grpc as sgrpc
+from gamerec.validator.judge import validate
 from tests.service.conftest import ServeProcess
-from validator.judge import validate
 
 #: TCP states in /proc/net/tcp.
 ESTABLISHED, LISTEN = "01", "0A"

@@ -12,18 +12,18 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 
+from gamerec.recorder.codecs import Encoding, decode_record, encode_record, read_records
+from gamerec.recorder.errors import RecordMalformedError
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import service_pb2_grpc as sgrpc
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.codecs import Encoding, decode_record, encode_record, read_records
-from recorder.errors import RecordMalformedError
+from gamerec.validator.adjudication import adjudicate
+from gamerec.validator.comparison import compare_records
+from gamerec.validator.frames import replay
+from gamerec.validator.judge import judge, score, validate
+from gamerec.validator.service.work import READ_ENCODINGS
 from tests.service.conftest import BROKEN, GAMES, INVALID, TEST_MAX_MESSAGE_BYTES, InProcessServer
-from validator.adjudication import adjudicate
-from validator.comparison import compare_records
-from validator.frames import replay
-from validator.judge import judge, score, validate
-from validator.service.work import READ_ENCODINGS
 
 ENCODING_OF_SUFFIX = {
     ".grn": spb.RECORD_ENCODING_GRN,

@@ -13,13 +13,13 @@ import grpc
 import grpc.aio
 import pytest
 
+from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import service_pb2_grpc as sgrpc
-from recorder.codecs import read_records
+from gamerec.validator.frames import replay
+from gamerec.validator.judge import score, validate
 from tests.service.conftest import GAMEREC, GAMES, INVALID, ROOT, ServeProcess
-from validator.frames import replay
-from validator.judge import score, validate
 
 
 def test_sigterm_lets_calls_in_flight_finish_then_exits_0(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gamerec.recorder.codecs import Encoding, decode_record
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import Encoding, decode_record
 
 # ONE E3 (rules/one.md §9): 3 seats on board 6,6; ends at ply 12 with 4-2-4, seats 1 and 3 first.
 E3_MOVES = "1. a1 2. a2 3. b1 4. a1xa3 5. b3 6. b2 7. a4 8. a2 9. a6 10. b5 11. b4 12. b6"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.adjudication import adjudicate
+from gamerec.validator.judge import validate
 from tests.validator.examples import E1_OWR, grn, one_e3, owr_e1
-from validator.adjudication import adjudicate
-from validator.judge import validate
 
 
 def test_a_correct_claim_of_a_finished_game_is_confirmed_citing_the_rules() -> None:

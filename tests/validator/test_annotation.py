@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from gamerec.recorder.codecs import Encoding, decode_record, encode_record, read_records
+from gamerec.recorder.notation import parse_action
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.codecs import Encoding, decode_record, encode_record, read_records
-from recorder.notation import parse_action
-from validator.annotation import (
+from gamerec.validator.annotation import (
     THRESHOLDS,
     AnnotationError,
     auto_annotate,
@@ -19,10 +19,10 @@ from validator.annotation import (
     read_facts,
     without_facts,
 )
-from validator.frames import replay, steps
-from validator.generation import generate
-from validator.identity import RulesError
-from validator.judge import validate
+from gamerec.validator.frames import replay, steps
+from gamerec.validator.generation import generate
+from gamerec.validator.identity import RulesError
+from gamerec.validator.judge import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "fixtures" / "games"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gamerec.recorder.codecs import write_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.codecs import write_records
-from validator.batch import CHUNK_RECORDS, judge_sources
-from validator.generation import generate
+from gamerec.validator.batch import CHUNK_RECORDS, judge_sources
+from gamerec.validator.generation import generate
 
 
 def describe(verdict: vpb.Verdict) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import read_records
-from validator.comparison import compare_collections, compare_records, game_identity
+from gamerec.validator.comparison import compare_collections, compare_records, game_identity
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.codecs import read_records
-from validator.games import engine, game_names
-from validator.judge import validate
+from gamerec.validator.games import engine, game_names
+from gamerec.validator.judge import validate
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GAMES = sorted((ROOT / "fixtures" / "games").glob("*.grn"))

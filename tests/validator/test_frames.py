@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamerec.recorder.notation import format_action, game_from_name, parse_action
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from recorder.notation import format_action, game_from_name, parse_action
+from gamerec.validator.frames import ReplayStoppedError, replay, steps
+from gamerec.validator.games import engine
+from gamerec.validator.generation import generate
+from gamerec.validator.identity import identify
+from gamerec.validator.judge import validate
 from tests.validator.examples import grn, one_e3
-from validator.frames import ReplayStoppedError, replay, steps
-from validator.games import engine
-from validator.generation import generate
-from validator.identity import identify
-from validator.judge import validate
 
 VARIANTS = [
     ("ONE", {"Players": "2"}),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.judge import score, validate
 from tests.validator.examples import E1_OWR, E3_MOVES, grn, one_e3, owr_e1
-from validator.judge import score, validate
 
 
 def codes(verdict: vpb.Verdict) -> list[str]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
-from recorder.codecs import read_records
+from gamerec.validator.identity import identify
+from gamerec.validator.moves import main_line_keys, reader_for
 from tests.service.conftest import GAMES
 from tests.strategies import records
-from validator.identity import identify
-from validator.moves import main_line_keys, reader_for
 
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])

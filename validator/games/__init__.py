@@ -2,7 +2,7 @@
 
 Use :func:`engine` to get a game's engine by its GRN name (case-insensitive)::
 
-    from validator.games import engine
+    from gamerec.validator.games import engine
     one = engine("ONE")
     state = one.new_game(one.variant(players=3))
 """
@@ -12,14 +12,14 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from validator.games.protocol import Engine, VariantError
+from gamerec.validator.games.protocol import Engine, VariantError
 
 #: The GRN ``Game`` tag of each game and the module holding its ``ENGINE``.
 ENGINE_MODULES: dict[str, str] = {
-    "ONE": "validator.games.one",
-    "Aronda": "validator.games.aronda",
-    "Oust": "validator.games.oust",
-    "Oh-Wah-Ree": "validator.games.ohwahree",
+    "ONE": "gamerec.validator.games.one",
+    "Aronda": "gamerec.validator.games.aronda",
+    "Oust": "gamerec.validator.games.oust",
+    "Oh-Wah-Ree": "gamerec.validator.games.ohwahree",
 }
 
 _BY_LOWER_NAME = {name.lower(): name for name in ENGINE_MODULES}

@@ -49,8 +49,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from recorder.errors import GamerecError
-from validator.games.protocol import (
+from gamerec.recorder.errors import GamerecError
+from gamerec.validator.games.protocol import (
     GameEvent,
     GameState,
     Illegal,
@@ -1150,7 +1150,7 @@ _TAG_OPTIONS = {"Supply": "supply", "SecondPiece": "second_piece"}
 
 
 class ArondaEngine:
-    """The Aronda engine of the registry (``validator.games.engine("Aronda")``)."""
+    """The Aronda engine of the registry (``gamerec.validator.games.engine("Aronda")``)."""
 
     @property
     def name(self) -> str:

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
-from recorder.errors import GamerecError
-from validator.games.protocol import (
+from gamerec.recorder.errors import GamerecError
+from gamerec.validator.games.protocol import (
     GameEvent,
     GameState,
     Illegal,
@@ -1063,5 +1063,5 @@ class OhWahReeEngine:
         return random_game(variant, rng, choose)
 
 
-#: The Oh-Wah-Ree engine, reached through ``validator.games.engine("Oh-Wah-Ree")``.
+#: The Oh-Wah-Ree engine, reached through ``gamerec.validator.games.engine("Oh-Wah-Ree")``.
 ENGINE: Final = OhWahReeEngine()

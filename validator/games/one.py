@@ -35,7 +35,7 @@ from functools import lru_cache
 from itertools import chain, pairwise, repeat
 from typing import Any, Final, NamedTuple, cast
 
-from validator.games.protocol import (
+from gamerec.validator.games.protocol import (
     GameEvent,
     GameState,
     Illegal,
@@ -1148,5 +1148,5 @@ class OneEngine:
         return random_game(variant, rng, choose)
 
 
-#: The ONE engine (registered as ``ONE`` in ``validator.games``).
+#: The ONE engine (registered as ``ONE`` in ``gamerec.validator.games``).
 ENGINE: Final = OneEngine()

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal, NamedTuple, TypeAlias, cast
 
-from validator.games.protocol import (
+from gamerec.validator.games.protocol import (
     GameEvent,
     GameState,
     Illegal,
@@ -1298,7 +1298,7 @@ def perft(state: OustState, depth: int) -> int:
 
 
 class OustEngine:
-    """The Oust engine behind the protocol's ``Engine`` (see ``validator.games.protocol``)."""
+    """The Oust engine behind the protocol's ``Engine`` (see ``protocol``)."""
 
     @property
     def name(self) -> str:

@@ -2,7 +2,7 @@
 
 One module per game (``one``, ``aronda``, ``oust``, ``ohwahree``) exposes an ``ENGINE`` object
 that satisfies :class:`Engine`. The validator, the service, the CLI and the conformance tests
-reach every game through the registry in ``validator.games`` and this protocol only.
+reach every game through the registry in ``gamerec.validator.games`` and this protocol only.
 
 Engines are pure: no I/O, no protobuf, no logging. They take and give moves in their own
 compact types (each module documents its ``Move``), and text in the syntax of notation.md.
@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from recorder.errors import GamerecError
+from gamerec.recorder.errors import GamerecError
 
 
 class VariantError(GamerecError):

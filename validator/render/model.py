@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final
 
-from validator.games import aronda, ohwahree, one, oust
-from validator.games.protocol import VariantError
+from gamerec.validator.games import aronda, ohwahree, one, oust
+from gamerec.validator.games.protocol import VariantError
 
 #: A point of the picture: ``(x, y)``.
 Point = tuple[float, float]

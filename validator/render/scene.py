@@ -1,7 +1,8 @@
 """One picture's contents: a position on its board, the last ply's marks, and the captions.
 
-Positions come from the explaining replay (:func:`validator.frames.steps`), so a picture shows
-exactly the engine's :class:`~validator.games.protocol.Position` after a ply.
+Positions come from the explaining replay (:func:`~gamerec.validator.frames.steps`), so a
+picture shows exactly the engine's :class:`~gamerec.validator.games.protocol.Position` after a
+ply.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gamerec.v1 import record_pb2 as pb
-from validator.frames import Step, steps
-from validator.games.protocol import GameEvent, Position
-from validator.identity import RulesIdentity, identify
-from validator.render.model import BoardModel, board_model
+from gamerec.validator.frames import Step, steps
+from gamerec.validator.games.protocol import GameEvent, Position
+from gamerec.validator.identity import RulesIdentity, identify
+from gamerec.validator.render.model import BoardModel, board_model
 
 #: Events whose places the ply took from someone: removed stones, taken pits, possessions.
 TAKING_EVENTS = frozenset({"capture", "possession-inside", "possession-outside"})

@@ -17,11 +17,11 @@ from collections.abc import Iterator
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
-from validator.games.protocol import Site
-from validator.render.model import BoardModel, Disc, Point, Polygon, Shape, SiteModel, Wedge
-from validator.render.model import at_angle as _at_angle
-from validator.render.scene import Scene
-from validator.render.text import OUST_MARKS
+from gamerec.validator.games.protocol import Site
+from gamerec.validator.render.model import BoardModel, Disc, Point, Polygon, Shape, SiteModel, Wedge
+from gamerec.validator.render.model import at_angle as _at_angle
+from gamerec.validator.render.scene import Scene
+from gamerec.validator.render.text import OUST_MARKS
 
 #: Seat colours 1..6: Okabe and Ito's colour-blind-safe palette (blue, vermillion, bluish
 #: green, reddish purple, orange, sky blue).

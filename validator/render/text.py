@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from validator.games.protocol import Position, Site
-from validator.render.model import BoardModel
+from gamerec.validator.games.protocol import Position, Site
+from gamerec.validator.render.model import BoardModel
 
 #: Oust's stones as rules/oust.md draws them.
 OUST_MARKS = {0: ".", 1: "X", 2: "O"}

@@ -17,7 +17,7 @@ from typing import Any, Final, TextIO
 
 import orjson
 
-from validator.service.work import Answer
+from gamerec.validator.service.work import Answer
 
 #: The logger every line of the service goes through.
 LOGGER: Final = logging.getLogger("gamerec.service")

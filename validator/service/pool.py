@@ -1,6 +1,6 @@
 """The worker processes that do the service's CPU-bound work (decode and judge).
 
-The event loop only moves bytes. Each worker process (validator.service.worker) is joined to
+The event loop only moves bytes. Each worker process (gamerec.validator.service.worker) is joined to
 the server by a duplex pipe: the loop writes a job (the serialized request, pickled with the
 method and deadline: a plain copy of the bytes) and watches the pipe with ``add_reader``; when
 the answer arrives the callback reads it and resolves the call's future, then hands the
@@ -35,10 +35,10 @@ from multiprocessing.process import BaseProcess
 from types import TracebackType
 from typing import Final
 
-from validator.batch import default_workers
-from validator.service import work, worker
-from validator.service.work import Answer
-from validator.service.worker import REPLAY_PIECE, UNARY, Job, Reply
+from gamerec.validator.batch import default_workers
+from gamerec.validator.service import work, worker
+from gamerec.validator.service.work import Answer
+from gamerec.validator.service.worker import REPLAY_PIECE, UNARY, Job, Reply
 
 #: Requests up to this many bytes (a binary record of about 100 plies) are judged on the event
 #: loop by default: with one server process per core, judging them where the call arrives is
@@ -76,7 +76,7 @@ class _Worker:
 
 
 class WorkerPool:
-    """Worker processes for the jobs of validator.service.work.
+    """Worker processes for the jobs of gamerec.validator.service.work.
 
     Use it as a context manager, around the server's whole life::
 

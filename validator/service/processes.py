@@ -3,7 +3,7 @@
 Python runs one thread of Python at a time, and a gRPC call costs the server process a few
 hundred microseconds of it, so one server process saturates one core. :func:`serve` therefore
 runs ``processes`` server processes (one per core by default), each a complete server
-(validator.service.server: RecordService, health, reflection, call log, deadlines, its own
+(gamerec.validator.service.server: RecordService, health, reflection, call log, deadlines, its own
 worker processes for large requests) bound to the same port with ``SO_REUSEPORT``: the kernel
 spreads incoming connections among them, and each judges its small requests on its own event
 loop. Nothing is handed between processes on the way of a call.
@@ -42,9 +42,9 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Final
 
-from validator.batch import default_workers
-from validator.service.calls import LOGGER, log_event, log_to
-from validator.service.server import (
+from gamerec.validator.batch import default_workers
+from gamerec.validator.service.calls import LOGGER, log_event, log_to
+from gamerec.validator.service.server import (
     ListenError,
     ServeSettings,
     address_of,

@@ -5,7 +5,7 @@ with explicit message-size limits: a request or response past ``max_message_byte
 ``RESOURCE_EXHAUSTED``. :func:`serve_until` runs one in this process until its stop event is
 set, then shuts it down gracefully: health turns ``NOT_SERVING``, no new call is accepted,
 calls in flight get ``grace`` seconds to finish, and the workers stop. ``gamerec serve`` runs
-one such server per core, sharing the port (validator.service.processes).
+one such server per core, sharing the port (gamerec.validator.service.processes).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
-from recorder.errors import GamerecError
-from validator.service.pool import DEFAULT_INLINE_BYTES, WorkerPool
-from validator.service.servicer import SERVICE_NAME, RecordServicer
+from gamerec.recorder.errors import GamerecError
+from gamerec.validator.service.pool import DEFAULT_INLINE_BYTES, WorkerPool
+from gamerec.validator.service.servicer import SERVICE_NAME, RecordServicer
 
 #: The default limit of a request or response (a record of about two million plies).
 DEFAULT_MAX_MESSAGE_BYTES: Final = 16 * 1024 * 1024

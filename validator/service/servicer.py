@@ -1,10 +1,10 @@
 """The RecordService servicer: each RPC hands its request bytes to a job and sends the answer.
 
 The handlers take and give serialized messages (no deserializer is registered), so the event
-loop never parses a request: the job in validator.service.work does, in a worker process. A
+loop never parses a request: the job in gamerec.validator.service.work does, in a worker process. A
 verdict about a record is a normal response; a request that cannot be processed ends the call
 with ``INVALID_ARGUMENT`` and a ``google.rpc.BadRequest`` naming the field and the problem.
-Every call writes one log line (validator.service.calls).
+Every call writes one log line (gamerec.validator.service.calls).
 """
 
 from __future__ import annotations
@@ -21,9 +21,15 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2  # type: ignore[i
 from grpc_status import rpc_status
 
 from gamerec.v1 import service_pb2 as spb
-from validator.service.calls import LOGGER, Call
-from validator.service.pool import WorkerLostError, WorkerPool
-from validator.service.work import DEADLINE_EXCEEDED, INVALID_ARGUMENT, OK, UNARY_JOBS, Answer
+from gamerec.validator.service.calls import LOGGER, Call
+from gamerec.validator.service.pool import WorkerLostError, WorkerPool
+from gamerec.validator.service.work import (
+    DEADLINE_EXCEEDED,
+    INVALID_ARGUMENT,
+    OK,
+    UNARY_JOBS,
+    Answer,
+)
 
 #: The service's full name, as clients, health and reflection name it.
 SERVICE_NAME: Final = spb.DESCRIPTOR.services_by_name["RecordService"].full_name

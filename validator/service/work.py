@@ -1,6 +1,6 @@
 """The service's jobs: a serialized request in, a serialized answer out, one library call each.
 
-These run in the worker processes (or inline for small requests; see validator.service.pool),
+These run in the worker processes (or inline for small requests; see service.pool),
 so they take and give bytes: nothing large is pickled on the way, and the main process
 never parses a request it only hands on. Every job returns an :class:`Answer`; a request
 that cannot be processed is an answer too (``INVALID_ARGUMENT`` with the field at fault and
@@ -16,23 +16,23 @@ from typing import Final, NamedTuple, Protocol, TypeAlias, TypeVar
 
 from google.protobuf.message import DecodeError
 
-from gamerec.v1 import record_pb2 as pb
-from gamerec.v1 import service_pb2 as spb
-from gamerec.v1 import verdict_pb2 as vpb
-from recorder.codecs import Encoding, decode_record, encode_record
-from recorder.errors import (
+from gamerec.recorder.codecs import Encoding, decode_record, encode_record
+from gamerec.recorder.errors import (
     DeadlineExceededError,
     EncodingError,
     LimitExceededError,
     RecordMalformedError,
 )
-from recorder.limits import DEFAULT_LIMITS, check_record
-from recorder.notation import GAME_NAMES
-from validator.adjudication import adjudicate
-from validator.comparison import compare_records
-from validator.frames import ReplayStoppedError, replay
-from validator.identity import RulesError
-from validator.judge import judge, score, validate
+from gamerec.recorder.limits import DEFAULT_LIMITS, check_record
+from gamerec.recorder.notation import GAME_NAMES
+from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import service_pb2 as spb
+from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.adjudication import adjudicate
+from gamerec.validator.comparison import compare_records
+from gamerec.validator.frames import ReplayStoppedError, replay
+from gamerec.validator.identity import RulesError
+from gamerec.validator.judge import judge, score, validate
 
 OK: Final = "OK"
 INVALID_ARGUMENT: Final = "INVALID_ARGUMENT"
@@ -102,7 +102,7 @@ def record_of(request: RecordRequest, raw: bytes, prefix: str = "") -> pb.GameRe
     """The record a request holds, decoded when it came as bytes.
 
     ``raw`` is the whole serialized request: a record message inside it is checked against
-    every limit of recorder.limits, as the decoders check one that came as bytes, and its
+    every limit of gamerec.recorder.limits, as the decoders check one that came as bytes, and its
     bytes are part of ``raw``, so what ``raw`` proves about sizes holds for it too.
 
     Raises:

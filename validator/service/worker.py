@@ -1,6 +1,6 @@
 """A worker process of the service: jobs come in over a pipe, answers go back the same way.
 
-The server (validator.service.pool) holds one end of a duplex pipe per worker; the worker
+The server (gamerec.validator.service.pool) holds one end of a duplex pipe per worker; the worker
 holds the other and runs :func:`serve_jobs`: read one job, run it, write its answer, repeat.
 A job is a pickled :class:`Job` (the serialized request travels as bytes, so nothing is
 parsed on the way); the answer is a pickled :class:`Reply`. One job at a time per worker:
@@ -20,8 +20,8 @@ import traceback
 from multiprocessing.connection import Connection
 from typing import Final, NamedTuple
 
-from validator.service import work
-from validator.service.work import Answer
+from gamerec.validator.service import work
+from gamerec.validator.service.work import Answer
 
 #: The job kinds: a unary RPC, or one piece of a Replay.
 UNARY: Final = "unary"

@@ -1,5 +1,0 @@
-"""Allow ``python -m cli``."""
-
-from cli.main import main
-
-main()

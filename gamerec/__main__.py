@@ -1,0 +1,5 @@
+"""``python -m gamerec``: the ``gamerec`` command."""
+
+from gamerec.cli.main import main
+
+main()
