@@ -13,7 +13,6 @@ Run one game alone with ``.venv/bin/python -m bench.engines ONE`` (any registry 
 
 from __future__ import annotations
 
-import importlib
 import pickle
 import random
 import sys
@@ -23,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.figures import DATA, median_seconds, source_digest
-from gamerec.validator.games import ENGINE_MODULES, engine, game_names
+from gamerec.validator.games import engine, game_names
 from gamerec.validator.games.protocol import Engine
 
 #: Games per case (the issue's figure).
@@ -81,7 +80,7 @@ class ReplayFigures:
 def seeded_games(case: EngineCase, count: int) -> list[list[Any]]:
     """``count`` random legal games of ``case`` (game i from ``random.Random(i)``), cached."""
     found = engine(case.game)
-    module = importlib.import_module(ENGINE_MODULES[found.name])
+    module = sys.modules[type(found).__module__]
     assert module.__file__ is not None
     digest = source_digest(Path(module.__file__))
     options = "-".join(f"{key}{value}" for key, value in sorted(case.options.items()))

@@ -12,7 +12,7 @@ from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
 from gamerec.cli.verdicts import DECISIONS, finding_text, message_json, result_text
 from gamerec.recorder.codecs import Encoding
 from gamerec.recorder.limits import Limits
-from gamerec.recorder.notation import GAME_NAMES
+from gamerec.recorder.notation import game_label
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.adjudication import adjudicate as adjudicate_record
@@ -114,7 +114,7 @@ def _run(
 
 def _game(record: pb.GameRecord) -> str:
     """The record's game name."""
-    return GAME_NAMES.get(record.rules.game, "unknown game")
+    return game_label(record.rules.game)
 
 
 def _seat_table(record: pb.GameRecord, result: vpb.ComputedResult) -> str:

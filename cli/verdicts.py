@@ -11,7 +11,7 @@ import orjson
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from gamerec.recorder.notation import GAME_NAMES
+from gamerec.recorder.notation import game_label
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 
@@ -46,7 +46,7 @@ def render_verdict_text(verdict: vpb.Verdict) -> str:
 
     ``one.grn #1: valid  ONE  12 plies  finished  result 4-2-4  winners 1,3``
     """
-    game = GAME_NAMES.get(verdict.game, "unknown game")
+    game = game_label(verdict.game)
     word = "valid" if verdict.valid else "INVALID"
     parts = [
         f"{verdict.source} #{verdict.record_number}: {word}",

@@ -43,9 +43,7 @@ the rules forbid (``Players "9"``, ``Board "7,10"``) is kept for the validator t
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.grn_values import (
@@ -56,7 +54,8 @@ from gamerec.recorder.grn_values import (
     parse_uint32_list,
 )
 from gamerec.recorder.limits import exceeded
-from gamerec.recorder.notation import GAME_NAMES, GameValue, game_from_name, game_name
+from gamerec.recorder.notation import GameValue, game_from_name, game_name
+from gamerec.recorder.syntax import GAMES, VariantOption, known_games, syntax_of
 from gamerec.v1 import record_pb2 as pb
 
 #: The highest seat number a GRN tag may name (``Seat64``), whatever the seats limit says.
@@ -66,16 +65,6 @@ TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SEAT_TAG = re.compile(r"seat([1-9][0-9]*)(id|rating|colour)?", re.IGNORECASE)
 _SCORES = re.compile(r"[0-9]+(?:-[0-9]+)*")
 
-_MIRRORS = {
-    "none": pb.ONE_MIRROR_NONE,
-    "first": pb.ONE_MIRROR_FIRST,
-    "every": pb.ONE_MIRROR_EVERY,
-}
-_TIEBREAKS = {"shared": pb.ONE_TIEBREAK_SHARED, "largest-group": pb.ONE_TIEBREAK_LARGEST_GROUP}
-_SUPPLIES = {"strict": pb.ARONDA_SUPPLY_STRICT, "pass": pb.ARONDA_SUPPLY_PASS}
-_SECOND_PIECES = {"end": pb.ARONDA_SECOND_PIECE_END, "lose": pb.ARONDA_SECOND_PIECE_LOSE}
-_PIES = {"on": pb.OUST_PIE_ON, "off": pb.OUST_PIE_OFF}
-_DIRECTIONS = {"free": pb.OH_WAH_REE_DIRECTION_FREE, "ccw": pb.OH_WAH_REE_DIRECTION_CCW}
 _TERMINATIONS = {
     "normal": pb.TERMINATION_NORMAL,
     "resignation": pb.TERMINATION_RESIGNATION,
@@ -86,93 +75,16 @@ _TERMINATIONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class _Option:
-    """A variant option: its tag, its field, and how its value reads and writes."""
+def variant_options(game: GameValue) -> tuple[str, tuple[VariantOption, ...]]:
+    """The variant field of ``Rules`` for ``game`` and its options, in writing order.
 
-    tag: str
-    field: str
-    read: Callable[[str], Any]
-    write: Callable[[Any], str]
-    repeated: bool = False
+    An unknown game has no variant field (``""``) and no options.
+    """
+    syntax = syntax_of(game)
+    return ("", ()) if syntax is None else (syntax.variant, syntax.options)
 
 
-def _named_option(tag: str, field: str, names: Mapping[str, int]) -> _Option:
-    """An option whose values are names (``none``, ``first``, ...), read in any case."""
-    by_value = {value: name for name, value in names.items()}
-
-    def read(text: str) -> int:
-        value = names.get(text.lower())
-        if value is None:
-            raise RecordMalformedError(f"{tag} must be one of {', '.join(names)}, not {text!r}")
-        return value
-
-    def write(value: int) -> str:
-        name = by_value.get(value)
-        if name is None:
-            raise EncodingError(f"{tag} value {value} is unknown to this version")
-        return name
-
-    return _Option(tag, field, read, write)
-
-
-def _number_option(tag: str, field: str, what: str) -> _Option:
-    return _Option(tag, field, lambda text: parse_uint32(text, f"{what} ({tag})"), str)
-
-
-def _ring_sizes_option() -> _Option:
-    def write(sizes: Sequence[int]) -> str:
-        return ",".join(str(size) for size in sizes)
-
-    return _Option(
-        "Board",
-        "ring_sizes",
-        lambda text: parse_uint32_list(text, ",", "a ring size (Board)"),
-        write,
-        repeated=True,
-    )
-
-
-#: Per game: the variant field of ``Rules`` and its options, in writing order.
-VARIANT_OPTIONS: dict[GameValue, tuple[str, tuple[_Option, ...]]] = {
-    pb.GAME_ONE: (
-        "one",
-        (
-            _number_option("Players", "players", "a player count"),
-            _ring_sizes_option(),
-            _named_option("Mirror", "mirror", _MIRRORS),
-            _named_option("Tiebreak", "tiebreak", _TIEBREAKS),
-        ),
-    ),
-    pb.GAME_ARONDA: (
-        "aronda",
-        (
-            _number_option("Players", "players", "a player count"),
-            _named_option("Supply", "supply", _SUPPLIES),
-            _named_option("SecondPiece", "second_piece", _SECOND_PIECES),
-        ),
-    ),
-    pb.GAME_OUST: (
-        "oust",
-        (
-            _number_option("Players", "players", "a player count"),
-            _number_option("Board", "board_side", "a board side"),
-            _named_option("Pie", "pie", _PIES),
-        ),
-    ),
-    pb.GAME_OH_WAH_REE: (
-        "oh_wah_ree",
-        (
-            _number_option("Players", "players", "a player count"),
-            _number_option("StonesPerPit", "stones_per_pit", "a stone count"),
-            _named_option("Direction", "direction", _DIRECTIONS),
-        ),
-    ),
-}
-
-_VARIANT_TAGS = {
-    option.tag.lower(): option.tag for _, options in VARIANT_OPTIONS.values() for option in options
-}
+_VARIANT_TAGS = {option.tag.lower(): option.tag for syntax in GAMES for option in syntax.options}
 _METADATA_TEXT_TAGS = {
     "Event": "event",
     "Site": "site",
@@ -202,8 +114,7 @@ def read_game(value: str) -> GameValue:
     """
     game = game_from_name(value)
     if game is None:
-        known = ", ".join(GAME_NAMES.values())
-        raise RecordMalformedError(f"unknown game {value!r}; expected one of {known}")
+        raise RecordMalformedError(f"unknown game {value!r}; expected one of {known_games()}")
     return game
 
 
@@ -233,7 +144,7 @@ def read_tag(record: pb.GameRecord, name: str, value: str, *, max_seats: int = M
 
 
 def _read_variant_tag(record: pb.GameRecord, tag: str, value: str) -> None:
-    field, options = VARIANT_OPTIONS[record.rules.game]
+    field, options = variant_options(record.rules.game)
     option = next((option for option in options if option.tag == tag), None)
     if option is None:
         raise RecordMalformedError(
@@ -328,7 +239,7 @@ def variant_tags(rules: pb.Rules) -> list[tuple[str, str]]:
     set_field = rules.WhichOneof("variant")
     if set_field is None:
         return []
-    field, options = VARIANT_OPTIONS.get(rules.game, ("", ()))
+    field, options = variant_options(rules.game)
     if set_field != field:
         raise EncodingError(
             f"the record is a game of {game_name(rules.game)} but has a {set_field} variant, "

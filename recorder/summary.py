@@ -11,7 +11,7 @@ from typing import Any
 
 from gamerec.recorder.errors import EncodingError
 from gamerec.recorder.grn_tags import variant_tags
-from gamerec.recorder.notation import GAME_NAMES
+from gamerec.recorder.notation import game_label
 from gamerec.v1 import record_pb2 as pb
 
 
@@ -58,7 +58,7 @@ def summarize(record: pb.GameRecord) -> RecordSummary:
     """Summarize one record."""
     game = record.rules.game
     return RecordSummary(
-        game=GAME_NAMES.get(game, f"?{game}"),
+        game=game_label(game, f"?{game}"),
         variant=_variant(record.rules),
         seats=tuple(seat.name for seat in record.seats),
         plies=len(record.moves),

@@ -40,7 +40,7 @@ INVALID = ROOT / "fixtures" / "invalid"
 
 #: Engine reason codes that no sequence of legal plies can provoke, and why.
 UNREACHABLE = {
-    ("ONE", "NO_STONES_LEFT"): "the seat to move always holds a stone (rules/one.md §4.3)",
+    ("ONE", "NO_STONES_LEFT"): "the seat to move always holds a stone (docs/rules/one.md §4.3)",
 }
 
 #: (file stem, game, variant tags, policy) of the complete games.

@@ -23,7 +23,6 @@ from gamerec.recorder.limits import Limits
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.judge import (
-    CITATIONS,
     TERMINATION_WORDS,
     Judgement,
     computed_result,
@@ -87,7 +86,7 @@ def _void(verdict: vpb.Verdict, result: vpb.ComputedResult, why: str) -> vpb.Rul
 def _finished(verdict: vpb.Verdict, result: vpb.ComputedResult, judgement: Judgement) -> vpb.Ruling:
     """The game reached its end: confirm or correct the claim."""
     assert judgement.identity is not None
-    citation = CITATIONS[judgement.identity.name]
+    citation = judgement.identity.entry.citation
     how = TERMINATION_WORDS[result.termination]
     outcome = (
         f"The game ended by its rules at ply {judgement.plies} ({how}; "
@@ -113,7 +112,7 @@ def _timeout(
     """The seat to move ran out of time: it loses."""
     state = judgement.state
     assert state is not None and judgement.identity is not None
-    citation = CITATIONS[judgement.identity.name]
+    citation = judgement.identity.entry.citation
     loser = state.to_move
     resigned = state.position().resigned
     others = [s for s in range(1, state.seats + 1) if s != loser and s not in resigned]
@@ -172,7 +171,7 @@ def _agreement(
 ) -> vpb.Ruling:
     """The players agreed on a result: it stands, the rules cannot check it."""
     assert judgement.identity is not None
-    citation = CITATIONS[judgement.identity.name]
+    citation = judgement.identity.entry.citation
     ruled = vpb.ComputedResult()
     ruled.CopyFrom(result)
     ruled.termination = pb.TERMINATION_AGREEMENT
@@ -203,7 +202,7 @@ def _provisional(
 ) -> vpb.Ruling:
     """The game did not reach its end: the standing of the position reached."""
     assert judgement.identity is not None and judgement.state is not None
-    citation = CITATIONS[judgement.identity.name]
+    citation = judgement.identity.entry.citation
     termination = record.result.termination
     why = (
         f"the record stops after ply {judgement.plies} ({termination_word(termination)})"

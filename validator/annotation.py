@@ -28,8 +28,10 @@ rules' score (ONE: largest group plus 2 per capture; Aronda: fields owned), exce
 whose score only says who has won (a win counts 1,000, then stones on the board), and in
 Oh-Wah-Ree, whose stones in pits move round the ring every ply (the stones in the store).
 The ply played is valued the same way (Oust: its first decision). When the best decision is
-better by the game's threshold (:data:`THRESHOLDS`) or more, the ply is clearly worse: it gets
-``[%best ...]`` and the glyph ``?`` (an existing glyph is kept unless ``replace_glyphs``).
+better by the game's threshold or more, the ply is clearly worse: it gets ``[%best ...]`` and
+the glyph ``?`` (an existing glyph is kept unless ``replace_glyphs``). Each game's value and
+threshold are its registry entry's ``annotation`` (ONE 2: a missed capture or as much in
+groups; Aronda 2 fields; Oust 2 enemy stones; Oh-Wah-Ree 4, more than one pit's capture).
 
 Facts written earlier by :func:`auto_annotate` are replaced, never duplicated; every other
 comment text is kept as written.
@@ -38,7 +40,6 @@ comment text is kept as written.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -47,19 +48,11 @@ from gamerec.recorder.grn import GLYPHS
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.frames import ReplayStoppedError, steps
-from gamerec.validator.games import oust
-from gamerec.validator.games.oust import OustState
 from gamerec.validator.games.protocol import GameEvent, GameState
 from gamerec.validator.identity import RulesIdentity, identify
 
 #: The comment commands this module writes (and replaces on a new run).
 FACT_COMMANDS: Final = ("score", "legal", "captures", "possessions", "best")
-#: Per game: how much better (in the search's value) the best decision must be for a ply to be
-#: clearly worse. ONE: a missed capture (2 points) or as much lost in groups; Aronda: two
-#: fields; Oust: two enemy stones; Oh-Wah-Ree: more than one pit's capture of 2 or 3 stones.
-THRESHOLDS: Final[dict[str, int]] = {"ONE": 2, "Aronda": 2, "Oust": 2, "Oh-Wah-Ree": 4}
-#: What an Oust win is worth in the search, above any count of stones.
-OUST_WIN: Final = 1000
 
 _FACT = re.compile(r"\s*\[%(" + "|".join(FACT_COMMANDS) + r")(?:\s+([^\]]*))?\]")
 _GLYPHS_BY_TEXT: Final = {text: glyph for glyph, text in GLYPHS.items() if text}
@@ -275,7 +268,7 @@ def ply_facts(
     if token == "resign" or len(options) < 2:
         return facts
     best, loss = _best_alternative(identity, before, options, token)
-    if loss < THRESHOLDS[identity.name]:
+    if loss < identity.entry.annotation.threshold:
         return facts
     return MoveFacts(
         facts.scores, facts.legal, facts.captures, facts.possessions, best=best, loss=loss
@@ -291,10 +284,10 @@ def _best_alternative(
 ) -> tuple[str, int]:
     """The best decision's token, and how much better it is than the ply played."""
     engine, variant = identity.engine, identity.variant
-    value = _VALUES[identity.name]
+    value = identity.entry.annotation.value
     mover = before.to_move
     played = engine.parse_move(variant, token)
-    played_value = value(_after(before, _first_decision(identity, played)), mover)
+    played_value = value(_after(before, engine.first_decision(played)), mover)
     best_option, best_value = None, played_value
     for option in options:
         option_value = value(_after(before, option), mover)
@@ -305,46 +298,8 @@ def _best_alternative(
     return engine.format_move(variant, best_option), best_value - played_value
 
 
-def _first_decision(identity: RulesIdentity, move: Any) -> Any:
-    """The first decision of a move: an Oust turn's first placement, else the move itself."""
-    if identity.name == oust.NAME and isinstance(move, tuple):
-        return move[:1]
-    return move
-
-
 def _after(state: GameState[Any], decision: Any) -> GameState[Any]:
     """A copy of ``state`` with one decision made (an Oust placement is placed, not played)."""
     child = state.copy()
-    if isinstance(child, OustState) and isinstance(decision, tuple):
-        child.place(decision[0])
-    else:
-        child.play(decision)
+    child.decide(decision)
     return child
-
-
-def _lead(values: tuple[int, ...] | list[int], seat: int) -> int:
-    """``seat``'s value minus the best value among the other seats."""
-    others = [value for other, value in enumerate(values, start=1) if other != seat]
-    return values[seat - 1] - max(others, default=0)
-
-
-def _score_lead(state: GameState[Any], seat: int) -> int:
-    return _lead(state.scores(), seat)
-
-
-def _oust_lead(state: GameState[Any], seat: int) -> int:
-    assert isinstance(state, OustState)
-    stones = [len(state.stones(other)) for other in range(1, state.seats + 1)]
-    return OUST_WIN * _lead(state.scores(), seat) + _lead(stones, seat)
-
-
-def _store_lead(state: GameState[Any], seat: int) -> int:
-    return _lead(state.position().captured, seat)
-
-
-_VALUES: Final[dict[str, Callable[[GameState[Any], int], int]]] = {
-    "ONE": _score_lead,
-    "Aronda": _score_lead,
-    "Oust": _oust_lead,
-    "Oh-Wah-Ree": _store_lead,
-}

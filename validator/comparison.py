@@ -22,7 +22,7 @@ import orjson
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
-from gamerec.recorder.notation import GAME_NAMES, format_action
+from gamerec.recorder.notation import format_action, game_label
 from gamerec.v1 import diff_pb2 as dpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.frames import ReplayStoppedError, position_message, steps
@@ -229,7 +229,7 @@ def game_identity(record: pb.GameRecord) -> str:
     metadata = record.metadata
     start = metadata.start_time.ToJsonString() if metadata.HasField("start_time") else ""
     parts = [
-        GAME_NAMES.get(record.rules.game, "?"),
+        game_label(record.rules.game, "?"),
         metadata.event,
         metadata.site,
         metadata.round,

@@ -19,8 +19,9 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from gamerec.recorder.grn_tags import VARIANT_OPTIONS, read_tag
+from gamerec.recorder.grn_tags import read_tag
 from gamerec.recorder.notation import game_from_name, parse_action
+from gamerec.recorder.syntax import syntax_named
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import engine
 from gamerec.validator.games.protocol import Engine, GameState, VariantError
@@ -70,9 +71,9 @@ def variant_options(game: str, tags: Mapping[str, str]) -> dict[str, str]:
     Raises:
         VariantError: a tag that is not a variant option of ``game``.
     """
-    code = game_from_name(game)
-    assert code is not None
-    names = {option.tag.lower(): option.tag for option in VARIANT_OPTIONS[code][1]}
+    syntax = syntax_named(game)
+    assert syntax is not None
+    names = {option.tag.lower(): option.tag for option in syntax.options}
     options = {}
     for tag, value in tags.items():
         name = names.get(tag.lower())
@@ -131,7 +132,7 @@ def _greedy(found: Engine[Any, Any], rng: random.Random) -> Choose:
         best_value: tuple[int, int] | None = None
         for option in options:
             child = state.copy()
-            _apply(found, child, option)
+            child.decide(option)
             value = _lead(child, mover)
             if best_value is None or value > best_value:
                 best, best_value = [option], value
@@ -140,14 +141,6 @@ def _greedy(found: Engine[Any, Any], rng: random.Random) -> Choose:
         return rng.choice(best)
 
     return choose
-
-
-def _apply(found: Engine[Any, Any], state: Any, option: Any) -> None:
-    """Play one decision on a copy: an Oust placement mid-turn is placed, not played."""
-    if found.name == "Oust" and isinstance(option, tuple) and len(option) == 1:
-        state.place(option[0])
-    else:
-        state.play(option)
 
 
 def _lead(state: GameState[Any], seat: int) -> tuple[int, int]:

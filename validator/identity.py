@@ -11,11 +11,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from gamerec.recorder.errors import EncodingError, GamerecError
-from gamerec.recorder.grn_tags import variant_tags
-from gamerec.recorder.notation import GAME_ACTIONS, GAME_NAMES
+from gamerec.recorder.syntax import known_games
 from gamerec.v1 import record_pb2 as pb
-from gamerec.validator.games import engine
 from gamerec.validator.games.protocol import Engine, VariantError
+from gamerec.validator.games.registry import GameEntry, entry_of
 
 
 class RulesError(GamerecError):
@@ -36,21 +35,32 @@ class RulesIdentity:
     """The engine and variant that judge a record.
 
     Attributes:
-        game: the record's game.
-        engine: the game's rules engine.
+        entry: the game's registry entry (syntax, engine, citations, board model...).
         variant: the engine's variant value built from the record's options.
-        action: the name of the game's own move in ``Move.action`` (``"one"``, ...).
     """
 
-    game: pb.Game.ValueType
-    engine: Engine[Any, Any]
+    entry: GameEntry
     variant: Any
-    action: str
+
+    @property
+    def game(self) -> pb.Game.ValueType:
+        """The record's game."""
+        return self.entry.game
+
+    @property
+    def engine(self) -> Engine[Any, Any]:
+        """The game's rules engine."""
+        return self.entry.engine
+
+    @property
+    def action(self) -> str:
+        """The name of the game's own move in ``Move.action`` (``"one"``, ...)."""
+        return self.entry.action
 
     @property
     def name(self) -> str:
-        """The game's GRN name (``ONE``, ``Oh-Wah-Ree``)."""
-        return self.engine.name
+        """The game's canonical name (``ONE``, ``Oh-Wah-Ree``)."""
+        return self.entry.name
 
 
 #: Identities (or the errors) remembered, by the rules' bytes and the number of seats.
@@ -88,24 +98,23 @@ def identify(record: pb.GameRecord) -> RulesIdentity:
 def _identify(record: pb.GameRecord) -> RulesIdentity:
     """Resolve the engine and variant of ``record`` the slow way (see :func:`identify`)."""
     game = record.rules.game
-    name = GAME_NAMES.get(game)
-    if name is None:
+    entry = entry_of(game)
+    if entry is None:
         raise RulesError(
             "UNKNOWN_GAME",
             f"the record names no game this version knows (Game {game}); "
-            f"known games: {', '.join(GAME_NAMES.values())}",
+            f"known games: {known_games()}",
         )
-    found = engine(name)
+    name = entry.name
     try:
-        tags = {tag: value for tag, value in variant_tags(record.rules) if value != "0"}
-        variant = found.variant_from_tags(tags)
+        variant = entry.variant_of(record.rules)
     except (VariantError, EncodingError) as error:
         raise RulesError("IMPOSSIBLE_VARIANT", f"impossible {name} variant: {error}") from None
-    seats_at_table = found.new_game(variant).seats
+    seats_at_table = entry.engine.new_game(variant).seats
     if record.seats and len(record.seats) != seats_at_table:
         raise RulesError(
             "SEAT_COUNT_MISMATCH",
             f"the record lists {len(record.seats)} seats but its {name} variant has "
             f"{seats_at_table} players",
         )
-    return RulesIdentity(game=game, engine=found, variant=variant, action=GAME_ACTIONS[game])
+    return RulesIdentity(entry=entry, variant=variant)

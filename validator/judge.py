@@ -54,29 +54,6 @@ def termination_word(termination: int) -> str:
     return TERMINATION_WORDS.get(termination, f"{termination} (unknown to this version)")
 
 
-@dataclass(frozen=True, slots=True)
-class Citation:
-    """Where each game's rules text says what the judge relies on."""
-
-    file: str
-    end: str
-    score: str
-    ranking: str
-    terminations: str
-
-    def cite(self, section: str) -> str:
-        """A citation such as ``rules/one.md §6.3``."""
-        return f"{self.file} {section}"
-
-
-CITATIONS: dict[str, Citation] = {
-    "ONE": Citation("rules/one.md", "§6.2", "§6.3", "§6.4", "§7"),
-    "Aronda": Citation("rules/aronda.md", "§6.1-6.2", "§6.3", "§6.3", "§7"),
-    "Oust": Citation("rules/oust.md", "§6.1-6.2", "§6.1", "§6.1", "§7"),
-    "Oh-Wah-Ree": Citation("rules/ohwahree.md", "§6.1-6.2", "§6.3", "§6.3", "§7"),
-}
-
-
 @dataclass
 class Judgement:
     """Everything one replay of a record found.
@@ -188,7 +165,7 @@ def _illegal_finding(
 
 def _after_end_finding(ply: int, move: pb.Move, text: str, identity: RulesIdentity) -> vpb.Finding:
     """The finding of a ply recorded after the game was over."""
-    citation = CITATIONS[identity.name]
+    citation = identity.entry.citation
     return vpb.Finding(
         ply=ply,
         seat=move.seat,
@@ -238,7 +215,7 @@ def _finished_claim_findings(record: pb.GameRecord, judgement: Judgement) -> lis
     """A finished game: every part of the claim must match the rules' result."""
     computed = computed_result(record, judgement)
     assert judgement.identity is not None
-    citation = CITATIONS[judgement.identity.name]
+    citation = judgement.identity.entry.citation
     claim = record.result
     findings = []
     end = f"the game ended by its rules at ply {judgement.plies}"
@@ -285,7 +262,7 @@ def _unfinished_claim_findings(record: pb.GameRecord, judgement: Judgement) -> l
     if termination in OUTSIDE_TERMINATIONS:
         return []
     assert judgement.state is not None and judgement.identity is not None
-    citation = CITATIONS[judgement.identity.name]
+    citation = judgement.identity.entry.citation
     stops = (
         f"the record stops after ply {judgement.plies} but the game is not over "
         f"(seat {judgement.state.to_move} to move)"

@@ -53,7 +53,7 @@ def test_records_that_differ_only_in_metadata(tmp_path: Path) -> None:
 
 
 def test_records_that_differ_in_one_move_in_the_middle(tmp_path: Path) -> None:
-    # Ply 4 of rules/one.md E3 is the capture a1xa3; the other version writes b2.
+    # Ply 4 of docs/rules/one.md E3 is the capture a1xa3; the other version writes b2.
     theirs = match()
     theirs.moves[3].CopyFrom(parse_action(pb.GAME_ONE, "b2"))
     result = run("diff", str(MATCH), saved(theirs, tmp_path / "theirs.json"))

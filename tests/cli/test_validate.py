@@ -123,7 +123,7 @@ def test_replay_lists_every_ply_with_its_events_and_draws_the_end() -> None:
 def test_replay_at_a_ply_draws_that_position() -> None:
     result = run("replay", str(VALID / "oust-e3-forced-pass.grn"), "--ply", "12")
     assert result.exit_code == 0, result.output
-    # rules/oust.md E3: the position before ply 13 (after ply 12).
+    # docs/rules/oust.md E3: the position before ply 13 (after ply 12).
     assert result.stdout.splitlines()[1:6] == [
         "  5      O   .  [O]",
         "  4    .   X   .   X",

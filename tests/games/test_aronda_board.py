@@ -1,4 +1,4 @@
-"""The Aronda board of rules/aronda.md §2: the field table is golden data."""
+"""The Aronda board of docs/rules/aronda.md §2: the field table is golden data."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from gamerec.validator.games.aronda import (
     fields_in,
 )
 
-# rules/aronda.md §2, copied verbatim (sector column left out): field | cap | neighbours.
+# docs/rules/aronda.md §2, copied verbatim (sector column left out): field | cap | neighbours.
 SPEC_TABLE = """
 | c | 4 | i1 i2 i3 i4 i5 i6 i7 i8 |
 | i1 | 3 | c i2 i8 m1 m2 |

@@ -1,6 +1,6 @@
 """Aronda properties over random legal games (hypothesis), and the replay hot path.
 
-The rule invariants of rules/aronda.md §5 are written out here independently of the engine.
+The rule invariants of docs/rules/aronda.md §5 are written out here independently of the engine.
 """
 
 from __future__ import annotations

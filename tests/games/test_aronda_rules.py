@@ -1,4 +1,4 @@
-"""Aronda rules, clause by clause (rules/aronda.md), and its worked examples E1-E4.
+"""Aronda rules, clause by clause (docs/rules/aronda.md), and its worked examples E1-E4.
 
 Positions are drawn as text, one row per ring, fields k = 1..8 left to right::
 
@@ -697,7 +697,7 @@ def test_every_reachable_reason_code_by_check_and_by_replay(code: str) -> None:
     state = played(before)
     illegal = state.check(parse_move(token), seat)
     assert illegal is not None and illegal.code == code
-    assert "rules/aronda.md §" in illegal.message
+    assert "docs/rules/aronda.md §" in illegal.message
     if seat is None:
         with pytest.raises(IllegalMoveError) as raised:
             state.play(parse_move(token))

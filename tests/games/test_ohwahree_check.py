@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import pytest
 
-from gamerec.validator.games.ohwahree import ENGINE, RESIGN, Move, Sow, Variant
+from gamerec.validator.games.ohwahree import ENGINE, RESIGN, Move, OhWahReeVariant, Sow
 from gamerec.validator.games.protocol import IllegalMoveError
 
 
@@ -45,7 +45,7 @@ def case_id(case: IllegalCase) -> str:
     return f"{case.code}-{case.players}seats"
 
 
-def variant_and_moves(case: IllegalCase) -> tuple[Variant, list[Move]]:
+def variant_and_moves(case: IllegalCase) -> tuple[OhWahReeVariant, list[Move]]:
     variant = ENGINE.variant(players=case.players, **case.options)
     return variant, [ENGINE.parse_move(variant, token) for token in case.record.split()]
 
@@ -65,7 +65,7 @@ def test_check_gives_the_code_and_a_sentence_citing_the_rule(case: IllegalCase) 
     assert illegal is not None
     assert illegal.code == case.code
     assert case.names in illegal.message
-    assert re.search(r"\(rules/ohwahree\.md §\d", illegal.message)
+    assert re.search(r"\(docs/rules/ohwahree\.md §\d", illegal.message)
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)

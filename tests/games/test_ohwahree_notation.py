@@ -14,9 +14,9 @@ from gamerec.validator.games.ohwahree import (
     RESIGN,
     Move,
     OhWahReeState,
+    OhWahReeVariant,
     PositionError,
     Sow,
-    Variant,
     pit_owners,
 )
 from gamerec.validator.games.protocol import Engine, MoveSyntaxError, VariantError
@@ -79,7 +79,7 @@ def test_text_that_is_no_token_is_a_syntax_error(text: str) -> None:
     ],
 )
 def test_format_move_writes_the_token_the_variant_expects(
-    variant: Variant, move: Move, token: str
+    variant: OhWahReeVariant, move: Move, token: str
 ) -> None:
     assert ENGINE.format_move(variant, move) == token
 
@@ -87,7 +87,7 @@ def test_format_move_writes_the_token_the_variant_expects(
 @pytest.mark.parametrize(
     "variant", [TWO, THREE, FOUR_CCW, ENGINE.variant(players=4)], ids=["2", "3", "4ccw", "4free"]
 )
-def test_every_legal_move_round_trips_through_its_token(variant: Variant) -> None:
+def test_every_legal_move_round_trips_through_its_token(variant: OhWahReeVariant) -> None:
     moves = [*ENGINE.new_game(variant).legal_moves(), RESIGN]
     for move in moves:
         token = ENGINE.format_move(variant, move)
@@ -106,7 +106,7 @@ def test_every_legal_move_round_trips_through_its_token(variant: Variant) -> Non
 def test_variant_defaults(players: int, stones: int, direction: str) -> None:
     variant = ENGINE.variant(players=players)
     assert (variant.stones_per_pit, variant.direction) == (stones, direction)
-    assert variant == Variant(players, stones, direction)
+    assert variant == OhWahReeVariant(players, stones, direction)
 
 
 @pytest.mark.parametrize(
@@ -133,8 +133,8 @@ def test_impossible_variants_are_variant_errors(options: dict[str, object]) -> N
 
 def test_variant_from_tags_reads_the_options_and_ignores_other_tags() -> None:
     tags = {"Players": "4", "StonesPerPit": "3", "Direction": "CCW", "Event": "Club"}
-    assert ENGINE.variant_from_tags(tags) == Variant(4, 3, "ccw")
-    assert ENGINE.variant_from_tags({"Players": " 3 "}) == Variant(3, 4, "free")
+    assert ENGINE.variant_from_tags(tags) == OhWahReeVariant(4, 3, "ccw")
+    assert ENGINE.variant_from_tags({"Players": " 3 "}) == OhWahReeVariant(3, 4, "free")
 
 
 @pytest.mark.parametrize(
@@ -155,9 +155,11 @@ def test_bad_tags_are_variant_errors(tags: dict[str, str]) -> None:
 
 
 @pytest.mark.parametrize(
-    "variant", [TWO, THREE, FOUR_CCW, Variant(4), Variant(3, 9), Variant(2, 1)], ids=str
+    "variant",
+    [TWO, THREE, FOUR_CCW, OhWahReeVariant(4), OhWahReeVariant(3, 9), OhWahReeVariant(2, 1)],
+    ids=str,
 )
-def test_variant_tags_round_trip(variant: Variant) -> None:
+def test_variant_tags_round_trip(variant: OhWahReeVariant) -> None:
     assert ENGINE.variant_from_tags(ENGINE.variant_tags(variant)) == variant
 
 
@@ -173,7 +175,7 @@ def test_registry_finds_the_engine_by_its_grn_name() -> None:
 
 
 def test_engine_satisfies_the_protocol() -> None:
-    typed: Engine[Variant, Move] = ENGINE  # mypy checks the shape; this checks the values
+    typed: Engine[OhWahReeVariant, Move] = ENGINE  # mypy checks the shape; this checks the values
     state = typed.new_game(TWO)
     assert (state.seats, state.to_move, state.ply, state.is_over) == (2, 1, 0, False)
 

@@ -23,9 +23,9 @@ from gamerec.validator.games.ohwahree import (
     RESIGN,
     Move,
     OhWahReeState,
+    OhWahReeVariant,
     Sow,
     SowDirection,
-    Variant,
     pit_owners,
     seat_pits,
 )
@@ -35,13 +35,13 @@ PROPERTY = settings(deadline=None, max_examples=60)
 
 SEEDS = st.integers(0, 2**32 - 1)
 PLAYERS = st.sampled_from([2, 3, 4])
-DEFAULT_VARIANTS = st.builds(Variant, PLAYERS)
+DEFAULT_VARIANTS = st.builds(OhWahReeVariant, PLAYERS)
 VARIANTS = st.one_of(
     DEFAULT_VARIANTS,
-    st.just(Variant(4, direction="ccw")),
+    st.just(OhWahReeVariant(4, direction="ccw")),
     # 1..3 stones: short games, many empty pits; 12 and 13: long sowings (13 exceeds the replay's
     # sowing tables, so those plies go through the state class).
-    st.builds(Variant, PLAYERS, st.sampled_from([1, 2, 3, 12, 13])),
+    st.builds(OhWahReeVariant, PLAYERS, st.sampled_from([1, 2, 3, 12, 13])),
 )
 TOKENS: st.SearchStrategy[Move] = st.one_of(
     st.builds(Sow, st.integers(-1, 14), st.sampled_from([None, "ccw", "cw"])),
@@ -74,7 +74,7 @@ CLAIM_KINDS = st.sampled_from(["none", "zeros", "true", "one-wrong", "random", "
 
 
 def step_by_step(
-    variant: Variant, moves: Sequence[Move], claims: Sequence[int] | None = None
+    variant: OhWahReeVariant, moves: Sequence[Move], claims: Sequence[int] | None = None
 ) -> tuple[OhWahReeState, int, Illegal | None, list[int]]:
     """The reference replay: check then play each ply. Also gives the seat to move per ply."""
     state = ENGINE.new_game(variant)
@@ -113,7 +113,9 @@ def mutate(moves: list[Move], mutations: list[Mutation]) -> list[Move]:
     return moves
 
 
-def assert_same_outcome(variant: Variant, moves: list[Move], claims: list[int] | None) -> None:
+def assert_same_outcome(
+    variant: OhWahReeVariant, moves: list[Move], claims: list[int] | None
+) -> None:
     outcome = ENGINE.replay(variant, moves, claims)
     state, plies, illegal, _ = step_by_step(variant, moves, claims)
     assert outcome.plies == plies
@@ -132,7 +134,7 @@ def assert_same_outcome(variant: Variant, moves: list[Move], claims: list[int] |
 @PROPERTY
 @given(variant=VARIANTS, seed=SEEDS)
 def test_stones_are_conserved_and_the_origin_is_empty_after_every_move(
-    variant: Variant, seed: int
+    variant: OhWahReeVariant, seed: int
 ) -> None:
     rng = random.Random(seed)
     state = ENGINE.new_game(variant)
@@ -148,10 +150,10 @@ def test_stones_are_conserved_and_the_origin_is_empty_after_every_move(
 
 @PROPERTY
 @given(
-    variant=st.one_of(DEFAULT_VARIANTS, st.builds(Variant, PLAYERS, st.integers(1, 8))),
+    variant=st.one_of(DEFAULT_VARIANTS, st.builds(OhWahReeVariant, PLAYERS, st.integers(1, 8))),
     seed=SEEDS,
 )
-def test_the_game_ends(variant: Variant, seed: int) -> None:
+def test_the_game_ends(variant: OhWahReeVariant, seed: int) -> None:
     moves = ENGINE.random_game(variant, random.Random(seed))
     state = ENGINE.new_game(variant)
     for move in moves:
@@ -166,7 +168,7 @@ def test_the_game_ends(variant: Variant, seed: int) -> None:
 def test_four_seats_with_fixed_ccw_can_cycle_for_ever() -> None:
     # Three lone stones, four pits apart, go round the ring: every move is forced, one seat at
     # a time is skipped, never two in a row, and after 36 plies the position is back.
-    variant = Variant(4, direction="ccw")
+    variant = OhWahReeVariant(4, direction="ccw")
     state = OhWahReeState.from_position(
         variant, [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0], [18, 18, 18, 15], to_move=1
     )
@@ -179,7 +181,7 @@ def test_four_seats_with_fixed_ccw_can_cycle_for_ever() -> None:
 
 
 def test_random_game_stops_at_a_forced_cycle() -> None:
-    variant = Variant(4, 1, "ccw")
+    variant = OhWahReeVariant(4, 1, "ccw")
     lengths_unfinished = []
     for seed in range(40):
         moves = ENGINE.random_game(variant, random.Random(seed))
@@ -193,13 +195,13 @@ def test_random_game_stops_at_a_forced_cycle() -> None:
 
 @PROPERTY
 @given(variant=VARIANTS, seed=SEEDS)
-def test_random_game_is_the_same_for_the_same_seed(variant: Variant, seed: int) -> None:
+def test_random_game_is_the_same_for_the_same_seed(variant: OhWahReeVariant, seed: int) -> None:
     first = ENGINE.random_game(variant, random.Random(seed))
     assert ENGINE.random_game(variant, random.Random(seed)) == first
 
 
 def test_random_game_plays_what_choose_picks() -> None:
-    variant = Variant(3)
+    variant = OhWahReeVariant(3)
     moves = ENGINE.random_game(variant, random.Random(1), lambda state, legal: legal[-1])
     state = ENGINE.new_game(variant)
     for move in moves:
@@ -215,7 +217,7 @@ def test_random_game_plays_what_choose_picks() -> None:
 
 @PROPERTY
 @given(variant=VARIANTS, seed=SEEDS)
-def test_replay_reaches_the_same_position_as_playing(variant: Variant, seed: int) -> None:
+def test_replay_reaches_the_same_position_as_playing(variant: OhWahReeVariant, seed: int) -> None:
     moves = ENGINE.random_game(variant, random.Random(seed))
     outcome = ENGINE.replay(variant, moves)
     state, plies, illegal, _ = step_by_step(variant, moves)
@@ -228,7 +230,7 @@ def test_replay_reaches_the_same_position_as_playing(variant: Variant, seed: int
 @PROPERTY
 @given(variant=VARIANTS, seed=SEEDS, mutations=MUTATIONS, claim_kind=CLAIM_KINDS)
 def test_replay_agrees_with_check_and_play_on_mutated_records(
-    variant: Variant, seed: int, mutations: list[Mutation], claim_kind: str
+    variant: OhWahReeVariant, seed: int, mutations: list[Mutation], claim_kind: str
 ) -> None:
     rng = random.Random(seed)
     moves = mutate(ENGINE.random_game(variant, rng), mutations)
@@ -240,7 +242,7 @@ def test_replay_agrees_with_check_and_play_on_mutated_records(
 def test_replay_agrees_with_check_and_play_through_resignations(
     players: int, seed: int, claim_kind: str
 ) -> None:
-    variant = Variant(players)
+    variant = OhWahReeVariant(players)
     rng = random.Random(seed)
     state = ENGINE.new_game(variant)
     moves: list[Move] = []
@@ -260,7 +262,9 @@ EVERY_TOKEN: list[Move] = [
 
 @PROPERTY
 @given(variant=VARIANTS, seed=SEEDS)
-def test_replay_judges_every_possible_next_ply_as_check_does(variant: Variant, seed: int) -> None:
+def test_replay_judges_every_possible_next_ply_as_check_does(
+    variant: OhWahReeVariant, seed: int
+) -> None:
     rng = random.Random(seed)
     moves = ENGINE.random_game(variant, rng)
     for plies in sorted(rng.sample(range(len(moves) + 1), min(3, len(moves) + 1))):
@@ -281,7 +285,7 @@ def test_replay_judges_every_possible_next_ply_as_check_does(variant: Variant, s
 
 
 def claims_for(
-    kind: str, variant: Variant, moves: Sequence[Move], rng: random.Random
+    kind: str, variant: OhWahReeVariant, moves: Sequence[Move], rng: random.Random
 ) -> list[int] | None:
     """Seat claims for a record: none, all unstated, right, one wrong, random or too short.
 
@@ -336,7 +340,7 @@ def reference_move(
 def test_sowing_matches_a_step_by_step_reference(
     data: st.DataObject, players: int, stones: int
 ) -> None:
-    variant = Variant(players, 5)  # 60 stones in all
+    variant = OhWahReeVariant(players, 5)  # 60 stones in all
     seat = data.draw(st.integers(1, players))
     pit = data.draw(st.sampled_from(seat_pits(players, seat)))
     direction: SowDirection = "ccw"
@@ -363,7 +367,7 @@ def test_sowing_matches_a_step_by_step_reference(
 # ---------------------------------------------------------------------------------------------
 
 
-def canonical(variant: Variant, move: Sow) -> Sow:
+def canonical(variant: OhWahReeVariant, move: Sow) -> Sow:
     """The listed form of a move: ``4ccw`` is ``4`` where every move is ccw."""
     if not variant.direction_is_free and move.direction == "ccw":
         return Sow(move.pit)
@@ -372,7 +376,9 @@ def canonical(variant: Variant, move: Sow) -> Sow:
 
 @PROPERTY
 @given(variant=VARIANTS, seed=SEEDS, plies=st.integers(0, 200))
-def test_check_accepts_exactly_the_listed_moves(variant: Variant, seed: int, plies: int) -> None:
+def test_check_accepts_exactly_the_listed_moves(
+    variant: OhWahReeVariant, seed: int, plies: int
+) -> None:
     rng = random.Random(seed)
     state = ENGINE.new_game(variant)
     for _ in range(plies):

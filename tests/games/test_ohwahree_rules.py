@@ -1,4 +1,4 @@
-"""Oh-Wah-Ree: the worked examples and the rule clauses of rules/ohwahree.md.
+"""Oh-Wah-Ree: the worked examples and the rule clauses of docs/rules/ohwahree.md.
 
 Positions are drawn as the rules text draws them: pits 1..12 in order, stores in seat order
 (``"21-20"``). With two seats, seat 1 owns pits 1-6 and seat 2 pits 7-12; with three seats,

@@ -1,4 +1,4 @@
-"""The board of rules/one.md §2 as data: the general construction and the default-board table.
+"""The board of docs/rules/one.md §2 as data: the general construction and the default-board table.
 
 The table of §2.2 is golden data: the board built from the ring sizes 10,10,20,20 must give
 every row's neighbours and jumps, in the table's order.
@@ -12,14 +12,14 @@ from gamerec.validator.games.one import (
     NO_POINT,
     Board,
     Line,
-    Variant,
+    OneVariant,
     board_for,
     point_code,
     point_name,
 )
 from gamerec.validator.games.protocol import VariantError
 
-# rules/one.md §2.2, verbatim: point | angle° | neighbours | jumps (jumped→landing).
+# docs/rules/one.md §2.2, verbatim: point | angle° | neighbours | jumps (jumped→landing).
 DEFAULT_BOARD_TABLE = """
 | a1 | 0 | a10, a2, b1 | a2→a3, a10→a9, b1→c1 |
 | a2 | 36 | a1, a3, b2 | a3→a4, a1→a10, b2→c3 |
@@ -290,7 +290,7 @@ def test_point_on_an_odd_ring_has_no_opposite() -> None:
 
 def test_board_is_built_once_per_ring_sizes() -> None:
     assert board_for((10, 10, 20, 20)) is board_for((10, 10, 20, 20))
-    assert Variant(players=2).board is DEFAULT
+    assert OneVariant(players=2).board is DEFAULT
 
 
 def test_point_not_on_the_board_is_known_as_such() -> None:

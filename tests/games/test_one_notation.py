@@ -10,7 +10,7 @@ from gamerec.validator.games.one import (
     CODE_STRIDE,
     ENGINE,
     RESIGN,
-    Variant,
+    OneVariant,
     format_move,
     parse_move,
     point_code,
@@ -18,7 +18,7 @@ from gamerec.validator.games.one import (
 )
 from gamerec.validator.games.protocol import MoveSyntaxError, VariantError
 
-DEFAULT = Variant(players=2)
+DEFAULT = OneVariant(players=2)
 
 
 def test_point_is_a_ring_letter_and_a_1_based_index() -> None:
@@ -114,7 +114,9 @@ def test_format_then_parse_gives_the_move_back(move: tuple[int, ...]) -> None:
 
 def test_variant_defaults() -> None:
     variant = ENGINE.variant_from_tags({"Players": "3"})
-    assert variant == Variant(players=3, rings=(10, 10, 20, 20), mirror="first", tiebreak="shared")
+    assert variant == OneVariant(
+        players=3, rings=(10, 10, 20, 20), mirror="first", tiebreak="shared"
+    )
 
 
 def test_variant_reads_every_tag_and_ignores_others() -> None:
@@ -126,7 +128,9 @@ def test_variant_reads_every_tag_and_ignores_others() -> None:
         "Event": "club night",
     }
     variant = ENGINE.variant_from_tags(tags)
-    assert variant == Variant(players=4, rings=(6, 6, 12), mirror="every", tiebreak="largest-group")
+    assert variant == OneVariant(
+        players=4, rings=(6, 6, 12), mirror="every", tiebreak="largest-group"
+    )
 
 
 @pytest.mark.parametrize(

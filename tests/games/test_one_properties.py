@@ -23,7 +23,7 @@ from gamerec.validator.games.one import (
     TIEBREAK_OPTIONS,
     Move,
     OneState,
-    Variant,
+    OneVariant,
 )
 from gamerec.validator.games.protocol import GameState, Illegal
 
@@ -54,14 +54,14 @@ styles = st.builds(
 )
 
 
-def rules(table: tuple[tuple[int, ...], int], data: st.DataObject) -> Variant:
+def rules(table: tuple[tuple[int, ...], int], data: st.DataObject) -> OneVariant:
     rings, players = table
     mirror = data.draw(st.sampled_from(MIRROR_OPTIONS), label="mirror")
     tiebreak = data.draw(st.sampled_from(TIEBREAK_OPTIONS), label="tiebreak")
-    return Variant(players=players, rings=rings, mirror=mirror, tiebreak=tiebreak)
+    return OneVariant(players=players, rings=rings, mirror=mirror, tiebreak=tiebreak)
 
 
-def play_out(variant: Variant, style: Style) -> tuple[list[OneState], list[Move]]:
+def play_out(variant: OneVariant, style: Style) -> tuple[list[OneState], list[Move]]:
     """A whole game played with check and play; returns the state before every ply and after
     the last one, and the plies."""
     state = ENGINE.new_game(variant)
@@ -77,7 +77,7 @@ def play_out(variant: Variant, style: Style) -> tuple[list[OneState], list[Move]
 
 
 def reference(
-    variant: Variant, moves: list[Move], seats: list[int]
+    variant: OneVariant, moves: list[Move], seats: list[int]
 ) -> tuple[int, Illegal | None, str]:
     """What check and play say of a move list: plies played, first verdict, final digest."""
     state = ENGINE.new_game(variant)

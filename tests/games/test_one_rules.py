@@ -1,4 +1,4 @@
-"""ONE rules, clause by clause, and the worked examples of rules/one.md §9.
+"""ONE rules, clause by clause, and the worked examples of docs/rules/one.md §9.
 
 Positions are reached by playing the moves, then drawn with ``OneState.diagram()`` where a
 picture says more than a list: one row per ring, ``.`` empty, a digit the seat of the stone.
@@ -10,17 +10,17 @@ from textwrap import dedent
 
 import pytest
 
-from gamerec.validator.games.one import ENGINE, OneState, Variant, point_code
+from gamerec.validator.games.one import ENGINE, OneState, OneVariant, point_code
 from gamerec.validator.games.protocol import GameEvent, IllegalMoveError
 
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def variant(players: int = 2, board: str = "10,10,20,20", **tags: str) -> Variant:
+def variant(players: int = 2, board: str = "10,10,20,20", **tags: str) -> OneVariant:
     return ENGINE.variant_from_tags({"Players": str(players), "Board": board, **tags})
 
 
-def play(movetext: str, rules: Variant) -> OneState:
+def play(movetext: str, rules: OneVariant) -> OneState:
     """Play a move text (``1. c7 2. c8 ...``; numbers are skipped) with check and play.
 
     Also asserts that the fast replay reaches the very same position.
@@ -568,7 +568,7 @@ def test_illegal_move_gets_its_reason_code(reason: str) -> None:
     move = ENGINE.parse_move(rules, token)
     illegal = state.check(move, seat)
     assert illegal is not None and illegal.code == reason
-    assert illegal.message.endswith(")") and "rules/one.md §" in illegal.message
+    assert illegal.message.endswith(")") and "docs/rules/one.md §" in illegal.message
     moves = [ENGINE.parse_move(rules, t) for t in before.split() if not t.endswith(".")]
     outcome = ENGINE.replay(rules, [*moves, move], seats=[0] * len(moves) + [seat or 0])
     assert outcome.plies == len(moves) and outcome.illegal == illegal
@@ -601,7 +601,7 @@ def test_messages_name_the_points_and_cite_the_rule() -> None:
     state = play(JUMP_READY + " a3 c1", variant())
     illegal = state.check(ENGINE.parse_move(state.variant, "a1xa3"))
     assert illegal is not None
-    assert illegal.message == "landing point a3 is occupied (rules/one.md §4.2)"
+    assert illegal.message == "landing point a3 is occupied (docs/rules/one.md §4.2)"
     off_board = state.check((point_code("e1"),))
     assert off_board is not None and "e1" in off_board.message
 

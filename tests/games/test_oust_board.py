@@ -1,7 +1,8 @@
-"""Oust board, notation and variant (rules/oust.md §2.1, §8.1; notation.md, Oust section).
+"""Oust board, notation and variant (docs/rules/oust.md §2.1, §8.1; notation.md, Oust section).
 
 Also home of the board pictures the other Oust test files draw positions with: ``draw`` renders
-a state in the layout of rules/oust.md §2.1 (row 1 at the bottom, ``X`` = seat 1, ``O`` = seat 2,
+a state in the layout of docs/rules/oust.md §2.1 (row 1 at the bottom, ``X`` = seat 1,
+``O`` = seat 2,
 empty cells by name) and ``stones_in`` reads such a picture back, token by token, so the
 hand-drawn diagrams of the worked examples can be read too.
 """
@@ -45,7 +46,7 @@ def _rows(side: int) -> list[list[int]]:
 
 
 def draw(state: OustState) -> str:
-    """The position in the layout of rules/oust.md §2.1 with X and O on occupied cells.
+    """The position in the layout of docs/rules/oust.md §2.1 with X and O on occupied cells.
 
     The common left margin is removed, as :func:`picture` removes it from a drawn picture.
     """

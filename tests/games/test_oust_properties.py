@@ -1,6 +1,6 @@
 """Oust properties over random legal games (sides 3, 5 and 7), checked by hypothesis.
 
-The engine is compared with a slow reference written straight from rules/oust.md §2.1 and
+The engine is compared with a slow reference written straight from docs/rules/oust.md §2.1 and
 §4.1 (cells as (u, v) pairs, groups by flood fill), so its bitboards and group bookkeeping are
 checked by something that shares none of their tricks.
 """
@@ -36,7 +36,7 @@ SIDES = st.sampled_from([3, 5, 7])
 SEEDS = st.integers(0, 2**32 - 1)
 
 # ---------------------------------------------------------------------------------------------
-# The reference: rules/oust.md §2.1 and §4.1, the obvious way
+# The reference: docs/rules/oust.md §2.1 and §4.1, the obvious way
 
 Cell = tuple[int, int]  # (u, v): letter index and number - 1
 

@@ -1,5 +1,5 @@
-"""Oust rules, clause by clause (rules/oust.md §2.2-§7), the worked examples §9 and every
-reason code. X = seat 1, O = seat 2; pictures are drawn as in rules/oust.md §2.1.
+"""Oust rules, clause by clause (docs/rules/oust.md §2.2-§7), the worked examples §9 and every
+reason code. X = seat 1, O = seat 2; pictures are drawn as in docs/rules/oust.md §2.1.
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def test_joining_own_stones_without_touching_an_enemy_group_is_illegal() -> None
     assert state.check(turn("d3")) == Illegal(
         "NO_ENEMY_CONTACT",
         "placement d3: it joins own stones into a group of 2 that touches no enemy group "
-        "(rules/oust.md §4.1)",
+        "(docs/rules/oust.md §4.1)",
     )
 
 
@@ -152,7 +152,7 @@ def test_touching_an_enemy_group_of_the_same_size_is_illegal() -> None:
     assert state.check(turn("c3")) == Illegal(
         "ENEMY_NOT_SMALLER",
         "placement c3: it joins own stones into a group of 2 that touches the enemy group "
-        "c2 d2 of 2, which is not smaller (rules/oust.md §4.1)",
+        "c2 d2 of 2, which is not smaller (docs/rules/oust.md §4.1)",
     )
 
 
@@ -205,7 +205,7 @@ def test_enemy_groups_touching_the_old_part_of_the_group_count_too() -> None:
     assert blocked.check(turn("c3")) == Illegal(
         "ENEMY_NOT_SMALLER",
         "placement c3: it joins own stones into a group of 2 that touches the enemy group "
-        "a3 a4 of 2, which is not smaller (rules/oust.md §4.1)",
+        "a3 a4 of 2, which is not smaller (docs/rules/oust.md §4.1)",
     )
     capturing = position(
         """
@@ -258,7 +258,7 @@ def test_after_a_non_capturing_placement_the_turn_ends() -> None:
     assert refusal(SIDE_7, "", "g7,h7") == Illegal(
         "TURN_ALREADY_ENDED",
         "second placement h7: the turn ended with the non-capturing placement g7 "
-        "(rules/oust.md §4.2)",
+        "(docs/rules/oust.md §4.2)",
     )
 
 
@@ -267,7 +267,7 @@ def test_after_a_capture_the_mover_must_place_again_while_it_can() -> None:
     assert refusal(SIDE_7, record, "g7") == Illegal(
         "MUST_PLACE_AGAIN",
         "the turn ends with the capturing placement g7, but seat 1 has a legal placement "
-        "left and must place again (rules/oust.md §4.2)",
+        "left and must place again (docs/rules/oust.md §4.2)",
     )
     assert refusal(SIDE_7, record, "g7,b9").code == "MUST_PLACE_AGAIN"
 
@@ -279,7 +279,7 @@ def test_after_a_capture_with_no_legal_placement_left_the_turn_ends() -> None:
     assert refusal(SIDE_3, record, "d4,a5") == Illegal(
         "TURN_ALREADY_ENDED",
         "second placement a5: the turn ended after the capturing placement d4 because no "
-        "legal placement was left (rules/oust.md §4.2)",
+        "legal placement was left (docs/rules/oust.md §4.2)",
     )
 
 
@@ -296,7 +296,8 @@ def test_the_turn_is_written_as_its_placements_every_one_but_the_last_capturing(
 def test_pass_is_illegal_while_the_mover_has_a_legal_placement() -> None:
     assert refusal(SIDE_7, "", "pass") == Illegal(
         "PASS_NOT_ALLOWED",
-        "pass: seat 1 has a legal placement (such as g1) and may not pass (rules/oust.md §4.3)",
+        "pass: seat 1 has a legal placement (such as g1) and may not pass "
+        "(docs/rules/oust.md §4.3)",
     )
 
 
@@ -305,7 +306,7 @@ def test_pass_is_illegal_in_the_middle_of_a_turn() -> None:
     state.place(cell_code("g7"))
     assert state.check(PASS) == Illegal(
         "PASS_NOT_ALLOWED",
-        "pass: seat 1 must place again after the capturing placement g7 (rules/oust.md §4.2)",
+        "pass: seat 1 must place again after the capturing placement g7 (docs/rules/oust.md §4.2)",
     )
 
 
@@ -319,13 +320,13 @@ def test_a_seat_without_a_legal_placement_must_pass_and_only_pass() -> None:
         "ENEMY_NOT_SMALLER",
         "placement b5: it joins own stones into a group of 2 that touches the enemy group "
         "b2 c2 a3 c3 of 4, which is not smaller; seat 1 has no legal placement and must pass "
-        "(rules/oust.md §4.1)",
+        "(docs/rules/oust.md §4.1)",
     )
     assert state.play(PASS) == (GameEvent("pass", 1),)
     assert state.to_move == 2
 
 
-# Set up, not reached in play (rules/oust.md §6.2 notes that searches never found it). On a3,
+# Set up, not reached in play (docs/rules/oust.md §6.2 notes that searches never found it). On a3,
 # X would join b2 into a group of 2 touching the O group c1 d1 e1 c2 d2 of 5; O would join
 # a4 a5 b3 into a group of 4 touching the X group of 9.
 BOTH_BLOCKED = """
@@ -344,7 +345,7 @@ def test_when_neither_seat_can_place_the_game_ends_with_no_winner_and_no_pass() 
     assert state.scores() == (0, 0) and state.winners() == () and state.ranking() == (1, 1)
     assert state.check(PASS) == Illegal(
         "GAME_ALREADY_OVER",
-        "the game is over: neither seat has a legal placement (rules/oust.md §6.2)",
+        "the game is over: neither seat has a legal placement (docs/rules/oust.md §6.2)",
     )
 
 
@@ -378,7 +379,7 @@ def test_swap_gives_the_first_stone_to_seat_2_and_seat_1_places_next() -> None:
 
 def test_swap_is_illegal_with_the_pie_rule_off() -> None:
     assert refusal(OustVariant(pie=False), "1. g7", "swap") == Illegal(
-        "SWAP_NOT_ALLOWED", "swap: the pie rule is off in this game (rules/oust.md §4.4)"
+        "SWAP_NOT_ALLOWED", "swap: the pie rule is off in this game (docs/rules/oust.md §4.4)"
     )
 
 
@@ -418,7 +419,7 @@ def test_resign_loses_and_ends_the_game() -> None:
     assert state.scores() == (1, 0) and state.winners() == (1,)
     assert state.position().resigned == (2,)
     assert state.check(parse_move("a7")) == Illegal(
-        "GAME_ALREADY_OVER", "the game is over: seat 2 resigned (rules/oust.md §7)"
+        "GAME_ALREADY_OVER", "the game is over: seat 2 resigned (docs/rules/oust.md §7)"
     )
 
 
@@ -465,7 +466,7 @@ def test_e1_pie_rule_and_an_immediate_win() -> None:
     assert refusal(SIDE_7, "1. g7 2. h7", "f7,e5") == Illegal(
         "TURN_ALREADY_ENDED",
         "second placement e5: the game ended when f7 removed the last enemy stone "
-        "(rules/oust.md §6.1)",
+        "(docs/rules/oust.md §6.1)",
     )
 
 
@@ -541,7 +542,7 @@ def test_e2_placement_by_placement_with_the_alternatives_it_names() -> None:
         assert illegal == Illegal(
             "NO_ENEMY_CONTACT",
             f"second placement {cell}: it joins own stones into a group of 4 that touches no "
-            "enemy group (rules/oust.md §4.1)",
+            "enemy group (docs/rules/oust.md §4.1)",
         )
         assert cell_code(cell) not in state.legal_placements()
     assert {cell_code("b9"), cell_code("d9"), cell_code("k9")} <= set(state.legal_placements())
@@ -623,7 +624,7 @@ def test_e4_a_capture_after_which_no_placement_is_legal_ends_the_turn() -> None:
 def test_not_your_turn() -> None:
     state = ENGINE.new_game(SIDE_7)
     assert state.check(parse_move("g7"), seat=2) == Illegal(
-        "NOT_YOUR_TURN", "seat 2 is not to move: it is seat 1's turn (rules/oust.md §4.2)"
+        "NOT_YOUR_TURN", "seat 2 is not to move: it is seat 1's turn (docs/rules/oust.md §4.2)"
     )
     outcome = ENGINE.replay(SIDE_7, moves_of("1. g7 2. h7"), seats=[1, 1])
     assert outcome.plies == 1 and outcome.illegal is not None
@@ -635,7 +636,7 @@ def test_game_already_over_is_checked_before_the_seat() -> None:
     illegal = state.check(parse_move("a7"), seat=1)
     assert illegal == Illegal(
         "GAME_ALREADY_OVER",
-        "the game is over: seat 1 removed the last enemy stone (rules/oust.md §6.1)",
+        "the game is over: seat 1 removed the last enemy stone (docs/rules/oust.md §6.1)",
     )
     assert refusal(SIDE_7, "1. g7 2. h7 3. f7", "a7") == illegal
 
@@ -647,7 +648,7 @@ def test_a_cell_that_is_not_on_the_board_is_no_such_cell(variant: OustVariant, c
     assert refusal(variant, "", cell) == Illegal(
         "NO_SUCH_CELL",
         f"placement {cell}: there is no such cell on the side-{variant.side} board "
-        "(rules/oust.md §2.1)",
+        "(docs/rules/oust.md §2.1)",
     )
 
 
@@ -659,7 +660,7 @@ def test_no_such_cell_inside_a_turn_names_the_placement() -> None:
 
 def test_occupied() -> None:
     assert refusal(SIDE_7, "1. g7", "g7") == Illegal(
-        "OCCUPIED", "placement g7: the cell is occupied (rules/oust.md §4.1)"
+        "OCCUPIED", "placement g7: the cell is occupied (docs/rules/oust.md §4.1)"
     )
 
 

@@ -1,4 +1,4 @@
-"""Aronda, from rules/aronda.md and notation.md alone: a plain second referee.
+"""Aronda, from docs/rules/aronda.md and notation.md alone: a plain second referee.
 
 Fields are their names (``m5``). The neighbour table of §2 is written out literally below; a
 test checks it against the formula version of the same section. The state is two dicts: the

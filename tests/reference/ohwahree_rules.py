@@ -1,4 +1,4 @@
-"""Oh-Wah-Ree, from rules/ohwahree.md and notation.md alone: a plain second referee.
+"""Oh-Wah-Ree, from docs/rules/ohwahree.md and notation.md alone: a plain second referee.
 
 Pits are the numbers 1..12 in a dict; sowing drops one stone at a time, step by step round the
 ring; the capture walks back one pit at a time. A ply is a sowing (``4``, ``4ccw``, ``4cw``) or

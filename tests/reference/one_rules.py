@@ -1,4 +1,4 @@
-"""ONE, from rules/one.md and notation.md alone: a plain second referee.
+"""ONE, from docs/rules/one.md and notation.md alone: a plain second referee.
 
 Points are their names (``c7``); the board is a list of lines (rings closed, spokes open) and
 everything else (adjacency, jump triples) is read off those lines, as §2.1 asks. The state is a

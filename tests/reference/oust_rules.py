@@ -1,4 +1,4 @@
-"""Oust, from rules/oust.md and notation.md alone: a plain second referee.
+"""Oust, from docs/rules/oust.md and notation.md alone: a plain second referee.
 
 Cells are their names (``g7``); the state is a dict from cell to seat. Groups are found by flood
 fill every time they are needed. A ply is a whole turn: placements joined by ``,``, or

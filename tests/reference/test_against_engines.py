@@ -775,7 +775,7 @@ def play_line_then_random(variant: Variant, line: list[str], seed: int) -> SideB
 def test_oust_forced_pass_found_by_search_agrees(pie: str) -> None:
     variant = Variant("Oust", (("Board", "3"), ("Pie", pie)))
     lines = [line for seed in range(4) for line in forced_pass_lines(variant, 60, 30, seed)]
-    assert lines, "the search finds a forced pass on side 3 (rules/oust.md §9 E3 has one)"
+    assert lines, "the search finds a forced pass on side 3 (docs/rules/oust.md §9 E3 has one)"
     for number, line in enumerate(lines):
         game = play_line_then_random(variant, line, seed=number)
         assert "pass" in game.tokens

@@ -72,7 +72,7 @@ def test_a_model_is_built_once_per_variant() -> None:
     assert other is not first
 
 
-# -- ONE: rules/one.md §2.1 ------------------------------------------------------------------
+# -- ONE: docs/rules/one.md §2.1 ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("rings", [(10, 10, 20, 20), (6, 6), (5, 10, 20, 40, 80)])
@@ -107,7 +107,7 @@ def test_one_neighbouring_points_do_not_overlap() -> None:
         assert math.dist(first.centre, second.centre) > first.radius + second.radius
 
 
-# -- Aronda: rules/aronda.md §2 --------------------------------------------------------------
+# -- Aronda: docs/rules/aronda.md §2 --------------------------------------------------------------
 
 
 def test_aronda_capacities_are_the_rules_table() -> None:
@@ -169,7 +169,7 @@ def test_aronda_fields_touch_exactly_where_the_rules_make_them_neighbours() -> N
     assert drawn == rules
 
 
-# -- Oust: rules/oust.md §2.1 ----------------------------------------------------------------
+# -- Oust: docs/rules/oust.md §2.1 ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("side", [2, 3, 7])
@@ -203,7 +203,7 @@ def test_oust_row_1_is_at_the_bottom_and_the_centre_in_the_middle() -> None:
     assert centres["g8"][0] > centres["g7"][0] and centres["g8"][1] < centres["g7"][1]
 
 
-# -- Oh-Wah-Ree: rules/ohwahree.md §2 --------------------------------------------------------
+# -- Oh-Wah-Ree: docs/rules/ohwahree.md §2 --------------------------------------------------------
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

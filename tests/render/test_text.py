@@ -25,7 +25,7 @@ def test_oust_empty_board_is_the_hex_diagram_of_the_rules() -> None:
     found = engine("Oust")
     variant = found.variant(side=3)
     drawing = draw_text(board_model("Oust", variant), found.new_game(variant).position())
-    # rules/oust.md §2.1, side 3, with every cell empty.
+    # docs/rules/oust.md §2.1, side 3, with every cell empty.
     assert drawing.splitlines()[:5] == [
         "  5      .   .   .",
         "  4    .   .   .   .",

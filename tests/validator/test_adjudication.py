@@ -13,7 +13,7 @@ def test_a_correct_claim_of_a_finished_game_is_confirmed_citing_the_rules() -> N
     ruling = adjudicate(one_e3('[Result "4-2-4"]\n[Winner "1,3"]'))
     assert ruling.decision == vpb.DECISION_CONFIRMED
     assert list(ruling.result.winners) == [1, 3]
-    assert "rules/one.md §6.2" in ruling.explanation
+    assert "docs/rules/one.md §6.2" in ruling.explanation
     assert "share first place" in ruling.explanation
 
 
@@ -47,7 +47,7 @@ def test_timeout_with_two_seats_the_seat_to_move_loses() -> None:
     assert ruling.result.termination == pb.TERMINATION_TIMEOUT
     assert not ruling.result.provisional
     assert "Seat 1 was to move" in ruling.explanation
-    assert "rules/ohwahree.md §7" in ruling.explanation
+    assert "docs/rules/ohwahree.md §7" in ruling.explanation
 
 
 def test_timeout_claimed_for_the_wrong_winner_is_corrected() -> None:
@@ -86,7 +86,7 @@ def test_an_abandoned_game_gets_the_provisional_standing_and_no_winner() -> None
     assert list(ruling.result.winners) == []
     assert ruling.result.provisional
     assert "seat 2 leads" in ruling.explanation
-    assert "rules/ohwahree.md §6.3" in ruling.explanation
+    assert "docs/rules/ohwahree.md §6.3" in ruling.explanation
 
 
 def test_an_unfinished_record_without_termination_is_provisional() -> None:

@@ -11,7 +11,6 @@ from gamerec.recorder.notation import parse_action
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.annotation import (
-    THRESHOLDS,
     AnnotationError,
     auto_annotate,
     edit_ply,
@@ -20,6 +19,7 @@ from gamerec.validator.annotation import (
     without_facts,
 )
 from gamerec.validator.frames import replay, steps
+from gamerec.validator.games.registry import entry_named
 from gamerec.validator.generation import generate
 from gamerec.validator.identity import RulesError
 from gamerec.validator.judge import validate
@@ -71,18 +71,18 @@ def test_the_input_record_is_left_unchanged() -> None:
 
 
 def test_a_missed_capture_is_marked_with_the_capture_as_best() -> None:
-    # rules/one.md E3: at ply 4 seat 1 captures a1xa3; b2 instead leaves the capture.
+    # docs/rules/one.md E3: at ply 4 seat 1 captures a1xa3; b2 instead leaves the capture.
     record = with_move(record_of(VALID / "one-e3-round-completion.grn"), 4, "b2")
     done = auto_annotate(record)
     facts = read_facts(done.record.moves[3].comment)
     assert facts is not None
-    assert facts.best == "a1xa3" and facts.loss >= THRESHOLDS["ONE"]
+    assert facts.best == "a1xa3" and facts.loss >= entry_named("ONE").annotation.threshold
     assert done.worse == (4,) and done.marked == (4,)
     assert done.record.moves[3].glyph == pb.GLYPH_MISTAKE
 
 
 def test_a_missed_win_in_oust_is_marked() -> None:
-    # rules/oust.md E1: ply 3 f7 removes h7 and wins; a7 instead does not.
+    # docs/rules/oust.md E1: ply 3 f7 removes h7 and wins; a7 instead does not.
     record = with_move(record_of(VALID / "oust-e1-pie.grn"), 3, "a7")
     facts = read_facts(auto_annotate(record).record.moves[2].comment)
     assert facts is not None and facts.loss >= 1000
@@ -172,7 +172,11 @@ def test_random_play_has_clearly_worse_plies_and_each_names_a_better_move(
     assert done.worse
     for ply in done.worse:
         facts = read_facts(done.record.moves[ply - 1].comment)
-        assert facts is not None and facts.best and facts.loss >= THRESHOLDS[game]
+        assert (
+            facts is not None
+            and facts.best
+            and facts.loss >= entry_named(game).annotation.threshold
+        )
 
 
 # -- by hand ---------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Aronda: the rules engine of rules/aronda.md behind the protocol of ``protocol.py``.
+"""Aronda: the rules engine of docs/rules/aronda.md behind the protocol of ``protocol.py``.
 
 Board: the 25 fields in board order ``c, i1..i8, m1..m8, o1..o8``. A field's *code* is its
 index in that order (``c`` = 0, ``ik`` = k, ``mk`` = 8 + k, ``ok`` = 16 + k). A set of fields
@@ -63,12 +63,16 @@ from gamerec.validator.games.protocol import (
 )
 
 # ---------------------------------------------------------------------------------------------
-# Constants and metadata: the board of rules/aronda.md §2
+# Constants and metadata: the board of docs/rules/aronda.md §2
 # ---------------------------------------------------------------------------------------------
 
-RULES = "rules/aronda.md"
+#: The game's name as the GRN ``Game`` tag writes it.
+NAME = "Aronda"
+#: The rules text every message cites.
+RULES = "docs/rules/aronda.md"
 
-#: rules/aronda.md §2, row by row: field, capacity, neighbours. The neighbour lists are the rule.
+#: docs/rules/aronda.md §2, row by row: field, capacity, neighbours. The neighbour lists are
+#: the rule.
 FIELD_TABLE = """
 c   4  i1 i2 i3 i4 i5 i6 i7 i8
 i1  3  c i2 i8 m1 m2
@@ -715,6 +719,10 @@ class ArondaState:
             setattr(self, name, getattr(after, name))
         return outcome
 
+    def decide(self, decision: Move) -> None:
+        """Make one decision of ``legal_moves``: in this game, a whole ply (see ``play``)."""
+        self.play(decision)
+
     def copy(self) -> ArondaState:
         """An independent copy."""
         twin = ArondaState.__new__(ArondaState)
@@ -1155,7 +1163,7 @@ class ArondaEngine:
     @property
     def name(self) -> str:
         """``Aronda``, the GRN ``Game`` tag."""
-        return "Aronda"
+        return NAME
 
     @property
     def reason_codes(self) -> dict[str, str]:
@@ -1218,6 +1226,10 @@ class ArondaEngine:
         ``seats[i]`` is the seat ply i claims to be by (0 or missing: unstated).
         """
         return _replay(variant, moves, seats)
+
+    def first_decision(self, move: Move) -> Move:
+        """The first decision of ``move``: in this game, the whole ply."""
+        return move
 
     def random_game(
         self,

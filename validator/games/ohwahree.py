@@ -1,4 +1,4 @@
-"""The Oh-Wah-Ree rules engine: 2, 3 or 4 seats round a ring of 12 pits (rules/ohwahree.md).
+"""The Oh-Wah-Ree rules engine: 2, 3 or 4 seats round a ring of 12 pits (docs/rules/ohwahree.md).
 
 Moves (notation.md, Oh-Wah-Ree section). ``Move = Sow | Literal["resign"]``:
 
@@ -57,9 +57,9 @@ from gamerec.validator.games.protocol import (
 # ---------------------------------------------------------------------------------------------
 
 #: The game's name as the GRN ``Game`` tag writes it.
-GAME_NAME: Final = "Oh-Wah-Ree"
+NAME: Final = "Oh-Wah-Ree"
 #: The rules text that messages cite.
-RULES: Final = "rules/ohwahree.md"
+RULES: Final = "docs/rules/ohwahree.md"
 
 #: Pits on the ring, numbered 1..12 counter-clockwise (rules §2).
 PIT_COUNT: Final = 12
@@ -124,12 +124,12 @@ def last_pit(pit: int, direction: SowDirection, stones: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# Variant
+# OhWahReeVariant
 # ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class Variant:
+class OhWahReeVariant:
     """The rule options of one game (rules §8.1); a zero / empty option takes its default.
 
     Attributes:
@@ -234,7 +234,7 @@ class OhWahReeState:
         "_variant",
     )
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: OhWahReeVariant) -> None:
         self._variant = variant
         self._owners = pit_owners(variant.players)
         self._pits = [variant.stones_per_pit] * PIT_COUNT
@@ -247,7 +247,7 @@ class OhWahReeState:
     @classmethod
     def from_position(
         cls,
-        variant: Variant,
+        variant: OhWahReeVariant,
         pits: Sequence[int],
         stores: Sequence[int],
         to_move: int = 1,
@@ -283,7 +283,7 @@ class OhWahReeState:
     @classmethod
     def _restore(
         cls,
-        variant: Variant,
+        variant: OhWahReeVariant,
         pits: Sequence[int],
         stores: Sequence[int],
         *,
@@ -307,7 +307,7 @@ class OhWahReeState:
     # -- protocol properties ------------------------------------------------------------------
 
     @property
-    def variant(self) -> Variant:
+    def variant(self) -> OhWahReeVariant:
         """The rules this game is played under."""
         return self._variant
 
@@ -518,6 +518,10 @@ class OhWahReeState:
             following = following % players + 1
         return following
 
+    def decide(self, decision: Move) -> None:
+        """Make one decision of ``legal_moves``: in this game, a whole ply (see ``play``)."""
+        self.play(decision)
+
     def copy(self) -> OhWahReeState:
         """An independent copy of this state."""
         return OhWahReeState._restore(
@@ -601,7 +605,7 @@ class OhWahReeState:
 
 
 def check_position(
-    variant: Variant,
+    variant: OhWahReeVariant,
     pits: Sequence[int],
     stores: Sequence[int],
     *,
@@ -656,7 +660,7 @@ def parse_move(text: str) -> Move:
     return Sow(pit, None if suffix is None else cast(SowDirection, suffix.lower()))
 
 
-def format_move(variant: Variant, move: Move) -> str:
+def format_move(variant: OhWahReeVariant, move: Move) -> str:
     """The canonical token: the bare pit where every move is ccw, else pit plus direction."""
     if move == RESIGN:
         return RESIGN
@@ -700,7 +704,7 @@ class _Tables:
 
 
 @lru_cache(maxsize=32)
-def _tables(variant: Variant) -> _Tables:
+def _tables(variant: OhWahReeVariant) -> _Tables:
     """Build (once per variant) the fast replay's tables."""
     width = variant.total_stones.bit_length()
     field = (1 << width) - 1
@@ -719,7 +723,7 @@ def _tables(variant: Variant) -> _Tables:
     return _Tables(width, field, start, tuple(actions), tuple(own_masks))
 
 
-def _action_keys(variant: Variant, pit: int) -> dict[int, tuple[Move, ...]]:
+def _action_keys(variant: OhWahReeVariant, pit: int) -> dict[int, tuple[Move, ...]]:
     """The legal move spellings of sowing ``pit``, by direction step."""
     if variant.direction_is_free:
         return {1: (Sow(pit, "ccw"),), -1: (Sow(pit, "cw"),)}
@@ -727,7 +731,7 @@ def _action_keys(variant: Variant, pit: int) -> dict[int, tuple[Move, ...]]:
 
 
 def _sowing_entries(
-    variant: Variant, width: int, owners: tuple[int, ...], origin: int, step: int
+    variant: OhWahReeVariant, width: int, owners: tuple[int, ...], origin: int, step: int
 ) -> list[_SowingEntry]:
     """The board change and capture steps of sowing n stones from ``origin``, by n.
 
@@ -832,7 +836,7 @@ def _replay_many_seats(
 
 
 def _unpack_state(
-    variant: Variant,
+    variant: OhWahReeVariant,
     tables: _Tables,
     board: int,
     *,
@@ -889,7 +893,7 @@ def _first_wrong_claim_two_seats(claims: Sequence[int]) -> int:
 
 
 def replay(
-    variant: Variant, moves: Sequence[Move], seats: Sequence[int] | None = None
+    variant: OhWahReeVariant, moves: Sequence[Move], seats: Sequence[int] | None = None
 ) -> ReplayOutcome:
     """Check and play ``moves`` from the start; stop at the first illegal ply (see Engine)."""
     tables = _tables(variant)
@@ -943,7 +947,7 @@ def _outcome(state: OhWahReeState, plies: int, illegal: Illegal | None) -> Repla
 
 
 def random_game(
-    variant: Variant,
+    variant: OhWahReeVariant,
     rng: random.Random,
     choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
 ) -> list[Move]:
@@ -985,14 +989,14 @@ class OhWahReeEngine:
     @property
     def name(self) -> str:
         """``Oh-Wah-Ree``, as the GRN ``Game`` tag writes it."""
-        return GAME_NAME
+        return NAME
 
     @property
     def reason_codes(self) -> dict[str, str]:
         """Every reason code ``check`` returns, with a one-line description."""
         return dict(REASON_CODES)
 
-    def variant(self, **options: object) -> Variant:
+    def variant(self, **options: object) -> OhWahReeVariant:
         """A variant from ``players`` (required), ``stones_per_pit`` and ``direction``.
 
         Raises:
@@ -1003,13 +1007,13 @@ class OhWahReeEngine:
             raise VariantError(f"unknown Oh-Wah-Ree options: {', '.join(unknown)}")
         if "players" not in options:
             raise VariantError("Oh-Wah-Ree needs the number of players")
-        return Variant(
+        return OhWahReeVariant(
             players=cast(int, options["players"]),
             stones_per_pit=cast(int, options.get("stones_per_pit", 0)),
             direction=cast(str, options.get("direction", "")),
         )
 
-    def variant_from_tags(self, tags: dict[str, str]) -> Variant:
+    def variant_from_tags(self, tags: dict[str, str]) -> OhWahReeVariant:
         """A variant from the GRN tags ``Players`` (required), ``StonesPerPit``, ``Direction``.
 
         Raises:
@@ -1018,13 +1022,13 @@ class OhWahReeEngine:
         if "Players" not in tags:
             raise VariantError("an Oh-Wah-Ree record needs the Players tag")
         stones = tags.get("StonesPerPit")
-        return Variant(
+        return OhWahReeVariant(
             players=tag_number("Players", tags["Players"]),
             stones_per_pit=0 if stones is None else tag_number("StonesPerPit", stones, least=1),
             direction=tags.get("Direction", "").strip().lower(),
         )
 
-    def variant_tags(self, variant: Variant) -> dict[str, str]:
+    def variant_tags(self, variant: OhWahReeVariant) -> dict[str, str]:
         """The GRN tags of ``variant``, every option written out."""
         return {
             "Players": str(variant.players),
@@ -1032,20 +1036,20 @@ class OhWahReeEngine:
             "Direction": variant.direction,
         }
 
-    def new_game(self, variant: Variant) -> OhWahReeState:
+    def new_game(self, variant: OhWahReeVariant) -> OhWahReeState:
         """The start position: S stones in every pit, empty stores, seat 1 to move (rules §3)."""
         return OhWahReeState(variant)
 
-    def parse_move(self, variant: Variant, text: str) -> Move:
+    def parse_move(self, variant: OhWahReeVariant, text: str) -> Move:
         """Parse a move token (see :func:`parse_move`; the variant does not matter)."""
         return parse_move(text)
 
-    def format_move(self, variant: Variant, move: Move) -> str:
+    def format_move(self, variant: OhWahReeVariant, move: Move) -> str:
         """The canonical token of ``move`` under ``variant`` (see :func:`format_move`)."""
         return format_move(variant, move)
 
     def replay(
-        self, variant: Variant, moves: Sequence[Move], seats: Sequence[int] | None = None
+        self, variant: OhWahReeVariant, moves: Sequence[Move], seats: Sequence[int] | None = None
     ) -> ReplayOutcome:
         """Check and play ``moves`` from the start; stop at the first illegal ply.
 
@@ -1053,9 +1057,13 @@ class OhWahReeEngine:
         """
         return replay(variant, moves, seats)
 
+    def first_decision(self, move: Move) -> Move:
+        """The first decision of ``move``: in this game, the whole ply."""
+        return move
+
     def random_game(
         self,
-        variant: Variant,
+        variant: OhWahReeVariant,
         rng: random.Random,
         choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
     ) -> list[Move]:

@@ -1,6 +1,6 @@
 """The ONE rules engine: 2 to 6 seats, a board of rings and spokes, jump captures.
 
-The rules are rules/one.md; the move text is notation.md (ONE section). Sections, in the
+The rules are docs/rules/one.md; the move text is notation.md (ONE section). Sections, in the
 order every engine file follows: constants and the board as data, variant, state, notation,
 the fast replay, random games, registration (:data:`ENGINE`).
 
@@ -49,7 +49,7 @@ from gamerec.validator.games.protocol import (
 )
 
 # ---------------------------------------------------------------------------------------------
-# Constants and the board as data (rules/one.md §2)
+# Constants and the board as data (docs/rules/one.md §2)
 # ---------------------------------------------------------------------------------------------
 
 #: The game's name as the GRN ``Game`` tag writes it.
@@ -80,7 +80,8 @@ NO_POINT: Final = -1
 #: A cell value: the point is empty.
 EMPTY: Final = 0
 
-_RULES = "rules/one.md"
+#: The rules text every message cites.
+RULES: Final = "docs/rules/one.md"
 
 
 def point_name(code: int) -> str:
@@ -108,12 +109,12 @@ def _code(ring: int, index: int) -> int:
 def _check_rings(rings: tuple[int, ...]) -> None:
     """Raise VariantError unless ``rings`` is a valid ``Board`` (§2.1)."""
     if not 1 <= len(rings) <= len(RING_LETTERS):
-        raise VariantError(f"a ONE board has 1 to 26 rings, not {len(rings)} ({_RULES} §2.1)")
+        raise VariantError(f"a ONE board has 1 to 26 rings, not {len(rings)} ({RULES} §2.1)")
     for inner, outer in zip((None, *rings), rings, strict=False):
         if type(outer) is not int or outer < MIN_RING_SIZE:
-            raise VariantError(f"ring size {outer!r} is not an integer >= 5 ({_RULES} §2.1)")
+            raise VariantError(f"ring size {outer!r} is not an integer >= 5 ({RULES} §2.1)")
         if inner is not None and outer % inner:
-            raise VariantError(f"ring size {inner} does not divide {outer} ({_RULES} §2.1)")
+            raise VariantError(f"ring size {inner} does not divide {outer} ({RULES} §2.1)")
     if sum(rings) > MAX_POINTS:
         raise VariantError(f"a board of {sum(rings)} points exceeds the limit of {MAX_POINTS}")
 
@@ -252,12 +253,12 @@ def board_for(rings: tuple[int, ...]) -> Board:
 
 
 # ---------------------------------------------------------------------------------------------
-# Variant (rules/one.md §3, §8)
+# Variant (docs/rules/one.md §3, §8)
 # ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class Variant:
+class OneVariant:
     """The rule options of a ONE game (§8.1), checked on creation.
 
     Attributes:
@@ -280,14 +281,14 @@ class Variant:
     def __post_init__(self) -> None:
         """Check every option and normalise ``rings`` to a tuple."""
         if type(self.players) is not int or not 2 <= self.players <= 6:
-            raise VariantError(f"ONE is for 2 to 6 players, not {self.players!r} ({_RULES} §3)")
+            raise VariantError(f"ONE is for 2 to 6 players, not {self.players!r} ({RULES} §3)")
         if not isinstance(self.rings, tuple | list):
             raise VariantError(f"ring sizes must be a sequence of integers, not {self.rings!r}")
         object.__setattr__(self, "rings", tuple(self.rings))
         board = board_for(self.rings)
         if board.size < self.players:
             raise VariantError(
-                f"a board of {board.size} points gives {self.players} seats no stones ({_RULES} §3)"
+                f"a board of {board.size} points gives {self.players} seats no stones ({RULES} §3)"
             )
         if self.mirror not in MIRROR_OPTIONS:
             raise VariantError(f"Mirror must be none, first or every, not {self.mirror!r}")
@@ -306,7 +307,7 @@ class Variant:
 
 
 # ---------------------------------------------------------------------------------------------
-# State (rules/one.md §4 - §7)
+# State (docs/rules/one.md §4 - §7)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -333,7 +334,7 @@ class OneState:
         "_variant",
     )
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: OneVariant) -> None:
         """The start position of ``variant``: an empty board, full supplies, seat 1 to move."""
         board = variant.board
         seats = variant.players
@@ -358,7 +359,7 @@ class OneState:
     @classmethod
     def set_up(
         cls,
-        variant: Variant,
+        variant: OneVariant,
         stones: Mapping[str, int],
         *,
         to_move: int = 1,
@@ -406,7 +407,7 @@ class OneState:
     # -- the protocol's read-only view ----------------------------------------------------
 
     @property
-    def variant(self) -> Variant:
+    def variant(self) -> OneVariant:
         """The rules of this game."""
         return self._variant
 
@@ -482,12 +483,12 @@ class OneState:
         §4.1 (placement) or §4.2 (capture, jump by jump) in the rules' order.
         """
         if self._to_move == 0:
-            return Illegal("GAME_ALREADY_OVER", f"the game is already over ({_RULES} §6.2)")
+            return Illegal("GAME_ALREADY_OVER", f"the game is already over ({RULES} §6.2)")
         if seat is not None and seat != self._to_move:
             return Illegal(
                 "NOT_YOUR_TURN",
                 f"seat {seat} cannot play {format_move(move)}: it is seat {self._to_move}'s "
-                f"turn ({_RULES} §4)",
+                f"turn ({RULES} §4)",
             )
         if not move:
             return None
@@ -496,7 +497,7 @@ class OneState:
                 return Illegal(
                     "NO_SUCH_POINT",
                     f"point {point_name(p)} is not on the board {self._board.text()} "
-                    f"({_RULES} §2.1)",
+                    f"({RULES} §2.1)",
                 )
         if len(move) == 1:
             return self._placement_fault(move[0])
@@ -505,17 +506,17 @@ class OneState:
     def _placement_fault(self, p: int) -> Illegal | None:
         seat = self._to_move
         if self._cells[p] != EMPTY:
-            return Illegal("OCCUPIED", f"point {point_name(p)} is occupied ({_RULES} §4.1)")
+            return Illegal("OCCUPIED", f"point {point_name(p)} is occupied ({RULES} §4.1)")
         if self._supplies[seat] < 1:
             return Illegal(
                 "NO_STONES_LEFT",
-                f"seat {seat} has no stone left to place on {point_name(p)} ({_RULES} §4.1)",
+                f"seat {seat} has no stone left to place on {point_name(p)} ({RULES} §4.1)",
             )
         if p == self._banned and not self._mirror_exception():
             return Illegal(
                 "MIRROR",
                 f"{point_name(p)} is opposite {point_name(self._board.opposite[p])}, placed at "
-                f"the previous ply (Mirror {self._variant.mirror}, {_RULES} §4.1)",
+                f"the previous ply (Mirror {self._variant.mirror}, {RULES} §4.1)",
             )
         return None
 
@@ -530,7 +531,7 @@ class OneState:
         if cells[start] != seat:
             return Illegal(
                 "NOT_YOUR_STONE",
-                f"capture start {point_name(start)} holds no stone of seat {seat} ({_RULES} §4.2)",
+                f"capture start {point_name(start)} holds no stone of seat {seat} ({RULES} §4.2)",
             )
         removed: list[tuple[int, int]] = []
         cells[start] = EMPTY  # the stone leaves its start point; it may land there again
@@ -558,24 +559,23 @@ class OneState:
             return Illegal(
                 "NOT_A_JUMP",
                 f"{jump} is not a jump: {point_name(land)} is not two points beyond "
-                f"{point_name(here)} along one line ({_RULES} §2.1, §4.2)",
+                f"{point_name(here)} along one line ({RULES} §2.1, §4.2)",
             )
         owner = self._cells[over]
         if owner == EMPTY:
             return Illegal(
                 "JUMP_OVER_EMPTY",
-                f"jump {jump} passes over the empty point {point_name(over)} ({_RULES} §4.2)",
+                f"jump {jump} passes over the empty point {point_name(over)} ({RULES} §4.2)",
             )
         if owner == self._to_move:
             return Illegal(
                 "CAPTURE_OVER_OWN_STONE",
-                f"jump {jump} passes over {point_name(over)}, the mover's own stone "
-                f"({_RULES} §4.2)",
+                f"jump {jump} passes over {point_name(over)}, the mover's own stone ({RULES} §4.2)",
             )
         if self._cells[land] != EMPTY:
             return Illegal(
                 "LANDING_OCCUPIED",
-                f"landing point {point_name(land)} is occupied ({_RULES} §4.2)",
+                f"landing point {point_name(land)} is occupied ({RULES} §4.2)",
             )
         return None
 
@@ -711,6 +711,10 @@ class OneState:
             return True
         self._to_move = following
         return False
+
+    def decide(self, decision: Move) -> None:
+        """Make one decision of ``legal_moves``: in this game, a whole ply (see ``play``)."""
+        self.play(decision)
 
     def copy(self) -> OneState:
         """An independent copy of this state."""
@@ -902,7 +906,7 @@ _FOREVER: Final = 1 << 62
 
 
 def replay(
-    variant: Variant, moves: Sequence[Move], seats: Sequence[int] | None = None
+    variant: OneVariant, moves: Sequence[Move], seats: Sequence[int] | None = None
 ) -> ReplayOutcome:
     """Check and play ``moves`` from the start; stop at the first illegal one.
 
@@ -1026,7 +1030,7 @@ def perft(state: OneState, depth: int) -> int:
 
 
 def random_game(
-    variant: Variant,
+    variant: OneVariant,
     rng: random.Random,
     choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
 ) -> list[Move]:
@@ -1078,7 +1082,7 @@ class OneEngine:
             "LANDING_OCCUPIED": "a jump lands on a point that holds a stone",
         }
 
-    def variant(self, **options: object) -> Variant:
+    def variant(self, **options: object) -> OneVariant:
         """Build a variant from ``players`` (required), ``rings``, ``mirror``, ``tiebreak``.
 
         Raises:
@@ -1089,9 +1093,9 @@ class OneEngine:
             raise VariantError(f"unknown ONE option(s): {', '.join(sorted(unknown))}")
         if "players" not in options:
             raise VariantError("ONE needs the number of players")
-        return Variant(**cast("dict[str, Any]", options))
+        return OneVariant(**cast("dict[str, Any]", options))
 
-    def variant_from_tags(self, tags: dict[str, str]) -> Variant:
+    def variant_from_tags(self, tags: dict[str, str]) -> OneVariant:
         """Build a variant from the GRN tags ``Players``, ``Board``, ``Mirror``, ``Tiebreak``.
 
         ``Players`` is required; values are read case-insensitively; other tags are ignored.
@@ -1111,7 +1115,7 @@ class OneEngine:
             options["tiebreak"] = tags["Tiebreak"].strip().lower()
         return self.variant(**options)
 
-    def variant_tags(self, variant: Variant) -> dict[str, str]:
+    def variant_tags(self, variant: OneVariant) -> dict[str, str]:
         """The GRN tags of ``variant``, every option written out."""
         return {
             "Players": str(variant.players),
@@ -1120,27 +1124,31 @@ class OneEngine:
             "Tiebreak": variant.tiebreak,
         }
 
-    def new_game(self, variant: Variant) -> OneState:
+    def new_game(self, variant: OneVariant) -> OneState:
         """The start position: empty board, K stones per seat, seat 1 to move (§3)."""
         return OneState(variant)
 
-    def parse_move(self, variant: Variant, text: str) -> Move:
+    def parse_move(self, variant: OneVariant, text: str) -> Move:
         """Parse a move token (see :func:`parse_move`; the board is not consulted)."""
         return parse_move(text)
 
-    def format_move(self, variant: Variant, move: Move) -> str:
+    def format_move(self, variant: OneVariant, move: Move) -> str:
         """The canonical lower-case token of ``move``."""
         return format_move(move)
 
     def replay(
-        self, variant: Variant, moves: Sequence[Move], seats: Sequence[int] | None = None
+        self, variant: OneVariant, moves: Sequence[Move], seats: Sequence[int] | None = None
     ) -> ReplayOutcome:
         """Check and play ``moves`` from the start (see :func:`replay`)."""
         return replay(variant, moves, seats)
 
+    def first_decision(self, move: Move) -> Move:
+        """The first decision of ``move``: in this game, the whole ply."""
+        return move
+
     def random_game(
         self,
-        variant: Variant,
+        variant: OneVariant,
         rng: random.Random,
         choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
     ) -> list[Move]:

@@ -1,11 +1,11 @@
-"""Oust: the rules engine of rules/oust.md (hex-hex board, group captures, pie rule).
+"""Oust: the rules engine of docs/rules/oust.md (hex-hex board, group captures, pie rule).
 
 Moves
     A ``Move`` is one whole turn, which is one ply:
 
     * a tuple of one or more **cell codes**, the turn's placements in order: ``e5,f5,k9`` is
       ``(cell_code("e5"), cell_code("f5"), cell_code("k9"))``; every placement but the last is
-      capturing (rules/oust.md §4.2);
+      capturing (docs/rules/oust.md §4.2);
     * one of the strings :data:`PASS`, :data:`SWAP`, :data:`RESIGN`.
 
     A cell code is an ``int`` that names a cell whatever the board size:
@@ -63,7 +63,7 @@ from gamerec.validator.games.protocol import (
 # ---------------------------------------------------------------------------------------------
 
 NAME = "Oust"
-RULES = "rules/oust.md"
+RULES = "docs/rules/oust.md"
 
 MIN_SIDE = 2
 MAX_SIDE = 13
@@ -125,7 +125,7 @@ def _code_of(letter: str, number: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class HexBoard:
-    """The precomputed tables of one hex-hex board (rules/oust.md §2.1).
+    """The precomputed tables of one hex-hex board (docs/rules/oust.md §2.1).
 
     Attributes:
         side: the side length N.
@@ -174,7 +174,7 @@ def hex_board(side: int) -> HexBoard:
 def _spread(stones: int) -> int:
     """Every bit next to a stone of ``stones``: the six neighbour shifts, not masked to the board.
 
-    In words (rules/oust.md §2.1): same row +-1, one row up (same letter and the previous
+    In words (docs/rules/oust.md §2.1): same row +-1, one row up (same letter and the previous
     letter), one row down (same letter and the next letter).
     """
     return (
@@ -204,7 +204,7 @@ def cells_of(stones: int) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class OustVariant:
-    """The rule options of rules/oust.md §8.1.
+    """The rule options of docs/rules/oust.md §8.1.
 
     Attributes:
         side: the board's side length, 2 to 13 (GRN tag ``Board``, default 7).
@@ -286,7 +286,7 @@ class _Groups:
         return self.group[self.root[code]]
 
     def capture_effect(self, mine: int, theirs: int, bit: int, own: int) -> tuple[int, int, int]:
-        """Evaluate a placement on ``bit`` touching the own stones ``own`` (rules/oust.md §4.1).
+        """Evaluate a placement on ``bit`` touching the own stones ``own`` (rules §4.1).
 
         Returns:
             ``(new_group, removed, blocker)``: the stones of G; the stones of every enemy group
@@ -382,7 +382,7 @@ class _Groups:
         group[keep] = new_group
 
     def can_place(self, mine: int, theirs: int) -> bool:
-        """Whether the seat owning ``mine`` has a legal placement (rules/oust.md §4.1)."""
+        """Whether the seat owning ``mine`` has a legal placement (docs/rules/oust.md §4.1)."""
         board = self.board
         empty = board.mask & ~(mine | theirs)
         if empty & ~_spread(mine):
@@ -845,7 +845,7 @@ class OustState:
         self._groups.merge(code, effect.group)
 
     def _after_placement(self, code: int, effect: _Effect, events: list[GameEvent] | None) -> None:
-        """Decide whether the turn goes on after a placement (rules/oust.md §4.2, §6.1)."""
+        """Decide whether the turn goes on after a placement (docs/rules/oust.md §4.2, §6.1)."""
         seat = self._seat
         if effect.removed and events is not None:
             removed = tuple(cell_name(cell) for cell in cells_of(effect.removed))
@@ -956,6 +956,17 @@ class OustState:
         return count
 
     # -- results and snapshots ---------------------------------------------------------------
+
+    def decide(self, decision: Move) -> None:
+        """Make one decision of ``legal_moves``.
+
+        A placement ``(code,)`` is placed as the next placement of the turn (:meth:`place`);
+        ``swap`` and ``pass`` are played.
+        """
+        if isinstance(decision, tuple) and len(decision) == 1:
+            self.place(decision[0])
+        else:
+            self.play(decision)
 
     def copy(self) -> OustState:
         """An independent copy of this state."""
@@ -1355,6 +1366,10 @@ class OustEngine:
     ) -> ReplayOutcome:
         """Check and play whole turns from the start (see :func:`replay`)."""
         return replay(variant, moves, seats)
+
+    def first_decision(self, move: Move) -> Move:
+        """The first decision of ``move``: a turn's first placement, else the move itself."""
+        return move[:1] if isinstance(move, tuple) else move
 
     def random_game(
         self,

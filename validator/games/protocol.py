@@ -51,7 +51,7 @@ class Illegal:
         code: a stable UPPER_SNAKE reason code (``OCCUPIED``, ``NOT_YOUR_TURN``, ...). Codes are
             API: tests, the CLI's JSON and the service return them; never rename one.
         message: one plain sentence that names the move's points and cites the rule,
-            e.g. ``"landing point c9 is occupied (rules/one.md §4.2)"``.
+            e.g. ``"landing point c9 is occupied (docs/rules/one.md §4.2)"``.
     """
 
     code: str
@@ -174,6 +174,17 @@ class GameState(Protocol[MoveT]):
         """
         ...
 
+    def decide(self, decision: MoveT) -> None:
+        """Make one of the decisions ``legal_moves`` lists, in place, without its events.
+
+        A decision is a whole ply in every game but Oust, where a turn chains placements and
+        a decision is one placement (or ``swap`` / ``pass``).
+
+        Raises:
+            IllegalMoveError: the decision is illegal now; the state is unchanged.
+        """
+        ...
+
     def copy(self) -> GameState[MoveT]:
         """An independent copy of this state."""
         ...
@@ -284,6 +295,13 @@ class Engine(Protocol[VariantT, MoveT]):
 
         This is the validator's hot path: implementations keep it tight. ``seats``, when given,
         is the seat each ply claims to be by (0 = unstated); a mismatch is ``NOT_YOUR_TURN``.
+        """
+        ...
+
+    def first_decision(self, move: MoveT) -> MoveT:
+        """The first decision a move makes (see :meth:`GameState.decide`).
+
+        That is the move itself in every game but Oust, where it is the turn's first placement.
         """
         ...
 

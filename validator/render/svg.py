@@ -21,7 +21,6 @@ from gamerec.validator.games.protocol import Site
 from gamerec.validator.render.model import BoardModel, Disc, Point, Polygon, Shape, SiteModel, Wedge
 from gamerec.validator.render.model import at_angle as _at_angle
 from gamerec.validator.render.scene import Scene
-from gamerec.validator.render.text import OUST_MARKS
 
 #: Seat colours 1..6: Okabe and Ito's colour-blind-safe palette (blue, vermillion, bluish
 #: green, reddish purple, orange, sky blue).
@@ -199,7 +198,7 @@ def _contents(scene: Scene) -> Iterator[str]:
     model = scene.model
     for place, site in zip(model.sites, scene.position.sites, strict=True):
         if model.kind in ("point", "cell") and site.owner:
-            yield from _stone(place, site, oust=model.kind == "cell")
+            yield from _stone(place, site, model.mark(site.owner))
         elif model.kind == "field":
             yield from _field_contents(place, site)
         elif model.kind == "pit":
@@ -227,7 +226,7 @@ def _stores(scene: Scene) -> Iterator[str]:
         )
 
 
-def _stone(place: SiteModel, site: Site, *, oust: bool) -> Iterator[str]:
+def _stone(place: SiteModel, site: Site, mark: str) -> Iterator[str]:
     seat = site.owner
     yield _circle(
         place.anchor,
@@ -235,7 +234,6 @@ def _stone(place: SiteModel, site: Site, *, oust: bool) -> Iterator[str]:
         f'class="stone seat-{seat}" fill="{seat_colour(seat)}" stroke="{INK}" stroke-width="1"',
     )
     if place.size >= 6.0:
-        mark = OUST_MARKS.get(seat, str(seat)) if oust else str(seat)
         yield _text(
             place.anchor, mark, "stone-mark", size=place.size, fill=text_on(seat), weight="bold"
         )
@@ -310,8 +308,9 @@ def _legend(scene: Scene, at: Point) -> Iterator[str]:
             f'class="swatch seat-{seat}" fill="{seat_colour(seat)}" stroke="{INK}" '
             'stroke-width="1"',
         )
-        mark = OUST_MARKS.get(seat, str(seat)) if scene.model.kind == "cell" else str(seat)
-        yield _text((x + 9.0, row_y), mark, "swatch-mark", size=10.0, fill=text_on(seat))
+        yield _text(
+            (x + 9.0, row_y), scene.model.mark(seat), "swatch-mark", size=10.0, fill=text_on(seat)
+        )
         yield _text(
             (x + 26.0, row_y), _seat_line(scene, seat), "seat-line", size=13.0, anchor="start"
         )

@@ -2,7 +2,7 @@
 
 The model places every site in a text grid (its row and its column in half cells): ONE one row
 per ring, Aronda one row per ring with the centre last, Oust the hex-hex diagram of
-rules/oust.md, and Oh-Wah-Ree a table of the pits with their owners and stones. Seat 1 is
+docs/rules/oust.md, and Oh-Wah-Ree a table of the pits with their owners and stones. Seat 1 is
 ``1`` (Oust ``X``), seat 2 ``2`` (Oust ``O``), and so on; an empty place is ``.``; Aronda
 writes ``#1`` for a field owned by seat 1 and ``2:1`` for the pieces of each seat. Brackets
 mark the places of the last ply.
@@ -15,8 +15,6 @@ from collections.abc import Callable
 from gamerec.validator.games.protocol import Position, Site
 from gamerec.validator.render.model import BoardModel
 
-#: Oust's stones as rules/oust.md draws them.
-OUST_MARKS = {0: ".", 1: "X", 2: "O"}
 #: Width of a row label: the label is right-aligned in it.
 LABEL_WIDTH = 3
 
@@ -38,15 +36,11 @@ def _mark(text: str, name: str, highlight: tuple[str, ...], width: int) -> str:
     return text.center(width)
 
 
-def _stone(site: Site) -> str:
-    return str(site.owner) if site.owner else "."
+def _stone(model: BoardModel, site: Site) -> str:
+    return model.mark(site.owner)
 
 
-def _oust_stone(site: Site) -> str:
-    return OUST_MARKS.get(site.owner, str(site.owner))
-
-
-def _field(site: Site) -> str:
+def _field(model: BoardModel, site: Site) -> str:
     """One Aronda field: its owner, or the pieces of each seat on it."""
     if site.owner:
         return f"#{site.owner}"
@@ -55,10 +49,10 @@ def _field(site: Site) -> str:
     return "."
 
 
-_CELL_TEXT: dict[str, Callable[[Site], str]] = {
+_CELL_TEXT: dict[str, Callable[[BoardModel, Site], str]] = {
     "point": _stone,
     "field": _field,
-    "cell": _oust_stone,
+    "cell": _stone,
 }
 
 
@@ -66,7 +60,7 @@ def _grid(
     model: BoardModel,
     position: Position,
     highlight: tuple[str, ...],
-    cell_text: Callable[[Site], str],
+    cell_text: Callable[[BoardModel, Site], str],
 ) -> list[str]:
     """The sites in the model's text grid, one line per row, under the column labels."""
     layout = model.text
@@ -74,7 +68,7 @@ def _grid(
     margin = " " * (LABEL_WIDTH + layout.gap)
     rows: list[dict[int, str]] = [{} for _ in layout.row_labels]
     for place, site in zip(model.sites, position.sites, strict=True):
-        rows[place.row][place.column] = _mark(cell_text(site), site.name, highlight, width)
+        rows[place.row][place.column] = _mark(cell_text(model, site), site.name, highlight, width)
     lines = []
     if layout.column_labels:
         lines.append(margin + "".join(label.center(width) for label in layout.column_labels))

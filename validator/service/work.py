@@ -24,7 +24,7 @@ from gamerec.recorder.errors import (
     RecordMalformedError,
 )
 from gamerec.recorder.limits import DEFAULT_LIMITS, check_record
-from gamerec.recorder.notation import GAME_NAMES
+from gamerec.recorder.notation import game_label
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -133,7 +133,7 @@ def _problem(error: RecordMalformedError) -> str:
 
 def game_name(record: pb.GameRecord) -> str:
     """The record's game as GRN names it, for the log (empty when unknown)."""
-    return GAME_NAMES.get(record.rules.game, "")
+    return game_label(record.rules.game, "")
 
 
 # -- the jobs, one per RPC -----------------------------------------------------------------------

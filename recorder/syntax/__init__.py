@@ -1,0 +1,55 @@
+"""The record syntax of every game, and the one place ``recorder`` learns which games exist.
+
+Each game's module holds its :class:`~gamerec.recorder.syntax.base.GameSyntax`: names and
+aliases, the ``Game`` enum value, the fields of its moves and variant, its move tokens and its
+variant tags. Generic code (GRN, summaries, the codecs) finds a game only through
+:func:`syntax_of` and :func:`syntax_named`; the referee's registry
+(``gamerec.validator.games``) adds the rules engine and the rest to the same entries.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from gamerec.recorder.syntax import aronda, ohwahree, one, oust
+from gamerec.recorder.syntax.base import GameSyntax, GameValue, VariantOption, name_key
+
+#: Every game, in registry order.
+GAMES: Final[tuple[GameSyntax, ...]] = (one.SYNTAX, aronda.SYNTAX, oust.SYNTAX, ohwahree.SYNTAX)
+
+_BY_GAME: Final = {syntax.game: syntax for syntax in GAMES}
+_BY_NAME: Final = {name_key(name): syntax for syntax in GAMES for name in syntax.spellings}
+
+__all__ = [
+    "GAMES",
+    "GameSyntax",
+    "GameValue",
+    "VariantOption",
+    "game_names",
+    "known_games",
+    "syntax_named",
+    "syntax_of",
+]
+
+
+def syntax_of(game: GameValue) -> GameSyntax | None:
+    """The syntax of a ``Game`` enum value, or None for an unspecified or unknown game."""
+    return _BY_GAME.get(game)
+
+
+def syntax_named(name: str) -> GameSyntax | None:
+    """The game called ``name`` in any of its spellings (``Oh-Wah-Ree``, ``ohwahree``), or None.
+
+    Case, ``-``, ``_`` and white space do not matter.
+    """
+    return _BY_NAME.get(name_key(name))
+
+
+def game_names() -> tuple[str, ...]:
+    """The canonical names of every game, in registry order."""
+    return tuple(syntax.name for syntax in GAMES)
+
+
+def known_games() -> str:
+    """``ONE, Aronda, Oust, Oh-Wah-Ree``, for messages."""
+    return ", ".join(game_names())

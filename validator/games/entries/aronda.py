@@ -1,0 +1,110 @@
+"""Aronda's registry entry: its syntax, engine, citations, annotation value and board model.
+
+The board model (docs/rules/aronda.md §2): the centre disc and 24 annular wedges at the
+table's illustrative angles, with each field's capacity.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from gamerec.recorder.syntax.aronda import SYNTAX
+from gamerec.validator.games import aronda
+from gamerec.validator.games.registry import Annotation, Citation, GameEntry, score_lead
+from gamerec.validator.render.model import (
+    BOARD_RADIUS,
+    BoardModel,
+    Disc,
+    Shape,
+    SiteModel,
+    TextLayout,
+    Wedge,
+    at_angle,
+    round_bounds,
+)
+
+#: docs/rules/aronda.md §2, the table's illustrative sectors: first field of each ring, its span,
+#: and the spans of the fields that follow clockwise (odd and even fields alternate).
+ARONDA_SECTORS: Final[dict[str, tuple[float, float]]] = {
+    **{f"i{k}": (45.0 * (k - 1), 45.0 * k) for k in range(1, 9)},
+    **{
+        f"m{k}": (45.0 * (k - 1) - 30.0, 45.0 * (k - 1) + 30.0)
+        if k % 2
+        else (45.0 * (k - 1) - 15.0, 45.0 * (k - 1) + 15.0)
+        for k in range(1, 9)
+    },
+    **{
+        f"o{k}": (45.0 * (k - 1) - 15.0, 45.0 * (k - 1) + 15.0)
+        if k % 2
+        else (45.0 * (k - 1) - 30.0, 45.0 * (k - 1) + 30.0)
+        for k in range(1, 9)
+    },
+}
+#: The radii of Aronda's rings: the centre disc, then the inner, middle and outer rings.
+ARONDA_RADII: Final = {
+    "c": (0.0, 62.0),
+    "i": (62.0, 140.0),
+    "m": (140.0, 212.0),
+    "o": (212.0, 280.0),
+}
+#: Text rows of the rings, top first.
+ARONDA_ROWS: Final = ("o", "m", "i", "c")
+
+
+def board_model(variant: aronda.ArondaVariant) -> BoardModel:
+    """The 25 fields of docs/rules/aronda.md §2 as the centre disc and annular wedges."""
+    sites = []
+    for name, capacity in zip(aronda.FIELD_NAMES, aronda.CAPACITY, strict=True):
+        ring = name[0]
+        index = int(name[1:] or 0)
+        inner, outer = ARONDA_RADII[ring]
+        if ring == "c":
+            shape: Shape = Disc((0.0, 0.0), outer)
+            middle_point = (0.0, -6.0)
+        else:
+            start, end = ARONDA_SECTORS[name]
+            shape = Wedge(inner, outer, start, end)
+            middle_point = at_angle((inner + outer) / 2, (start + end) / 2)
+        # Name, capacity and contents stacked upright, so they read alike all round the board.
+        x, y = middle_point
+        label_at, capacity_at, anchor = (x, y - 20.0), (x, y - 8.0), (x, y + 12.0)
+        sites.append(
+            SiteModel(
+                name=name,
+                shape=shape,
+                anchor=anchor,
+                size=22.0,
+                label_at=label_at,
+                row=ARONDA_ROWS.index(ring),
+                column=2 * max(index - 1, 0),
+                capacity=capacity,
+                capacity_at=capacity_at,
+            )
+        )
+    layout = TextLayout(
+        row_labels=ARONDA_ROWS,
+        column_labels=tuple(str(i) for i in range(1, 9)),
+        cell_width=7,
+        gap=4,
+    )
+    return BoardModel(
+        game=SYNTAX.name,
+        kind="field",
+        seats=variant.players,
+        sites=tuple(sites),
+        bounds=round_bounds(BOARD_RADIUS + 8.0),
+        text=layout,
+        label_size=11.0,
+    )
+
+
+#: Aronda in the registry. A ply is clearly worse when it loses two fields.
+ENTRY: Final = GameEntry(
+    syntax=SYNTAX,
+    engine=aronda.ENGINE,
+    citation=Citation(
+        aronda.RULES, end="§6.1-6.2", score="§6.3", ranking="§6.3", terminations="§7"
+    ),
+    annotation=Annotation(value=score_lead, threshold=2),
+    board_model=board_model,
+)

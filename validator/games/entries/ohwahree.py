@@ -1,0 +1,117 @@
+"""Oh-Wah-Ree's registry entry: its syntax, engine, citations, annotation value, board model.
+
+The board model (docs/rules/ohwahree.md §2): twelve pits on a ring numbered
+counter-clockwise, seat 1's block at the bottom, each seat's block of pits as a wedge behind
+them, and the stores inside.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from gamerec.recorder.syntax.ohwahree import SYNTAX
+from gamerec.validator.games import ohwahree
+from gamerec.validator.games.protocol import GameState
+from gamerec.validator.games.registry import Annotation, Citation, GameEntry, lead
+from gamerec.validator.render.model import (
+    BOARD_RADIUS,
+    Block,
+    BoardModel,
+    Disc,
+    SiteModel,
+    Store,
+    TextLayout,
+    Wedge,
+    at_angle,
+    round_bounds,
+)
+
+#: The radius of the circle the pits' centres lie on, and of each pit.
+PIT_RING_RADIUS: Final = 205.0
+PIT_RADIUS: Final = 40.0
+#: The first pit's angle (clockwise from 12 o'clock): seat 1's block is centred at 6 o'clock.
+_FIRST_PIT_ANGLE: Final = 255.0
+
+
+def pit_angle(pit: int) -> float:
+    """The angle of pit ``pit`` (1..12): counter-clockwise numbering, 30° apart."""
+    return (_FIRST_PIT_ANGLE - 30.0 * (pit - 1)) % 360.0
+
+
+def board_model(variant: ohwahree.OhWahReeVariant) -> BoardModel:
+    """Twelve pits on a ring (counter-clockwise), each seat's block behind its pits."""
+    owners = ohwahree.pit_owners(variant.players)
+    sites = []
+    for pit, home in enumerate(owners, start=1):
+        angle = pit_angle(pit)
+        centre = at_angle(PIT_RING_RADIUS, angle)
+        sites.append(
+            SiteModel(
+                name=str(pit),
+                shape=Disc(centre, PIT_RADIUS),
+                anchor=centre,
+                size=PIT_RADIUS,
+                label_at=at_angle(PIT_RING_RADIUS + PIT_RADIUS + 20.0, angle),
+                row=0,
+                column=2 * (pit - 1),
+                home=home,
+            )
+        )
+    layout = TextLayout(
+        row_labels=("pit", "seat", "stones"),
+        column_labels=(),
+        cell_width=5,
+        gap=0,
+    )
+    return BoardModel(
+        game=SYNTAX.name,
+        kind="pit",
+        seats=variant.players,
+        sites=tuple(sites),
+        bounds=round_bounds(BOARD_RADIUS + 30.0),
+        text=layout,
+        label_size=13.0,
+        blocks=_ohwahree_blocks(owners),
+        stores=_ohwahree_stores(variant.players),
+    )
+
+
+def _ohwahree_blocks(owners: tuple[int, ...]) -> tuple[Block, ...]:
+    """One wedge per seat, spanning its pits (a block is a run of neighbouring pits)."""
+    blocks = []
+    for seat in sorted(set(owners)):
+        pits = [pit for pit, home in enumerate(owners, start=1) if home == seat]
+        # Pits run counter-clockwise, so the block's clockwise start is its last pit.
+        start = pit_angle(pits[-1]) - 15.0
+        end = start + 30.0 * len(pits)
+        wedge = Wedge(PIT_RING_RADIUS - 58.0, PIT_RING_RADIUS + 52.0, start, end)
+        blocks.append(Block(seat, wedge, at_angle(PIT_RING_RADIUS - 72.0, (start + end) / 2)))
+    return tuple(blocks)
+
+
+def _ohwahree_stores(players: int) -> tuple[Store, ...]:
+    """The stores stacked in the middle of the ring, seat 1 on top."""
+    width, height, gap = 150.0, 26.0, 6.0
+    top = -(players * height + (players - 1) * gap) / 2
+    return tuple(
+        Store(seat, (-width / 2, top + (seat - 1) * (height + gap)), width, height)
+        for seat in range(1, players + 1)
+    )
+
+
+def store_lead(state: GameState[Any], seat: int) -> int:
+    """Oh-Wah-Ree's annotation value: the stores (stones in pits move round every ply)."""
+    return lead(state.position().captured, seat)
+
+
+#: Oh-Wah-Ree in the registry. A ply is clearly worse when it loses more than one pit's
+#: capture of 2 or 3 stones.
+ENTRY: Final = GameEntry(
+    syntax=SYNTAX,
+    engine=ohwahree.ENGINE,
+    citation=Citation(
+        ohwahree.RULES, end="§6.1-6.2", score="§6.3", ranking="§6.3", terminations="§7"
+    ),
+    annotation=Annotation(value=store_lead, threshold=4),
+    board_model=board_model,
+)

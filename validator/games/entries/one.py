@@ -1,0 +1,106 @@
+"""ONE's registry entry: its syntax, engine, citations, annotation value and board model.
+
+The board model (docs/rules/one.md §2.1): point ``xi`` of a ring of n points at
+360°·(i−1)/n on its ring's circle; the spokes are the engine board's open lines, drawn from
+their innermost point to their outermost.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+from gamerec.recorder.syntax.one import SYNTAX
+from gamerec.validator.games import one
+from gamerec.validator.games.registry import Annotation, Citation, GameEntry, score_lead
+from gamerec.validator.render.model import (
+    BOARD_RADIUS,
+    BoardModel,
+    Disc,
+    Point,
+    SiteModel,
+    TextLayout,
+    at_angle,
+    label_size,
+    round_bounds,
+)
+
+
+def board_model(variant: one.OneVariant) -> BoardModel:
+    """Rings of points, innermost ring ``a``; spokes from the engine board's open lines."""
+    board = variant.board
+    rings = board.rings
+    radii = _one_ring_radii(len(rings))
+    point_radius = _one_point_radius(rings, radii)
+    by_code: dict[int, Point] = {}
+    sites = []
+    for ring, size in enumerate(rings):
+        for index in range(1, size + 1):
+            angle = 360.0 * (index - 1) / size
+            centre = at_angle(radii[ring], angle)
+            by_code[ring + one.CODE_STRIDE * index] = centre
+            sites.append(
+                SiteModel(
+                    name=f"{one.RING_LETTERS[ring]}{index}",
+                    shape=Disc(centre, point_radius),
+                    anchor=centre,
+                    size=point_radius,
+                    label_at=_one_label_at(radii[ring], point_radius, angle),
+                    row=ring,
+                    column=2 * (index - 1),
+                )
+            )
+    spokes = tuple(
+        (by_code[line.points[0]], by_code[line.points[-1]])
+        for line in board.lines
+        if not line.closed
+    )
+    layout = TextLayout(
+        row_labels=tuple(one.RING_LETTERS[: len(rings)]),
+        column_labels=tuple(str(i) for i in range(1, max(rings) + 1)),
+        cell_width=4,
+        gap=2,
+    )
+    return BoardModel(
+        game=SYNTAX.name,
+        kind="point",
+        seats=variant.players,
+        sites=tuple(sites),
+        bounds=round_bounds(BOARD_RADIUS + point_radius + 24.0),
+        text=layout,
+        label_size=label_size(point_radius),
+        rings=radii,
+        spokes=spokes,
+    )
+
+
+def _one_label_at(radius: float, point_radius: float, angle: float) -> Point:
+    """Just outside the point and to its clockwise side, clear of its ring and its spoke."""
+    x, y = at_angle(radius + point_radius + 2.0, angle)
+    radians = math.radians(angle)
+    along = point_radius + 7.0
+    return (x + along * math.cos(radians), y + along * math.sin(radians))
+
+
+def _one_ring_radii(count: int) -> tuple[float, ...]:
+    """Evenly spaced rings, the innermost one and a half spacings from the centre."""
+    spacing = BOARD_RADIUS / (count + 0.5)
+    return tuple(spacing * (ring + 1.5) for ring in range(count))
+
+
+def _one_point_radius(rings: tuple[int, ...], radii: tuple[float, ...]) -> float:
+    """A point radius that leaves room between neighbours on every ring and between rings."""
+    along = min(2 * math.pi * radius / size for radius, size in zip(radii, rings, strict=True))
+    across = radii[1] - radii[0] if len(radii) > 1 else radii[0]
+    return min(0.3 * along, 0.25 * across, 16.0)
+
+
+#: ONE in the registry. A ply is clearly worse when it loses 2 points: a missed capture, or
+#: as much in groups.
+ENTRY: Final = GameEntry(
+    syntax=SYNTAX,
+    engine=one.ENGINE,
+    citation=Citation(one.RULES, end="§6.2", score="§6.3", ranking="§6.4", terminations="§7"),
+    annotation=Annotation(value=score_lead, threshold=2),
+    board_model=board_model,
+)

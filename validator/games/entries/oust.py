@@ -1,0 +1,90 @@
+"""Oust's registry entry: its syntax, engine, citations, annotation value and board model.
+
+The board model (docs/rules/oust.md §2.1): pointy-top hexagons at the axial coordinates,
+row 1 at the bottom, ``(u, v+1)`` up-right and ``(u−1, v+1)`` up-left; stones are marked
+``X`` and ``O`` as the rules draw them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Final
+
+from gamerec.recorder.syntax.oust import SYNTAX
+from gamerec.validator.games import oust
+from gamerec.validator.games.protocol import GameState
+from gamerec.validator.games.registry import Annotation, Citation, GameEntry, lead
+from gamerec.validator.render.model import (
+    BoardModel,
+    Polygon,
+    SiteModel,
+    TextLayout,
+    at_angle,
+    label_size,
+)
+
+#: The widest row of the board, from the first hexagon's left edge to the last one's right.
+OUST_WIDTH: Final = 600.0
+#: Seat 1's and seat 2's stones, as docs/rules/oust.md draws them.
+MARKS: Final = ("X", "O")
+#: What a win is worth in the annotator's search, above any count of stones.
+WIN: Final = 1000
+
+
+def board_model(variant: oust.OustVariant) -> BoardModel:
+    """Pointy-top hexagons at the axial coordinates of docs/rules/oust.md §2.1, row 1 at bottom."""
+    side = variant.side
+    board = oust.hex_board(side)
+    radius = OUST_WIDTH / ((2 * side - 1) * math.sqrt(3))
+    sites = []
+    for code in board.cells:
+        v, u = divmod(code, oust.ROW_BITS)
+        q, r = u - (side - 1), v - (side - 1)
+        centre = (radius * math.sqrt(3) * (q + r / 2), -radius * 1.5 * r)
+        corners = tuple(at_angle(radius, 60.0 * k) for k in range(6))
+        sites.append(
+            SiteModel(
+                name=oust.cell_name(code),
+                shape=Polygon(tuple((centre[0] + x, centre[1] + y) for x, y in corners)),
+                anchor=centre,
+                size=radius * 0.5,
+                label_at=(centre[0], centre[1] + radius * 0.66),
+                row=2 * side - 2 - v,
+                column=2 * u + v - (side - 1),
+            )
+        )
+    half_width = OUST_WIDTH / 2
+    half_height = radius * (1.5 * (side - 1) + 1)
+    layout = TextLayout(
+        row_labels=tuple(str(number) for number in range(2 * side - 1, 0, -1)),
+        column_labels=(),
+        cell_width=4,
+        gap=1,
+    )
+    return BoardModel(
+        game=SYNTAX.name,
+        kind="cell",
+        seats=variant.players,
+        sites=tuple(sites),
+        bounds=(-half_width, -half_height, half_width, half_height),
+        text=layout,
+        label_size=label_size(radius * 0.37),
+        marks=MARKS,
+    )
+
+
+def stones_lead(state: GameState[Any], seat: int) -> int:
+    """Oust's annotation value: a win first (its score says only who has won), then stones."""
+    assert isinstance(state, oust.OustState)
+    stones = [len(state.stones(other)) for other in range(1, state.seats + 1)]
+    return WIN * lead(state.scores(), seat) + lead(stones, seat)
+
+
+#: Oust in the registry. A ply is clearly worse when it loses two enemy stones.
+ENTRY: Final = GameEntry(
+    syntax=SYNTAX,
+    engine=oust.ENGINE,
+    citation=Citation(oust.RULES, end="§6.1-6.2", score="§6.1", ranking="§6.1", terminations="§7"),
+    annotation=Annotation(value=stones_lead, threshold=2),
+    board_model=board_model,
+)

@@ -1,0 +1,156 @@
+"""The game registry: one entry per game, the one place generic code learns about a game.
+
+An entry ties a game's pure rules engine (``gamerec.validator.games.<game>``) to everything
+around it: the record syntax (names and aliases, the ``Game`` enum, the fields of its moves
+and variant, tokens and GRN tags: ``gamerec.recorder.syntax.<game>``), the mapping between the
+record's variant and the engine's, where its rules text says what the referee cites, the value
+the annotator's search maximises, and the board model the pictures are drawn from. Each game's
+entry lives in its own module, ``gamerec.validator.games.entries.<game>``; generic code
+(judge, frames, annotation, comparison, render, service, CLI) asks :func:`entry_of`,
+:func:`entry_named` or :func:`entries` and holds no per-game branch.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from gamerec.recorder.grn_tags import variant_tags
+from gamerec.recorder.syntax import GameSyntax, GameValue, syntax_named, syntax_of
+from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.games.protocol import Engine, GameState, VariantError
+
+if TYPE_CHECKING:
+    from gamerec.validator.render.model import BoardModel
+
+#: The modules of the entries, in registry order (the order of ``recorder.syntax.GAMES``).
+ENTRY_MODULES: Final = tuple(
+    f"gamerec.validator.games.entries.{name}" for name in ("one", "aronda", "oust", "ohwahree")
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Where a game's rules text says what the referee relies on beyond single moves.
+
+    Attributes:
+        file: the rules file, from the repository root (``docs/rules/one.md``).
+        end: the section(s) on how the game ends.
+        score: the section on scores.
+        ranking: the section on ranking and winners.
+        terminations: the section on resignation and the other terminations.
+    """
+
+    file: str
+    end: str
+    score: str
+    ranking: str
+    terminations: str
+
+    def cite(self, section: str) -> str:
+        """A citation such as ``docs/rules/one.md §6.3``."""
+        return f"{self.file} {section}"
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """What the annotator's one-decision search maximises in a game (validator.annotation).
+
+    Attributes:
+        value: the value of a position for a seat (higher is better for that seat).
+        threshold: how much better the best decision must be for a ply to be clearly worse.
+    """
+
+    value: Callable[[GameState[Any], int], int]
+    threshold: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEntry:
+    """Everything generic code needs to know about one game.
+
+    Attributes:
+        syntax: the game's record syntax (names, enum, fields, tokens, GRN tags).
+        engine: the game's rules engine.
+        citation: where its rules text says how games end, score and rank.
+        annotation: what the annotator's search values.
+        board_model: builds the board model of a variant, for pictures (validator.render).
+    """
+
+    syntax: GameSyntax
+    engine: Engine[Any, Any]
+    citation: Citation
+    annotation: Annotation
+    board_model: Callable[[Any], BoardModel]
+
+    @property
+    def name(self) -> str:
+        """The canonical name (``Oh-Wah-Ree``), as the GRN ``Game`` tag writes it."""
+        return self.syntax.name
+
+    @property
+    def game(self) -> GameValue:
+        """The ``Game`` enum value."""
+        return self.syntax.game
+
+    @property
+    def action(self) -> str:
+        """The field of ``Move.action`` that holds the game's own moves."""
+        return self.syntax.action
+
+    def variant_of(self, rules: pb.Rules) -> Any:
+        """The engine variant of a record's rules (a missing option takes its default).
+
+        Raises:
+            VariantError: the variant is impossible, or an option is missing.
+            EncodingError: the variant belongs to another game, or a value is unknown.
+        """
+        tags = {tag: value for tag, value in variant_tags(rules) if value != "0"}
+        return self.engine.variant_from_tags(tags)
+
+
+def lead(values: Sequence[int], seat: int) -> int:
+    """``seat``'s value minus the best value among the other seats."""
+    others = [value for other, value in enumerate(values, start=1) if other != seat]
+    return values[seat - 1] - max(others, default=0)
+
+
+def score_lead(state: GameState[Any], seat: int) -> int:
+    """The mover's lead in the rules' own score (an annotation value)."""
+    return lead(state.scores(), seat)
+
+
+_ENTRIES: list[GameEntry] = []
+
+
+def entries() -> tuple[GameEntry, ...]:
+    """Every game's entry, in registry order (loaded on first use)."""
+    if not _ENTRIES:
+        loaded = [importlib.import_module(module).ENTRY for module in ENTRY_MODULES]
+        _ENTRIES.extend(loaded)
+    return tuple(_ENTRIES)
+
+
+def entry_of(game: GameValue) -> GameEntry | None:
+    """The entry of a ``Game`` enum value, or None for an unspecified or unknown game."""
+    syntax = syntax_of(game)
+    return None if syntax is None else _entry_of_syntax(syntax)
+
+
+def entry_named(name: str) -> GameEntry:
+    """The game called ``name`` in any of its spellings (case, ``-`` and ``_`` do not matter).
+
+    Raises:
+        VariantError: no game is called so.
+    """
+    syntax = syntax_named(name)
+    if syntax is None:
+        known = ", ".join(entry.name for entry in entries())
+        raise VariantError(f"unknown game {name!r}; known games: {known}")
+    return _entry_of_syntax(syntax)
+
+
+def _entry_of_syntax(syntax: GameSyntax) -> GameEntry:
+    return next(entry for entry in entries() if entry.syntax is syntax)
