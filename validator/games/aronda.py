@@ -47,7 +47,7 @@ import random
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from gamerec.recorder.errors import GamerecError
 from gamerec.validator.games.protocol import (
@@ -163,6 +163,19 @@ REASON_CODES: dict[str, str] = {
     "NO_PIECES_LEFT": "a placement is made with an empty supply",
     "WRONG_PLACEMENT_COUNT": "a turn places the wrong number of pieces (1 first, else 2)",
     "PASS_NOT_ALLOWED": "pass where the rules do not oblige the seat to pass",
+}
+
+#: The sections of the rules text each reason code's sentences cite (tests check that they
+#: exist and that every sentence cites only these).
+REASON_SECTIONS: Final[dict[str, tuple[str, ...]]] = {
+    "NOT_YOUR_TURN": ("§4.1",),
+    "GAME_ALREADY_OVER": ("§6",),
+    "NO_SUCH_FIELD": ("§2",),
+    "FIELD_OWNED": ("§4.2",),
+    "NOT_CONNECTED": ("§4.2",),
+    "NO_PIECES_LEFT": ("§4.2",),
+    "WRONG_PLACEMENT_COUNT": ("§4.1", "§6.1"),
+    "PASS_NOT_ALLOWED": ("§4.3",),
 }
 
 # Neighbour unions of many fields at once: a 25-bit mask is split into a low part of 13 bits
@@ -1169,6 +1182,14 @@ class ArondaEngine:
     def reason_codes(self) -> dict[str, str]:
         """Every reason code ``check`` and ``replay`` give, with its meaning."""
         return dict(REASON_CODES)
+
+    @property
+    def citations(self) -> dict[str, tuple[str, ...]]:
+        """Every reason code with the rules sections its sentences cite."""
+        return {
+            code: tuple(f"{RULES} {section}" for section in sections)
+            for code, sections in REASON_SECTIONS.items()
+        }
 
     def variant(self, **options: object) -> ArondaVariant:
         """Build a variant from ``supply``, ``second_piece`` and ``players``.

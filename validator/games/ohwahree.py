@@ -88,6 +88,18 @@ REASON_CODES: Final[dict[str, str]] = {
     "DIRECTION_NOT_ALLOWED": "the move names cw where every move is sown counter-clockwise",
 }
 
+#: The sections of the rules text each reason code's sentences cite (tests check that they
+#: exist and that every sentence cites only these).
+REASON_SECTIONS: Final[dict[str, tuple[str, ...]]] = {
+    "NOT_YOUR_TURN": ("§2", "§6"),
+    "GAME_ALREADY_OVER": ("§6", "§7"),
+    "NOT_A_PIT": ("§2",),
+    "NOT_YOUR_PIT": ("§2",),
+    "EMPTY_PIT": ("§4.1",),
+    "DIRECTION_REQUIRED": ("§4.1",),
+    "DIRECTION_NOT_ALLOWED": ("§4.1",),
+}
+
 
 @cache
 def pit_owners(players: int) -> tuple[int, ...]:
@@ -995,6 +1007,14 @@ class OhWahReeEngine:
     def reason_codes(self) -> dict[str, str]:
         """Every reason code ``check`` returns, with a one-line description."""
         return dict(REASON_CODES)
+
+    @property
+    def citations(self) -> dict[str, tuple[str, ...]]:
+        """Every reason code with the rules sections its sentences cite."""
+        return {
+            code: tuple(f"{RULES} {section}" for section in sections)
+            for code, sections in REASON_SECTIONS.items()
+        }
 
     def variant(self, **options: object) -> OhWahReeVariant:
         """A variant from ``players`` (required), ``stones_per_pit`` and ``direction``.

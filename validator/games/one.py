@@ -75,6 +75,36 @@ Move = tuple[int, ...]
 #: The ``resign`` move.
 RESIGN: Final[Move] = ()
 
+#: Every reason code ``check`` can return, with a one-line description.
+REASON_CODES: Final[dict[str, str]] = {
+    "NOT_YOUR_TURN": "the ply is claimed by a seat that is not the seat to move",
+    "GAME_ALREADY_OVER": "the game has ended; no ply may follow",
+    "NO_SUCH_POINT": "a point of the move is not on this board",
+    "OCCUPIED": "a placement on a point that holds a stone",
+    "NO_STONES_LEFT": "a placement by a seat whose supply is empty",
+    "MIRROR": "a placement opposite the previous one, forbidden by the Mirror option",
+    "NOT_YOUR_STONE": "a capture starts on a point without a stone of the mover",
+    "NOT_A_JUMP": "a landing point is not two points beyond along one line",
+    "JUMP_OVER_EMPTY": "a jump passes over an empty point",
+    "CAPTURE_OVER_OWN_STONE": "a jump passes over a stone of the mover",
+    "LANDING_OCCUPIED": "a jump lands on a point that holds a stone",
+}
+#: The sections of the rules text each reason code's sentences cite (tests check that they
+#: exist and that every sentence cites only these).
+REASON_SECTIONS: Final[dict[str, tuple[str, ...]]] = {
+    "NOT_YOUR_TURN": ("§4",),
+    "GAME_ALREADY_OVER": ("§6.2",),
+    "NO_SUCH_POINT": ("§2.1",),
+    "OCCUPIED": ("§4.1",),
+    "NO_STONES_LEFT": ("§4.1",),
+    "MIRROR": ("§4.1",),
+    "NOT_YOUR_STONE": ("§4.2",),
+    "NOT_A_JUMP": ("§2.1", "§4.2"),
+    "JUMP_OVER_EMPTY": ("§4.2",),
+    "CAPTURE_OVER_OWN_STONE": ("§4.2",),
+    "LANDING_OCCUPIED": ("§4.2",),
+}
+
 #: A cell value, an opposite point or a mirror ban that names no point.
 NO_POINT: Final = -1
 #: A cell value: the point is empty.
@@ -1068,18 +1098,14 @@ class OneEngine:
     @property
     def reason_codes(self) -> dict[str, str]:
         """Every reason code ``check`` can return, with a one-line description."""
+        return dict(REASON_CODES)
+
+    @property
+    def citations(self) -> dict[str, tuple[str, ...]]:
+        """Every reason code with the rules sections its sentences cite."""
         return {
-            "NOT_YOUR_TURN": "the ply is claimed by a seat that is not the seat to move",
-            "GAME_ALREADY_OVER": "the game has ended; no ply may follow",
-            "NO_SUCH_POINT": "a point of the move is not on this board",
-            "OCCUPIED": "a placement on a point that holds a stone",
-            "NO_STONES_LEFT": "a placement by a seat whose supply is empty",
-            "MIRROR": "a placement opposite the previous one, forbidden by the Mirror option",
-            "NOT_YOUR_STONE": "a capture starts on a point without a stone of the mover",
-            "NOT_A_JUMP": "a landing point is not two points beyond along one line",
-            "JUMP_OVER_EMPTY": "a jump passes over an empty point",
-            "CAPTURE_OVER_OWN_STONE": "a jump passes over a stone of the mover",
-            "LANDING_OCCUPIED": "a jump lands on a point that holds a stone",
+            code: tuple(f"{RULES} {section}" for section in sections)
+            for code, sections in REASON_SECTIONS.items()
         }
 
     def variant(self, **options: object) -> OneVariant:

@@ -43,7 +43,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal, NamedTuple, TypeAlias, cast
+from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
 from gamerec.validator.games.protocol import (
     GameEvent,
@@ -95,6 +95,21 @@ REASON_CODES: dict[str, str] = {
     "or a capture after which no placement was possible",
     "PASS_NOT_ALLOWED": "pass while the seat to move has a legal placement or must place again",
     "SWAP_NOT_ALLOWED": "swap other than as ply 2 with the pie rule on",
+}
+
+#: The sections of the rules text each reason code's sentences cite (tests check that they
+#: exist and that every sentence cites only these).
+REASON_SECTIONS: Final[dict[str, tuple[str, ...]]] = {
+    "NOT_YOUR_TURN": ("§4.2",),
+    "GAME_ALREADY_OVER": ("§6.1", "§6.2", "§7"),
+    "NO_SUCH_CELL": ("§2.1",),
+    "OCCUPIED": ("§4.1",),
+    "NO_ENEMY_CONTACT": ("§4.1",),
+    "ENEMY_NOT_SMALLER": ("§4.1",),
+    "MUST_PLACE_AGAIN": ("§4.2",),
+    "TURN_ALREADY_ENDED": ("§4.2", "§6.1"),
+    "PASS_NOT_ALLOWED": ("§4.2", "§4.3"),
+    "SWAP_NOT_ALLOWED": ("§4.4",),
 }
 
 
@@ -1320,6 +1335,14 @@ class OustEngine:
     def reason_codes(self) -> dict[str, str]:
         """Every reason code ``check`` returns, with what it means."""
         return dict(REASON_CODES)
+
+    @property
+    def citations(self) -> dict[str, tuple[str, ...]]:
+        """Every reason code with the rules sections its sentences cite."""
+        return {
+            code: tuple(f"{RULES} {section}" for section in sections)
+            for code, sections in REASON_SECTIONS.items()
+        }
 
     def variant(self, **options: object) -> OustVariant:
         """Build a variant from ``side``, ``pie`` and ``players``.

@@ -246,6 +246,14 @@ class Engine(Protocol[VariantT, MoveT]):
         """Every reason code ``check`` can return, with a one-line description of each."""
         ...
 
+    @property
+    def citations(self) -> dict[str, tuple[str, ...]]:
+        """Every reason code with the rules sections its sentences cite.
+
+        Each citation is a file and a section, ``docs/rules/one.md §4.2``.
+        """
+        ...
+
     def variant(self, **options: object) -> VariantT:
         """Build and check a variant from keyword options (the dataclass fields).
 
