@@ -6,6 +6,7 @@ always give the same records (and, in a binary or text encoding, the same bytes)
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Iterable, Iterator
 from typing import Annotated
@@ -15,7 +16,9 @@ import typer
 from gamerec.cli.arguments import encoding_help
 from gamerec.cli.edge import fail, reported_errors
 from gamerec.recorder.codecs import Encoding, encoding_for_path, write_records
+from gamerec.recorder.syntax.registered import known_games
 from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.games.protocol import VariantError
 from gamerec.validator.generation import generate as generate_records
 
 
@@ -41,7 +44,11 @@ class _Counted:
 
 def generate(
     game: Annotated[
-        str, typer.Option("--game", help="ONE, Aronda, Oust or Oh-Wah-Ree (any case).")
+        str,
+        typer.Option(
+            "--game",
+            help=f"{known_games(' or ')}, in any spelling (case, - and _ do not matter).",
+        ),
     ],
     dest: Annotated[
         str,
@@ -88,7 +95,7 @@ def generate(
     tags = _variant_tags(variant or [])
     if players is not None:
         tags["Players"] = str(players)
-    with reported_errors():
+    with reported_errors(), _naming_players(players is None and "Players" not in tags):
         records = _Counted(generate_records(game, tags, count, seed, policy.value))
         written = write_records(records, dest, encoding)
     if dest != "-":
@@ -109,3 +116,14 @@ def _variant_tags(options: list[str]) -> dict[str, str]:
             fail(f"--variant {option!r}: write it as TAG=VALUE, e.g. Board=6,6")
         tags[tag.strip()] = value.strip()
     return tags
+
+
+@contextlib.contextmanager
+def _naming_players(asked_for_none: bool) -> Iterator[None]:
+    """A variant that needs a player count and got none: say which option gives it."""
+    try:
+        yield
+    except VariantError as error:
+        if asked_for_none and "Players" in str(error):
+            raise VariantError(f"{error}: give the number of seats with --players N") from None
+        raise

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from gamerec.cli.annotate import annotate
@@ -19,14 +21,32 @@ app = typer.Typer(
     name="gamerec",
     help="Validate, convert, annotate, diff and render game records.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_show_locals=False,
     rich_markup_mode="markdown",
 )
 
 
+def _print_version(asked: bool) -> None:
+    """``--version``: print the version and stop."""
+    if asked:
+        from gamerec import __version__  # noqa: PLC0415 (only when asked)
+
+        typer.echo(f"gamerec {__version__} (the gamerec-toolkit distribution)")
+        raise typer.Exit
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
     """Game records toolkit and referee."""
 
 
@@ -45,4 +65,4 @@ app.command("diff")(diff)
 
 def main() -> None:
     """Run the ``gamerec`` command."""
-    app()
+    app(prog_name="gamerec")

@@ -1,1 +1,185 @@
-"""Generated from protos/ by scripts/gen_proto.py (make proto). Do not edit."""
+"""gamerec: game records and a referee for ONE, Aronda, Oust and Oh-Wah-Ree.
+
+A record is a whole match: its game and variant, the seats, every ply with its comments,
+clocks and variations, and the claimed result. gamerec reads and writes records in five
+encodings, and judges them by the exact rules in ``docs/rules/``.
+
+A five-minute tour
+==================
+
+Read records and judge them (``.pb``, ``.pbs``, ``.json``, ``.jsonl`` or ``.grn``)::
+
+    import gamerec
+
+    for record in gamerec.read_records("games.pbs"):
+        verdict = gamerec.validate(record)
+        print(verdict.valid, list(verdict.result.scores))
+        for finding in verdict.errors:       # the first illegal ply, a wrong claim ...
+            print(finding.ply, finding.seat, finding.code, finding.message)
+
+The answers are the ``gamerec.v1`` protobuf messages the CLI's ``--json`` and the gRPC
+service give: ``validate`` -> ``Verdict``, ``score`` -> ``ComputedResult``, ``adjudicate`` ->
+``Ruling`` (a tournament director's decision, citing the rules), ``replay`` -> one
+``ReplayFrame`` per ply, ``compare_records`` -> ``RecordDiff``.
+
+Write a record while the game is played; every ply is checked at once::
+
+    game = gamerec.RecordBuilder("ONE", {"Players": 3, "Board": "6,6"},
+                                 seats=["Ana", "Ben", "Chi"], event="Club night")
+    game.play("a1")
+    game.play("a2", comment="a4 would be illegal")
+    try:
+        game.play("a2")
+    except gamerec.IllegalPlyError as error:
+        print(error.finding.code)             # OCCUPIED, as validate would say
+    gamerec.write_records([game.record], "club.grn")
+
+Once the game is over by its rules, ``game.record`` claims the rules' result. Pictures and
+facts: ``render_svg(record, ply=12)``, ``render_text(record)``, ``auto_annotate(record)``
+(engine facts and mistakes on every ply), ``edit_ply(record, 4, comment="...")``. Test data:
+``generate("Oust", {"Board": "5"}, count=10, seed=1)``. The engines alone:
+``engine("Oh-Wah-Ree")`` gives the rules behind one protocol (``variant``, ``new_game``,
+``parse_move``, ``replay``; states with ``legal_moves``, ``check``, ``play``, ``scores``).
+
+Errors: everything gamerec raises on purpose is a :class:`GamerecError` (a ``ValueError``):
+:class:`RecordMalformedError` for input that cannot be decoded (with its place),
+:class:`LimitExceededError` past a :class:`Limits` value, :class:`VariantError` for an
+impossible variant, :class:`IllegalPlyError` for a ply the rules refuse.
+
+Names are imported on first use, so ``import gamerec`` costs almost nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gamerec.recorder.codecs import (
+        Encoding,
+        decode_record,
+        encode_record,
+        read_records,
+        write_records,
+    )
+    from gamerec.recorder.errors import (
+        DeadlineExceededError,
+        EncodingError,
+        GamerecError,
+        LimitExceededError,
+        NotationError,
+        RecordMalformedError,
+    )
+    from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
+    from gamerec.v1.record_pb2 import GameRecord
+    from gamerec.validator.adjudication import adjudicate
+    from gamerec.validator.annotation import auto_annotate, edit_ply
+    from gamerec.validator.builder import IllegalPlyError, RecordBuilder
+    from gamerec.validator.comparison import compare_collections, compare_records
+    from gamerec.validator.frames import ReplayStoppedError, replay
+    from gamerec.validator.games import engine, game_names
+    from gamerec.validator.games.protocol import IllegalMoveError, VariantError
+    from gamerec.validator.games.registry import entry_named as game_entry
+    from gamerec.validator.generation import generate
+    from gamerec.validator.identity import RulesError
+    from gamerec.validator.judge import score, validate
+    from gamerec.validator.render import render_svg, render_text
+
+#: Every name of the front door and the module that holds it (``(module, name)`` for aliases).
+_EXPORTS: dict[str, str | tuple[str, str]] = {
+    "Encoding": "gamerec.recorder.codecs",
+    "decode_record": "gamerec.recorder.codecs",
+    "encode_record": "gamerec.recorder.codecs",
+    "read_records": "gamerec.recorder.codecs",
+    "write_records": "gamerec.recorder.codecs",
+    "DeadlineExceededError": "gamerec.recorder.errors",
+    "EncodingError": "gamerec.recorder.errors",
+    "GamerecError": "gamerec.recorder.errors",
+    "LimitExceededError": "gamerec.recorder.errors",
+    "NotationError": "gamerec.recorder.errors",
+    "RecordMalformedError": "gamerec.recorder.errors",
+    "DEFAULT_LIMITS": "gamerec.recorder.limits",
+    "Limits": "gamerec.recorder.limits",
+    "GameRecord": "gamerec.v1.record_pb2",
+    "adjudicate": "gamerec.validator.adjudication",
+    "auto_annotate": "gamerec.validator.annotation",
+    "edit_ply": "gamerec.validator.annotation",
+    "IllegalPlyError": "gamerec.validator.builder",
+    "RecordBuilder": "gamerec.validator.builder",
+    "compare_collections": "gamerec.validator.comparison",
+    "compare_records": "gamerec.validator.comparison",
+    "ReplayStoppedError": "gamerec.validator.frames",
+    "replay": "gamerec.validator.frames",
+    "engine": "gamerec.validator.games",
+    "game_names": "gamerec.validator.games",
+    "IllegalMoveError": "gamerec.validator.games.protocol",
+    "VariantError": "gamerec.validator.games.protocol",
+    "game_entry": ("gamerec.validator.games.registry", "entry_named"),
+    "generate": "gamerec.validator.generation",
+    "RulesError": "gamerec.validator.identity",
+    "score": "gamerec.validator.judge",
+    "validate": "gamerec.validator.judge",
+    "render_svg": "gamerec.validator.render",
+    "render_text": "gamerec.validator.render",
+}
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "DeadlineExceededError",
+    "Encoding",
+    "EncodingError",
+    "GameRecord",
+    "GamerecError",
+    "IllegalMoveError",
+    "IllegalPlyError",
+    "LimitExceededError",
+    "Limits",
+    "NotationError",
+    "RecordBuilder",
+    "RecordMalformedError",
+    "ReplayStoppedError",
+    "RulesError",
+    "VariantError",
+    "__version__",
+    "adjudicate",
+    "auto_annotate",
+    "compare_collections",
+    "compare_records",
+    "decode_record",
+    "edit_ply",
+    "encode_record",
+    "engine",
+    "game_entry",
+    "game_names",
+    "generate",
+    "read_records",
+    "render_svg",
+    "render_text",
+    "replay",
+    "score",
+    "validate",
+    "write_records",
+]
+
+try:
+    __version__ = _version("gamerec-toolkit")
+except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
+    __version__ = "0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    """Import a front-door name on first use (PEP 562)."""
+    where = _EXPORTS.get(name)
+    if where is None:
+        raise AttributeError(f"module 'gamerec' has no attribute {name!r}")
+    module, attribute = (where, name) if isinstance(where, str) else where
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The front door's names, so that ``dir()`` and ``help()`` show them."""
+    return sorted({*globals(), *_EXPORTS})

@@ -40,6 +40,7 @@ from gamerec.recorder.grn_values import (
 )
 from gamerec.recorder.limits import HARDEST_VARIATION_DEPTH, Limits, exceeded, resolved
 from gamerec.recorder.notation import GameValue, format_action, parse_action
+from gamerec.recorder.syntax import game_names, known_games
 from gamerec.v1 import record_pb2 as pb
 
 #: The deepest nesting of variations. The protobuf decoders stop at 100 nested messages; a
@@ -99,7 +100,8 @@ def read_grn(
         if token.kind is Kind.END:
             return
         if token.kind is not Kind.TAG:
-            raise _error(lexer, token, 'expected a tag such as [Game "ONE"] to start a record')
+            example = f'[Game "{game_names()[0]}"]'
+            raise _error(lexer, token, f"expected a tag such as {example} to start a record")
         yield _RecordReader(lexer, limits).read()
 
 
@@ -205,8 +207,7 @@ class _RecordReader:
         if game is None:
             raise self._fail(
                 self.start,
-                'this record has no Game tag; expected [Game "..."] naming '
-                "ONE, Aronda, Oust or Oh-Wah-Ree",
+                f'this record has no Game tag; expected [Game "..."] naming {known_games(" or ")}',
             )
         for tag in [game, *(tag for tag in tags if tag is not game)]:
             self._read_tag(tag)

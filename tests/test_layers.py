@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,90 @@ def test_the_packaged_folders_are_linked_into_the_gamerec_package() -> None:
         link = ROOT / "gamerec" / folder
         assert link.is_symlink(), link
         assert link.resolve() == (ROOT / folder).resolve()
+
+
+# -- one game, one place ----------------------------------------------------------------------
+
+#: The files that are one game's own (its syntax, engine, entry) or the one list of games.
+GAME_MODULES = ("one", "aronda", "oust", "ohwahree")
+GAME_FILES = {
+    *(f"recorder/syntax/{game}.py" for game in GAME_MODULES),
+    *(f"validator/games/{game}.py" for game in GAME_MODULES),
+    *(f"validator/games/entries/{game}.py" for game in GAME_MODULES),
+    "recorder/syntax/registered.py",
+}
+#: A game's name in text (error messages, help, dictionary keys).
+GAME_WORDS = re.compile(r"\b(ONE|Aronda|Oust|Oh-Wah-Ree|oh-wah-ree|ohwahree|oh_wah_ree)\b")
+#: A game's enum values, message types, state and variant classes, modules and proto fields.
+GAME_IDENTIFIERS = re.compile(
+    r"^(GAME_(ONE|ARONDA|OUST|OH_WAH_REE)|(One|Aronda|Oust|OhWahRee)[A-Z]\w*"
+    r"|(ONE|ARONDA|OUST|OH_WAH_REE)_\w+|one|aronda|oust|ohwahree|oh_wah_ree)$"
+)
+
+
+def generic_files() -> list[Path]:
+    """Every module of recorder, validator and cli that is not one game's own."""
+    return [
+        path
+        for layer in PACKAGED_FOLDERS
+        for path in layer_files(layer)
+        if str(path.relative_to(ROOT)) not in GAME_FILES
+    ]
+
+
+def _docstring_ids(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        holders = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+        if isinstance(node, holders) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def game_names_in_code(path: Path) -> list[str]:
+    """Every game name, enum, type, module or field a file's code (not its docs) names."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    docstrings = _docstring_ids(tree)
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in docstrings:
+                found += GAME_WORDS.findall(node.value)
+            continue
+        names: list[str] = []
+        if isinstance(node, ast.Name):
+            names = [node.id]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, ast.alias):
+            names = node.name.split(".") + ([node.asname] if node.asname else [])
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = node.module.split(".")
+        line = getattr(node, "lineno", 0)
+        found += [f"line {line}: {name}" for name in names if GAME_IDENTIFIERS.match(name)]
+    return found
+
+
+@pytest.mark.parametrize("path", generic_files(), ids=lambda path: str(path.relative_to(ROOT)))
+def test_generic_modules_name_no_game(path: Path) -> None:
+    assert game_names_in_code(path) == []
+
+
+def test_the_check_finds_a_game_named_in_code(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        '"""Docs may say ONE and Oust."""\n'
+        "from gamerec.validator.games import oust\n"
+        "LIMITS = {'Aronda': 2}\n"
+        "kind = pb.GAME_OH_WAH_REE\n"
+        "state: OustState\n"
+    )
+    found = game_names_in_code(sample)
+    assert [name for name in found if not name.startswith("line")] == ["Aronda"]
+    assert {name.split(": ")[1] for name in found if name.startswith("line")} == {
+        "oust",
+        "GAME_OH_WAH_REE",
+        "OustState",
+    }

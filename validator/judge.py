@@ -23,7 +23,7 @@ from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.deadline import check_deadline, paced
 from gamerec.validator.games.protocol import GameState, Illegal
 from gamerec.validator.identity import RulesError, RulesIdentity, identify
-from gamerec.validator.moves import reader_for
+from gamerec.validator.moves import UnreadableMoveError, reader_for
 
 #: Terminations that are not rule events: the record stops for a reason outside the rules.
 OUTSIDE_TERMINATIONS = frozenset(
@@ -134,33 +134,40 @@ def _replay_moves(
     if outcome.illegal is not None:
         move = record.moves[ply - 1]
         judgement.findings.append(
-            _illegal_finding(ply, move, reader.text(move), state, outcome.illegal)
+            illegal_finding(ply, move, reader.text(move), state, outcome.illegal)
         )
     elif read.problem is not None:
         move = record.moves[ply - 1]
-        problem = read.problem
-        if state.is_over:
-            judgement.findings.append(_after_end_finding(ply, move, problem.text, identity))
-        else:
-            judgement.findings.append(
-                vpb.Finding(
-                    ply=ply,
-                    seat=move.seat or state.to_move,
-                    code=problem.code,
-                    message=str(problem),
-                    move=problem.text,
-                )
-            )
+        judgement.findings.append(unreadable_finding(ply, move, read.problem, state, identity))
     judgement.stopped = bool(judgement.findings)
     return judgement
 
 
-def _illegal_finding(
+def illegal_finding(
     ply: int, move: pb.Move, text: str, state: GameState[Any], illegal: Illegal
 ) -> vpb.Finding:
-    """The finding of an illegal ply."""
+    """The finding of an illegal ply (``state`` is the position before it)."""
     seat = state.to_move or move.seat
     return vpb.Finding(ply=ply, seat=seat, code=illegal.code, message=illegal.message, move=text)
+
+
+def unreadable_finding(
+    ply: int,
+    move: pb.Move,
+    problem: UnreadableMoveError,
+    state: GameState[Any],
+    identity: RulesIdentity,
+) -> vpb.Finding:
+    """The finding of a ply no engine move can stand for (``state``: the position before it)."""
+    if state.is_over:
+        return _after_end_finding(ply, move, problem.text, identity)
+    return vpb.Finding(
+        ply=ply,
+        seat=move.seat or state.to_move,
+        code=problem.code,
+        message=str(problem),
+        move=problem.text,
+    )
 
 
 def _after_end_finding(ply: int, move: pb.Move, text: str, identity: RulesIdentity) -> vpb.Finding:

@@ -9,13 +9,26 @@ variant tags. Generic code (GRN, summaries, the codecs) finds a game only throug
 
 from __future__ import annotations
 
+import importlib
 from typing import Final
 
-from gamerec.recorder.syntax import aronda, ohwahree, one, oust
 from gamerec.recorder.syntax.base import GameSyntax, GameValue, VariantOption, name_key
+from gamerec.recorder.syntax.registered import REGISTERED, known_games
+
+
+def _load() -> tuple[GameSyntax, ...]:
+    """Every registered game's syntax, checked against the registered name."""
+    loaded = []
+    for module, name in REGISTERED:
+        syntax: GameSyntax = importlib.import_module(f"{__name__}.{module}").SYNTAX
+        if syntax.name != name:  # pragma: no cover - a registration mistake
+            raise ImportError(f"{module}: the syntax names {syntax.name!r}, registered {name!r}")
+        loaded.append(syntax)
+    return tuple(loaded)
+
 
 #: Every game, in registry order.
-GAMES: Final[tuple[GameSyntax, ...]] = (one.SYNTAX, aronda.SYNTAX, oust.SYNTAX, ohwahree.SYNTAX)
+GAMES: Final[tuple[GameSyntax, ...]] = _load()
 
 _BY_GAME: Final = {syntax.game: syntax for syntax in GAMES}
 _BY_NAME: Final = {name_key(name): syntax for syntax in GAMES for name in syntax.spellings}
@@ -48,8 +61,3 @@ def syntax_named(name: str) -> GameSyntax | None:
 def game_names() -> tuple[str, ...]:
     """The canonical names of every game, in registry order."""
     return tuple(syntax.name for syntax in GAMES)
-
-
-def known_games() -> str:
-    """``ONE, Aronda, Oust, Oh-Wah-Ree``, for messages."""
-    return ", ".join(game_names())

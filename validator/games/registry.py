@@ -19,15 +19,16 @@ from typing import TYPE_CHECKING, Any, Final
 
 from gamerec.recorder.grn_tags import variant_tags
 from gamerec.recorder.syntax import GameSyntax, GameValue, syntax_named, syntax_of
+from gamerec.recorder.syntax.registered import REGISTERED
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games.protocol import Engine, GameState, VariantError
 
 if TYPE_CHECKING:
     from gamerec.validator.render.model import BoardModel
 
-#: The modules of the entries, in registry order (the order of ``recorder.syntax.GAMES``).
+#: The modules of the entries, in registry order (``recorder.syntax.registered``).
 ENTRY_MODULES: Final = tuple(
-    f"gamerec.validator.games.entries.{name}" for name in ("one", "aronda", "oust", "ohwahree")
+    f"gamerec.validator.games.entries.{module}" for module, _ in REGISTERED
 )
 
 

@@ -16,20 +16,52 @@
 
 from __future__ import annotations
 
+from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.render.model import BoardModel, board_model
-from gamerec.validator.render.scene import Scene, move_places, scene_of, scenes, step_places
+from gamerec.validator.render.scene import (
+    NoSuchPlyError,
+    Scene,
+    move_places,
+    scene_at,
+    scene_of,
+    scenes,
+    step_places,
+)
 from gamerec.validator.render.svg import SEAT_COLOURS, draw_svg
 from gamerec.validator.render.text import draw_text
 
 __all__ = [
     "SEAT_COLOURS",
     "BoardModel",
+    "NoSuchPlyError",
     "Scene",
     "board_model",
     "draw_svg",
     "draw_text",
     "move_places",
+    "render_svg",
+    "render_text",
+    "scene_at",
     "scene_of",
     "scenes",
     "step_places",
 ]
+
+
+def render_svg(record: pb.GameRecord, ply: int | None = None) -> str:
+    """The SVG picture of ``record`` after ply ``ply`` (None: the last; 0: the start).
+
+    Raises:
+        RulesError, ReplayStoppedError, NoSuchPlyError: see :func:`scene_at`.
+    """
+    return draw_svg(scene_at(record, ply))
+
+
+def render_text(record: pb.GameRecord, ply: int | None = None) -> str:
+    """The text picture of ``record`` after ply ``ply``, as ``gamerec replay`` draws it.
+
+    Raises:
+        RulesError, ReplayStoppedError, NoSuchPlyError: see :func:`scene_at`.
+    """
+    scene = scene_at(record, ply)
+    return draw_text(scene.model, scene.position, scene.placed)

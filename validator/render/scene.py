@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from gamerec.recorder.errors import GamerecError
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.frames import Step, steps
 from gamerec.validator.games.protocol import GameEvent, Position
@@ -117,3 +118,28 @@ def scenes(record: pb.GameRecord, identity: RulesIdentity | None = None) -> Iter
     names = tuple(seat.name for seat in record.seats)
     for step in steps(record, identity, include_start=True):
         yield scene_of(step, model, plies=len(record.moves), seat_names=names)
+
+
+def scene_at(
+    record: pb.GameRecord, ply: int | None = None, identity: RulesIdentity | None = None
+) -> Scene:
+    """The scene after ply ``ply`` of ``record`` (None: the last ply; 0: the start position).
+
+    Raises:
+        RulesError: the record's game or variant cannot be judged.
+        ReplayStoppedError: a ply at or before ``ply`` is illegal.
+        NoSuchPlyError: the record has fewer plies than ``ply``.
+    """
+    last: Scene | None = None
+    for scene in scenes(record, identity):
+        last = scene
+        if ply is not None and scene.ply == ply:
+            return scene
+    assert last is not None  # the start position is always there
+    if ply is not None:
+        raise NoSuchPlyError(f"the record has {last.ply} plies; there is no ply {ply}")
+    return last
+
+
+class NoSuchPlyError(GamerecError):
+    """A ply was asked for that the record does not have."""

@@ -1,0 +1,130 @@
+"""The wheel holds one import package, gamerec, and works installed on its own.
+
+The wheel is built from a copy of the repository (``pip wheel . --no-deps``, no network) and
+installed into a new virtual environment. The dependencies come from the development
+environment through a path entry, so nothing is downloaded; gamerec itself comes only from
+the wheel (the development environment's editable gamerec is not activated there).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIPPED = {".venv", ".git", "node_modules", "build", "dist", ".mypy_cache", ".ruff_cache"}
+
+
+def _copy_of_the_repository(target: Path) -> Path:
+    def ignored(folder: str, names: list[str]) -> set[str]:
+        return {name for name in names if name in SKIPPED or name.endswith(".egg-info")}
+
+    shutil.copytree(ROOT, target, symlinks=True, ignore=ignored)
+    return target
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built from a copy of the repository."""
+    work = tmp_path_factory.mktemp("wheel")
+    source = _copy_of_the_repository(work / "source")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation",
+         "--no-index", "-q", "-w", str(work / "dist")],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )  # fmt: skip
+    (built,) = (work / "dist").glob("gamerec_toolkit-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def fresh(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new virtual environment with the wheel installed; its ``bin`` folder."""
+    venv = tmp_path_factory.mktemp("venv") / "fresh"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    dependencies = sysconfig.get_paths()["purelib"]
+    (Path(site) / "_dependencies.pth").write_text(dependencies + "\n")
+    return venv / "bin"
+
+
+def test_the_wheel_holds_only_the_gamerec_package(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        tops = {name.split("/")[0] for name in archive.namelist()}
+        names = set(archive.namelist())
+    assert tops == {"gamerec", "-".join(wheel.name.split("-")[:2]) + ".dist-info"}
+    for module in ("recorder/codecs.py", "validator/judge.py", "cli/main.py", "v1/record_pb2.py"):
+        assert f"gamerec/{module}" in names
+    assert "gamerec/validator/games/entries/one.py" in names
+    assert "gamerec/py.typed" in names
+
+
+def _run(bin_dir: Path, *arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(bin_dir / arguments[0]), *arguments[1:]],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
+
+
+def test_the_installed_command_validates_the_fixtures(fresh: Path, tmp_path: Path) -> None:
+    games = sorted(str(path) for path in (ROOT / "fixtures" / "games").glob("*.grn"))
+    done = _run(fresh, "gamerec", "validate", *games, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count(": valid ") == len(games)
+    version = _run(fresh, "gamerec", "--version", cwd=tmp_path)
+    assert version.returncode == 0 and version.stdout.startswith("gamerec 0.")
+
+
+def test_the_front_door_validates_a_record(fresh: Path, tmp_path: Path) -> None:
+    fixture = ROOT / "fixtures" / "invalid" / "one-landing-occupied.grn"
+    probe = (
+        "import gamerec, pathlib\n"
+        f"(record,) = gamerec.read_records({str(fixture)!r})\n"
+        "verdict = gamerec.validate(record)\n"
+        "import sys\n"
+        "assert pathlib.Path(gamerec.__file__).is_relative_to(sys.prefix), gamerec.__file__\n"
+        "print(verdict.valid, verdict.errors[0].code, gamerec.__version__)\n"
+    )  # fmt: skip
+    done = _run(fresh, "python", "-c", probe, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    valid, code, version = done.stdout.split()
+    assert (valid, code) == ("False", "LANDING_OCCUPIED")
+    assert version[0].isdigit()
+
+
+@pytest.mark.parametrize("bare", ["recorder", "validator", "cli"])
+def test_the_folder_names_are_not_importable_beside_the_wheel(
+    fresh: Path, tmp_path: Path, bare: str
+) -> None:
+    done = _run(fresh, "python", "-c", f"import {bare}", cwd=tmp_path)
+    assert done.returncode != 0
+    assert "ModuleNotFoundError" in done.stderr
+
+
+def test_python_m_gamerec_runs_the_command(fresh: Path, tmp_path: Path) -> None:
+    done = _run(fresh, "python", "-m", "gamerec", "--help", cwd=tmp_path)
+    assert done.returncode == 0 and "Usage: gamerec" in done.stdout
