@@ -3,6 +3,8 @@
 Usage: ``python scripts/gen_proto.py`` writes ``gamerec/v1/*_pb2*.py[i]``;
 ``python scripts/gen_proto.py --check`` regenerates into a temporary folder and exits 1
 when the committed files differ (CI runs this, so stale generated code fails the build).
+Only ``gamerec/v1/`` is generated: the rest of the ``gamerec`` package (the front door, the
+links to ``recorder/``, ``validator/`` and ``cli/``) is written by hand and left alone.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from grpc_tools import protoc  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "protos"
-GENERATED = ROOT / "gamerec"
+GENERATED = ROOT / "gamerec" / "v1"
 MARKER = '"""Generated from protos/ by scripts/gen_proto.py (make proto). Do not edit."""\n'
 
 
@@ -87,7 +89,7 @@ def main() -> int:
     check = parser.parse_args().check
     with tempfile.TemporaryDirectory() as tmp:
         generate(Path(tmp))
-        fresh = Path(tmp) / "gamerec"
+        fresh = Path(tmp) / "gamerec" / "v1"
         if check:
             stale = differing_files(fresh, GENERATED)
             if stale:
@@ -98,7 +100,7 @@ def main() -> int:
         if GENERATED.exists():
             shutil.rmtree(GENERATED)
         shutil.copytree(fresh, GENERATED)
-    print(f"generated {sum(1 for _ in GENERATED.rglob('*_pb2*'))} files in {GENERATED.name}/")
+    print(f"generated {sum(1 for _ in GENERATED.rglob('*_pb2*'))} files in gamerec/v1/")
     return 0
 
 
