@@ -52,8 +52,6 @@ Names are imported on first use, so ``import gamerec`` costs almost nothing.
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _version
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -163,14 +161,25 @@ __all__ = [
     "write_records",
 ]
 
-try:
-    __version__ = _version("gamerec-toolkit")
-except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
-    __version__ = "0+unknown"
+__version__: str  # read from the package metadata on first use (that costs 30 ms)
+
+
+def _installed_version() -> str:
+    """The installed distribution's version."""
+    from importlib.metadata import PackageNotFoundError  # noqa: PLC0415 (slow to import)
+    from importlib.metadata import version as _version  # noqa: PLC0415
+
+    try:
+        return _version("gamerec-toolkit")
+    except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
+        return "0+unknown"
 
 
 def __getattr__(name: str) -> Any:
     """Import a front-door name on first use (PEP 562)."""
+    if name == "__version__":
+        globals()[name] = version = _installed_version()
+        return version
     where = _EXPORTS.get(name)
     if where is None:
         raise AttributeError(f"module 'gamerec' has no attribute {name!r}")

@@ -11,7 +11,6 @@ deterministically (map entries in key order), so one record always gives the sam
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import BinaryIO
 
 from google.protobuf.message import DecodeError
@@ -25,6 +24,7 @@ from gamerec.recorder.limits import (
     exceeded,
     resolved,
 )
+from gamerec.recorder.raw import Frame
 from gamerec.recorder.wire import (
     NestingError,
     WireError,
@@ -155,32 +155,6 @@ def read_pbs(
     """
     for frame in read_pbs_frames(stream, source, max_record_bytes, limits=limits):
         yield frame.parse()
-
-
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """The bytes of one serialized GameRecord, with where they came from (for errors).
-
-    Frames cross process boundaries unparsed, so a worker parses them and still names the
-    exact place of a fault.
-
-    Attributes:
-        data: the serialized record.
-        source: the input's name.
-        where: the record's place (``record 3 at byte 1042``; empty for a ``.pb`` file).
-        base: the offset of ``data`` in the input.
-        limits: the limits the record is checked against when it is parsed.
-    """
-
-    data: bytes
-    source: str
-    where: str = ""
-    base: int = 0
-    limits: Limits = DEFAULT_LIMITS
-
-    def parse(self) -> pb.GameRecord:
-        """The record (see :func:`parse_record` for the errors)."""
-        return parse_record(self.data, self.source, self.where, self.base, limits=self.limits)
 
 
 def read_pbs_frames(

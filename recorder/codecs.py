@@ -25,7 +25,6 @@ success, removed on any failure.
 from __future__ import annotations
 
 import contextlib
-import enum
 import io
 import os
 import re
@@ -40,17 +39,14 @@ from google.protobuf.message import DecodeError
 
 from gamerec.recorder.binary import (
     DEFAULT_MAX_RECORD_BYTES,
-    Frame,
-    read_pb,
     read_pb_bytes,
-    read_pbs,
     read_pbs_frames,
     write_pbs,
 )
+from gamerec.recorder.encoding import Encoding, encoding_for_path
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
-from gamerec.recorder.grn import read_grn, write_grn
-from gamerec.recorder.limits import DEFAULT_LIMITS, Limits, resolved
-from gamerec.recorder.protojson import encode_json, read_json, read_jsonl, write_jsonl
+from gamerec.recorder.limits import DEFAULT_LIMITS, Limits, exceeded, resolved
+from gamerec.recorder.raw import Frame
 from gamerec.recorder.wire import WireError, decode_varint
 from gamerec.v1 import record_pb2 as pb
 
@@ -82,32 +78,6 @@ SNIFF_BYTES = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _STDIN_NAME = "<stdin>"
-
-
-class Encoding(enum.Enum):
-    """The record encodings, named by their file extension."""
-
-    PB = "pb"
-    PBS = "pbs"
-    JSON = "json"
-    JSONL = "jsonl"
-    GRN = "grn"
-
-    @property
-    def holds_many(self) -> bool:
-        """Whether a file of this encoding may hold several records."""
-        return self in (Encoding.PBS, Encoding.JSONL, Encoding.GRN)
-
-    @property
-    def extension(self) -> str:
-        """The file extension, with its dot."""
-        return f".{self.value}"
-
-
-def encoding_for_path(path: str | os.PathLike[str]) -> Encoding | None:
-    """The encoding a file name's extension names (case-insensitive), or None."""
-    suffix = Path(path).suffix.lower().removeprefix(".")
-    return next((encoding for encoding in Encoding if encoding.value == suffix), None)
 
 
 def sniff_encoding(
@@ -197,16 +167,6 @@ def _parses_cleanly(data: bytes) -> bool:
 
 # -- reading -----------------------------------------------------------------------------------
 
-_Reader: TypeAlias = Callable[[BinaryIO, str, Limits], Iterator[pb.GameRecord]]
-
-_READERS: dict[Encoding, _Reader] = {
-    Encoding.PB: lambda stream, source, limits: read_pb(stream, source, limits=limits),
-    Encoding.PBS: lambda stream, source, limits: read_pbs(stream, source, limits=limits),
-    Encoding.JSON: lambda stream, source, limits: read_json(stream, source, limits=limits),
-    Encoding.JSONL: lambda stream, source, limits: read_jsonl(stream, source, limits=limits),
-    Encoding.GRN: lambda stream, source, limits: read_grn(stream, source, limits=limits),
-}
-
 
 def read_records(
     source: Source,
@@ -234,14 +194,10 @@ def read_records(
             are named).
         OSError: the file cannot be opened or read.
     """
-    limits = resolved(limits, max_record_bytes)
-    with contextlib.ExitStack() as stack:
-        stream, label, path_encoding = _open_source(source, stack)
-        label = name or label
-        chosen = encoding or path_encoding
-        if chosen is None:
-            stream, chosen = _sniffed(stream, limits.max_record_bytes)
-        yield from _READERS[chosen](stream, label, limits)
+    for frame in read_frames(
+        source, encoding, name=name, max_record_bytes=max_record_bytes, limits=limits
+    ):
+        yield frame.parse()
 
 
 def read_frames(
@@ -252,13 +208,14 @@ def read_frames(
     max_record_bytes: int | None = None,
     limits: Limits | None = None,
 ) -> Iterator[Frame]:
-    """Read every record of an input as serialized bytes, one at a time.
+    """Read every record of an input as its raw bytes, one at a time, without decoding it.
 
-    Binary inputs are not parsed here (``.pbs`` frames and a ``.pb`` file pass through as
-    they are, their size checked), so a batch job can parse them in its worker processes;
-    text inputs are decoded, checked and serialized. :meth:`Frame.parse` gives the record,
-    checks it against the limits (the frame carries them) and places any fault. Arguments
-    and errors as :func:`read_records`.
+    Cutting an input into records is cheap in every encoding (a ``.pbs`` length prefix, a
+    JSON line, the tag that starts the next GRN record); :meth:`Frame.parse` decodes one,
+    checks it against the limits (the frame carries them) and places any fault, so a batch
+    job does the decoding in its worker processes. Arguments and errors as
+    :func:`read_records`; a fault found while cutting (a broken length prefix, a record over
+    the size limit) ends the input.
     """
     limits = resolved(limits, max_record_bytes)
     with contextlib.ExitStack() as stack:
@@ -267,13 +224,76 @@ def read_frames(
         chosen = encoding or path_encoding
         if chosen is None:
             stream, chosen = _sniffed(stream, limits.max_record_bytes)
-        if chosen is Encoding.PBS:
-            yield from read_pbs_frames(stream, label, limits=limits)
-        elif chosen is Encoding.PB:
-            yield Frame(read_pb_bytes(stream, label, limits=limits), label, limits=limits)
-        else:
-            for number, record in enumerate(_READERS[chosen](stream, label, limits), start=1):
-                yield Frame(record.SerializeToString(), label, f"record {number}", limits=limits)
+        yield from _FRAMERS[chosen](stream, label, limits)
+
+
+def _pb_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
+    yield Frame(read_pb_bytes(stream, source, limits=limits), source, limits=limits)
+
+
+def _pbs_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
+    return read_pbs_frames(stream, source, limits=limits)
+
+
+def _json_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
+    maximum = limits.max_record_bytes
+    data = stream.read(maximum + 1)
+    if len(data) > maximum:
+        prefix = "a .json record of at least "
+        raise exceeded("max_record_bytes", prefix, len(data), "bytes", maximum, source=source)
+    yield Frame(data.removeprefix(_BOM), source, limits=limits, encoding=Encoding.JSON)
+
+
+def _jsonl_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
+    """One frame per line that is not blank (a leading byte-order mark is skipped)."""
+    maximum = limits.max_record_bytes
+    number = 0
+    while True:
+        line = stream.readline(maximum + 2)
+        if not line:
+            return
+        number += 1
+        if len(line) > maximum + 1 or (len(line) == maximum + 1 and not line.endswith(b"\n")):
+            raise exceeded(
+                "max_record_bytes",
+                "a JSON Lines record of at least ",
+                len(line),
+                "bytes",
+                maximum,
+                source=source,
+                where=f"line {number}",
+            )
+        if number == 1:
+            line = line.removeprefix(_BOM)
+        if line.strip():
+            yield Frame(line, source, limits=limits, encoding=Encoding.JSONL, line=number)
+
+
+def _grn_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
+    from gamerec.recorder.grn_lexer import split_records  # noqa: PLC0415 (loaded when needed)
+
+    for raw in split_records(stream, source, limits.max_record_bytes):
+        yield Frame(
+            raw.data,
+            source,
+            base=raw.byte_offset,
+            limits=limits,
+            encoding=Encoding.GRN,
+            line=raw.line,
+            column=raw.column,
+            offset=raw.offset,
+        )
+
+
+_Framer: TypeAlias = Callable[[BinaryIO, str, Limits], Iterator[Frame]]
+
+_FRAMERS: dict[Encoding, _Framer] = {
+    Encoding.PB: _pb_frames,
+    Encoding.PBS: _pbs_frames,
+    Encoding.JSON: _json_frames,
+    Encoding.JSONL: _jsonl_frames,
+    Encoding.GRN: _grn_frames,
+}
 
 
 def _open_source(
@@ -389,7 +409,21 @@ def _write_pb(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
 
 
 def _write_json(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
+    from gamerec.recorder.protojson import encode_json  # noqa: PLC0415 (loaded when needed)
+
     return _write_one(records, stream, Encoding.JSON, encode_json)
+
+
+def _write_jsonl(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
+    from gamerec.recorder.protojson import write_jsonl  # noqa: PLC0415 (loaded when needed)
+
+    return write_jsonl(records, stream)
+
+
+def _write_grn(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
+    from gamerec.recorder.grn import write_grn  # noqa: PLC0415 (loaded when needed)
+
+    return write_grn(records, stream)
 
 
 def _write_one(
@@ -421,8 +455,8 @@ _WRITERS: dict[Encoding, _Writer] = {
     Encoding.PB: _write_pb,
     Encoding.PBS: write_pbs,
     Encoding.JSON: _write_json,
-    Encoding.JSONL: write_jsonl,
-    Encoding.GRN: write_grn,
+    Encoding.JSONL: _write_jsonl,
+    Encoding.GRN: _write_grn,
 }
 
 

@@ -23,10 +23,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, MutableSequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import BinaryIO
 
 from gamerec.recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
-from gamerec.recorder.grn_lexer import DEFAULT_MAX_TOKEN_CHARS, Kind, Lexer, Token, utf8_chunks
+from gamerec.recorder.grn_lexer import (
+    PLY_TOKEN,
+    Places,
+    RawRecord,
+    decode_record_text,
+    split_records,
+    token_error,
+)
 from gamerec.recorder.grn_tags import header_tags, read_result_claim, read_tag
 from gamerec.recorder.grn_values import (
     escape_comment,
@@ -93,313 +101,45 @@ def read_grn(
             tags, tag length, seats, comment length).
     """
     limits = resolved(limits, max_record_chars)
-    token_limit = min(limits.max_record_bytes, DEFAULT_MAX_TOKEN_CHARS)
-    lexer = Lexer(utf8_chunks(stream), source, token_limit)
-    while True:
-        token = lexer.peek()
-        if token.kind is Kind.END:
-            return
-        if token.kind is not Kind.TAG:
-            example = f'[Game "{game_names()[0]}"]'
-            raise _error(lexer, token, f"expected a tag such as {example} to start a record")
-        yield _RecordReader(lexer, limits).read()
+    for raw in split_records(stream, source, limits.max_record_bytes):
+        yield parse_grn_record(raw, source, limits)
 
 
-def _error(lexer: Lexer, token: Token, reason: str) -> RecordMalformedError:
-    return lexer.error(reason, token.line, token.column)
+def parse_grn_record(raw: RawRecord, source: str, limits: Limits) -> pb.GameRecord:
+    """The record of one GRN record's bytes (as :func:`split_records` cuts them).
+
+    Raises:
+        RecordMalformedError: the text is not one GRN record (line and column given).
+        LimitExceededError: the record exceeds a limit.
+    """
+    text = decode_record_text(raw.data, (source, raw.line, raw.column, raw.byte_offset, raw.offset))
+    places = Places(text, source, raw.line, raw.column, raw.offset)
+    return _RecordReader(places, limits).read()
 
 
-def _placed(lexer: Lexer, error: RecordMalformedError, line: int, column: int) -> Exception:
-    """The same error, placed at a line and column of the input."""
-    where = f"line {line}, column {column}"
+def _placed(places: Places, error: RecordMalformedError, index: int) -> Exception:
+    """The same error, placed at the character at ``index``."""
+    where = places.where(index)
     if isinstance(error, LimitExceededError):
         return LimitExceededError(
             error.reason,
-            source=lexer.source,
+            source=places.source,
             where=where,
             limit=error.limit,
             value=error.value,
             maximum=error.maximum,
         )
-    return type(error)(error.reason, source=lexer.source, where=where)
+    return type(error)(error.reason, source=places.source, where=where)
 
 
-@dataclass(slots=True)
-class _Line:
-    """A line of moves being read: the main line or a variation."""
-
-    moves: MutableSequence[pb.Move]
-    first_ply: int
-    opened_by: Token | None = None
-    last: pb.Move | None = None
-    commands: set[str] = field(default_factory=set)
-
-    def next_ply(self) -> int:
-        return self.first_ply + len(self.moves)
+@lru_cache(maxsize=8192)
+def _action_bytes(game: GameValue, token: str) -> bytes:
+    """A move token's action, serialized (tokens recur; building the message costs the most)."""
+    return parse_action(game, token).SerializeToString()
 
 
-class _RecordReader:
-    """Reads one record: the tag section, then the move text."""
-
-    def __init__(self, lexer: Lexer, limits: Limits) -> None:
-        self.lexer = lexer
-        self.record = pb.GameRecord()
-        self.start = lexer.peek()
-        self.limits = limits
-        self.moves_read = 0
-        self.lines = [_Line(self.record.moves, 1)]
-        self.pending_ply: Token | None = None
-        self.result_tag: str | None = None
-
-    def read(self) -> pb.GameRecord:
-        self._read_tags()
-        handlers = {
-            Kind.PLY: self._ply,
-            Kind.MOVE: self._move,
-            Kind.GLYPH: self._glyph,
-            Kind.NAG: self._glyph,
-            Kind.COMMENT: self._comment,
-            Kind.OPEN: self._open,
-            Kind.CLOSE: self._close,
-            Kind.RESULT: self._result,
-        }
-        while self.lexer.peek().kind not in (Kind.TAG, Kind.END):
-            token = self._next()
-            handlers[token.kind](token)
-        self._finish()
-        return self.record
-
-    def _next(self) -> Token:
-        token = self.lexer.next()
-        length = token.offset - self.start.offset
-        if length > self.limits.max_record_bytes:
-            raise self._exceeded(
-                token,
-                "max_record_bytes",
-                f"the record starting at line {self.start.line} has at least ",
-                length,
-                "characters",
-            )
-        return token
-
-    def _fail(self, token: Token, reason: str) -> RecordMalformedError:
-        return _error(self.lexer, token, reason)
-
-    def _exceeded(
-        self, token: Token, limit: str, prefix: str, value: int, unit: str, *, column: int = 0
-    ) -> LimitExceededError:
-        where = f"line {token.line}, column {column or token.column}"
-        maximum: int = getattr(self.limits, limit)
-        return exceeded(limit, prefix, value, unit, maximum, source=self.lexer.source, where=where)
-
-    # -- tags ---------------------------------------------------------------------------------
-
-    def _read_tags(self) -> None:
-        tags = [self._next()]
-        while self.lexer.peek().kind is Kind.TAG and not self.lexer.peek().blank_before:
-            tags.append(self._next())
-        by_name: dict[str, Token] = {}
-        for tag in tags:
-            first = by_name.setdefault(tag.text.lower(), tag)
-            if first is not tag:
-                raise self._fail(tag, f"tag {tag.text} is given twice (first on line {first.line})")
-        game = by_name.get("game")
-        if game is None:
-            raise self._fail(
-                self.start,
-                f'this record has no Game tag; expected [Game "..."] naming {known_games(" or ")}',
-            )
-        for tag in [game, *(tag for tag in tags if tag is not game)]:
-            self._read_tag(tag)
-        if "result" in by_name:
-            self.result_tag = unescape(by_name["result"].value)
-
-    def _read_tag(self, tag: Token) -> None:
-        if len(tag.text) > self.limits.max_tag_chars:
-            length = len(tag.text)
-            raise self._exceeded(tag, "max_tag_chars", "a tag name of ", length, "characters")
-        value = unescape(tag.value)
-        if len(value) > self.limits.max_tag_chars:
-            raise self._exceeded(
-                tag,
-                "max_tag_chars",
-                f"tag {tag.text}: ",
-                len(value),
-                "characters",
-                column=tag.value_column,
-            )
-        try:
-            read_tag(self.record, tag.text, value, max_seats=self.limits.max_seats)
-        except RecordMalformedError as error:
-            raise _placed(self.lexer, error, tag.line, tag.value_column) from None
-        extra_tags = len(self.record.metadata.extra_tags)
-        if extra_tags > self.limits.max_tags:
-            raise self._exceeded(tag, "max_tags", "the record has ", extra_tags, "free tags")
-
-    # -- move text ----------------------------------------------------------------------------
-
-    @property
-    def _line(self) -> _Line:
-        return self.lines[-1]
-
-    def _no_pending_ply(self, token: Token) -> None:
-        if self.pending_ply is not None:
-            raise self._fail(token, f"expected a move after ply number {self.pending_ply.text}")
-
-    def _ply(self, token: Token) -> None:
-        self._no_pending_ply(token)
-        expected = self._line.next_ply()
-        if token.text.lstrip("0") != str(expected):
-            raise self._fail(token, f"expected ply number {expected}, found {token.text}")
-        self.pending_ply = token
-
-    def _move(self, token: Token) -> None:
-        try:
-            action = parse_action(self.record.rules.game, token.text)
-        except RecordMalformedError as error:
-            raise _placed(self.lexer, error, token.line, token.column) from None
-        line = self._line
-        self._count_move(token, line)
-        line.moves.append(action)
-        line.last = line.moves[-1]
-        line.commands = set()
-        self.pending_ply = None
-        if token.value:
-            line.last.glyph = _GLYPHS_BY_TEXT[token.value]
-
-    def _count_move(self, token: Token, line: _Line) -> None:
-        """Check the plies and moves limits before one more move is kept."""
-        self._count_in_tree(token)
-        if len(self.lines) == 1 and len(line.moves) >= self.limits.max_plies:
-            plies = len(line.moves) + 1
-            raise self._exceeded(token, "max_plies", "the main line has at least ", plies, "plies")
-
-    def _count_in_tree(self, token: Token) -> None:
-        """Count one more move or variation against the moves limit."""
-        self.moves_read += 1
-        if self.moves_read > self.limits.max_moves:
-            unit = "moves and variations"
-            raise self._exceeded(
-                token, "max_moves", "the record has at least ", self.moves_read, unit
-            )
-
-    def _glyph(self, token: Token) -> None:
-        self._no_pending_ply(token)
-        move = self._line.last
-        if move is None:
-            raise self._fail(token, "a glyph must follow the move it judges")
-        if token.kind is Kind.NAG:
-            number = int(token.text)
-            if not 1 <= number <= len(_GLYPHS_BY_TEXT):
-                raise self._fail(token, f"${number} is not a glyph gamerec keeps (only $1 to $6)")
-            glyph: pb.Glyph.ValueType = pb.Glyph.ValueType(number)
-        else:
-            glyph = _GLYPHS_BY_TEXT[token.text]
-        if move.glyph:
-            raise self._fail(token, "this move already has a glyph; a move has one at most")
-        move.glyph = glyph
-
-    def _comment(self, token: Token) -> None:
-        self._no_pending_ply(token)
-        pieces, commands = _split_comment(token.text)
-        line = self._line
-        if line.last is None and len(self.lines) > 1:
-            raise self._fail(
-                token, "a comment at the start of a variation has no move to belong to"
-            )
-        if line.last is None:
-            if commands:
-                raise self._place_in_comment(
-                    token,
-                    commands[0][2],
-                    RecordMalformedError(
-                        f"[%{commands[0][0]}] needs a move; a comment before the first move "
-                        "is the game's comment"
-                    ),
-                )
-            self.record.comment = _joined(self.record.comment, pieces)
-            self._check_comment(token, self.record.comment)
-            return
-        line.last.comment = _joined(line.last.comment, pieces)
-        self._check_comment(token, line.last.comment)
-        for name, argument, offset in commands:
-            try:
-                self._apply_command(line, name, argument)
-            except RecordMalformedError as error:
-                raise self._place_in_comment(token, offset, error) from None
-
-    def _check_comment(self, token: Token, comment: str) -> None:
-        if len(comment) > self.limits.max_comment_chars:
-            raise self._exceeded(
-                token, "max_comment_chars", "a comment of ", len(comment), "characters"
-            )
-
-    def _apply_command(self, line: _Line, name: str, argument: str) -> None:
-        assert line.last is not None
-        if not argument:
-            raise RecordMalformedError(f"[%{name}] needs a value")
-        if name in line.commands:
-            raise RecordMalformedError(f"this move already has a [%{name}] command")
-        line.commands.add(name)
-        if name == "clk":
-            line.last.clock.CopyFrom(parse_clock(argument))
-        elif name == "ts":
-            line.last.timestamp.CopyFrom(parse_timestamp(argument))
-        else:
-            line.last.seat = parse_uint32(argument, "a seat number")
-
-    def _place_in_comment(
-        self, token: Token, offset: int, error: RecordMalformedError
-    ) -> Exception:
-        before = token.text[:offset]
-        newlines = before.count("\n")
-        column = len(before) - before.rindex("\n") if newlines else token.column + 1 + len(before)
-        return _placed(self.lexer, error, token.line + newlines, column)
-
-    def _open(self, token: Token) -> None:
-        self._no_pending_ply(token)
-        line = self._line
-        if line.last is None:
-            raise self._fail(token, "a variation must follow the move it replaces")
-        if len(self.lines) > self.limits.max_variation_depth:
-            depth = len(self.lines)
-            unit = "deep"
-            raise self._exceeded(token, "max_variation_depth", "variations nested ", depth, unit)
-        self._count_in_tree(token)
-        variation = line.last.variations.add()
-        self.lines.append(_Line(variation.moves, line.next_ply() - 1, opened_by=token))
-
-    def _close(self, token: Token) -> None:
-        self._no_pending_ply(token)
-        if len(self.lines) == 1:
-            raise self._fail(token, "')' closes no variation")
-        self.lines.pop()
-
-    def _result(self, token: Token) -> None:
-        self._no_pending_ply(token)
-        if len(self.lines) > 1:
-            raise self._fail(token, "a result marker may only end the main line")
-        following = self.lexer.peek()
-        if following.kind not in (Kind.TAG, Kind.END):
-            raise self._fail(following, "only the next record may follow the result marker")
-        if self.result_tag is None:
-            read_result_claim(self.record.result, token.text)
-        elif self.result_tag != token.text:
-            raise self._fail(
-                token,
-                f"the result marker {token.text} differs from the Result tag {self.result_tag}",
-            )
-
-    def _finish(self) -> None:
-        end = self.lexer.peek()
-        self._no_pending_ply(end)
-        if len(self.lines) > 1:
-            opened = self._line.opened_by
-            assert opened is not None
-            raise self._fail(opened, "this variation is never closed by ')'")
-
-
-def _split_comment(raw: str) -> tuple[list[str], list[tuple[str, str, int]]]:
+@lru_cache(maxsize=4096)
+def _split_comment(raw: str) -> tuple[tuple[str, ...], tuple[tuple[str, str, int], ...]]:
     r"""Split a raw comment into its text pieces and its commands (name, argument, offset).
 
     Escapes are skipped over, so ``\\[%clk ...]`` is text. Unknown commands stay text.
@@ -418,12 +158,407 @@ def _split_comment(raw: str) -> tuple[list[str], list[tuple[str, str, int]]]:
         commands.append((name, argument, match.start()))
         start = match.end()
     pieces.append(raw[start:])
-    return [unescape(piece.strip()) for piece in pieces if piece.strip()], commands
+    texts = tuple(unescape(piece.strip()) for piece in pieces if piece.strip())
+    return texts, tuple(commands)
 
 
-def _joined(existing: str, pieces: list[str]) -> str:
-    """A comment with more text pieces appended, joined by single spaces."""
-    return " ".join([existing, *pieces] if existing else pieces)
+@dataclass(slots=True)
+class Comment:
+    """The pieces of one comment, collected as they are read and joined once at the end.
+
+    Joining on every piece would copy the whole comment each time (time and memory growing
+    with the square of the pieces).
+    """
+
+    pieces: list[str] = field(default_factory=list)
+    chars: int = 0
+
+    def add(self, pieces: Iterable[str]) -> int:
+        """Add text pieces; return the characters of the comment joined by single spaces."""
+        for piece in pieces:
+            self.chars += len(piece) + (1 if self.pieces else 0)
+            self.pieces.append(piece)
+        return self.chars
+
+    def text(self) -> str:
+        """The comment."""
+        return " ".join(self.pieces)
+
+
+@dataclass(slots=True)
+class _Line:
+    """A line of moves being read: the main line or a variation.
+
+    The moves are kept as messages of their own and copied into their place (the record or
+    the variation) when the line is closed, which is faster than growing the place.
+    """
+
+    into: MutableSequence[pb.Move]
+    first_ply: int
+    opened_at: int = -1
+    moves: list[pb.Move] = field(default_factory=list)
+    last: pb.Move | None = None
+    comment: Comment = field(default_factory=Comment)
+    commands: set[str] = field(default_factory=set)
+
+    def next_ply(self) -> int:
+        return self.first_ply + len(self.moves)
+
+    def close(self) -> None:
+        """Finish the last move's comment and copy the moves into their place."""
+        self.finish_move()
+        self.into.extend(self.moves)
+
+    def finish_move(self) -> None:
+        """Give the last move its comment (collected piece by piece, joined once)."""
+        if self.comment.pieces and self.last is not None:
+            self.last.comment = self.comment.text()
+        self.comment = Comment()
+
+
+class _RecordReader:
+    """Reads one record's text: the tag section, then the move text."""
+
+    def __init__(self, places: Places, limits: Limits) -> None:
+        self.places = places
+        self.record = pb.GameRecord()
+        self.limits = limits
+        self.moves_read = 0
+        self.lines = [_Line(self.record.moves, 1)]
+        self.pending_ply: str | None = None
+        self.result_tag: str | None = None
+        self.game_comment = Comment()
+        self.tokens = PLY_TOKEN.finditer(places.text)
+
+    def read(self) -> pb.GameRecord:
+        """The record (see the module docstring for what is checked)."""
+        token = self._read_tags()
+        handlers = {
+            "whole_ply": self._whole_ply,
+            "ply": self._ply,
+            "move": self._move,
+            "glyph": self._glyph,
+            "nag": self._nag,
+            "comment": self._comment,
+            "open": self._open,
+            "close": self._close,
+        }
+        while True:
+            kind = token.lastgroup
+            if kind == "whole_ply" and self._plain_ply(token):
+                token = next(self.tokens)
+                continue
+            if kind == "end":
+                break
+            if kind == "result":
+                token = self._result(token)
+                break
+            if kind == "bad":
+                raise token_error(self.places, token)
+            if kind == "tag":
+                raise self._fail(token.start(kind), "a tag must come before the move text")
+            assert kind is not None
+            handlers[kind](token)
+            token = next(self.tokens)
+        self._finish(token)
+        return self.record
+
+    def _fail(self, index: int, reason: str) -> RecordMalformedError:
+        return self.places.error(reason, index)
+
+    def _exceeded(
+        self, index: int, limit: str, prefix: str, value: int, unit: str
+    ) -> LimitExceededError:
+        maximum: int = getattr(self.limits, limit)
+        where = self.places.where(index)
+        return exceeded(limit, prefix, value, unit, maximum, source=self.places.source, where=where)
+
+    # -- tags ---------------------------------------------------------------------------------
+
+    def _read_tags(self) -> re.Match[str]:
+        """Read the tag section; return the first token after it."""
+        token = next(self.tokens)
+        tags = []
+        while token.lastgroup == "tag":
+            tags.append(token)
+            token = next(self.tokens)
+        if token.lastgroup == "bad":  # the token after the tags is read before they are
+            raise token_error(self.places, token)
+        if not tags:
+            example = f'[Game "{game_names()[0]}"]'
+            index = token.start(token.lastgroup or 0)
+            raise self._fail(index, f"expected a tag such as {example} to start a record")
+        by_name: dict[str, re.Match[str]] = {}
+        for tag in tags:
+            first = by_name.setdefault(tag.group("tag_name").lower(), tag)
+            if first is not tag:
+                line = self.places.line_column(first.start("tag"))[0]
+                name = tag.group("tag_name")
+                raise self._fail(
+                    tag.start("tag"), f"tag {name} is given twice (first on line {line})"
+                )
+        game = by_name.get("game")
+        if game is None:
+            raise self._fail(
+                tags[0].start("tag"),
+                f'this record has no Game tag; expected [Game "..."] naming {known_games(" or ")}',
+            )
+        for tag in [game, *(tag for tag in tags if tag is not game)]:
+            self._read_tag(tag)
+        if "result" in by_name:
+            self.result_tag = unescape(by_name["result"].group("tag_value"))
+        return token
+
+    def _read_tag(self, tag: re.Match[str]) -> None:
+        name = tag.group("tag_name")
+        if len(name) > self.limits.max_tag_chars:
+            raise self._exceeded(
+                tag.start("tag"), "max_tag_chars", "a tag name of ", len(name), "characters"
+            )
+        value = unescape(tag.group("tag_value"))
+        at = tag.start("tag_value")
+        if len(value) > self.limits.max_tag_chars:
+            raise self._exceeded(at, "max_tag_chars", f"tag {name}: ", len(value), "characters")
+        try:
+            read_tag(self.record, name, value, max_seats=self.limits.max_seats)
+        except RecordMalformedError as error:
+            raise _placed(self.places, error, at) from None
+        extra_tags = len(self.record.metadata.extra_tags)
+        if extra_tags > self.limits.max_tags:
+            raise self._exceeded(
+                tag.start("tag"), "max_tags", "the record has ", extra_tags, "free tags"
+            )
+
+    # -- move text ----------------------------------------------------------------------------
+
+    @property
+    def _line(self) -> _Line:
+        return self.lines[-1]
+
+    def _no_pending_ply(self, index: int) -> None:
+        if self.pending_ply is not None:
+            raise self._fail(index, f"expected a move after ply number {self.pending_ply}")
+
+    def _plain_ply(self, token: re.Match[str]) -> bool:
+        """Read the most common ply, ``12. c7 {[%seat 2]}``, in one step; False if it cannot.
+
+        It does what :meth:`_whole_ply` does, without the checks the conditions below make
+        pass: no ply number pending, the number written exactly as expected, no comment text
+        left for the last move, room under the plies and moves limits, a token read before.
+        """
+        line = self.lines[-1]
+        moves = line.moves
+        if (
+            self.pending_ply is not None
+            or line.comment.pieces
+            or token.group("ply_number") != str(line.first_ply + len(moves))
+            or self.moves_read >= self.limits.max_moves
+            or (len(self.lines) == 1 and len(moves) >= self.limits.max_plies)
+        ):
+            return False
+        try:
+            action = pb.Move.FromString(_action_bytes(self.record.rules.game, token["ply_move"]))
+            seat = token.group("ply_seat")
+            if seat is not None:
+                action.seat = _seat(seat)
+        except RecordMalformedError:
+            return False  # the full path places the error
+        self.moves_read += 1
+        moves.append(action)
+        line.last = action
+        line.commands = {"seat"} if seat is not None else set()
+        glyph = token.group("ply_glyph")
+        if glyph:
+            action.glyph = _GLYPHS_BY_TEXT[glyph]
+        return True
+
+    def _whole_ply(self, token: re.Match[str]) -> None:
+        """A ply number, its move, the move's glyph and its seat command, read as one."""
+        self._ply_number(token.start("ply_number"), token.group("ply_number"))
+        move = self._move_at(
+            token.start("ply_move"), token.group("ply_move"), token.group("ply_glyph")
+        )
+        seat = token.group("ply_seat")
+        if seat is not None:
+            line = self._line
+            line.commands.add("seat")
+            try:
+                move.seat = _seat(seat)
+            except RecordMalformedError as error:
+                raise _placed(self.places, error, token.start("ply_comment") + 1) from None
+
+    def _ply(self, token: re.Match[str]) -> None:
+        self._ply_number(token.start("ply"), token.group("ply"))
+
+    def _ply_number(self, index: int, number: str) -> None:
+        self._no_pending_ply(index)
+        expected = self._line.next_ply()
+        if number.lstrip("0") != str(expected):
+            raise self._fail(index, f"expected ply number {expected}, found {number}")
+        self.pending_ply = number
+
+    def _move(self, token: re.Match[str]) -> None:
+        self._move_at(token.start("move"), token.group("move_token"), token.group("move_glyph"))
+
+    def _move_at(self, index: int, text: str, glyph: str | None) -> pb.Move:
+        """Read one move token (with the glyph written right after it) into the line."""
+        try:
+            action = pb.Move.FromString(_action_bytes(self.record.rules.game, text))
+        except RecordMalformedError as error:
+            raise _placed(self.places, error, index) from None
+        line = self._line
+        self._count_move(index, line)
+        line.finish_move()
+        line.moves.append(action)
+        line.last = action
+        line.commands = set()
+        self.pending_ply = None
+        if glyph:
+            action.glyph = _GLYPHS_BY_TEXT[glyph]
+        return action
+
+    def _count_move(self, index: int, line: _Line) -> None:
+        """Check the plies and moves limits before one more move is kept."""
+        self._count_in_tree(index)
+        if len(self.lines) == 1 and len(line.moves) >= self.limits.max_plies:
+            plies = len(line.moves) + 1
+            raise self._exceeded(index, "max_plies", "the main line has at least ", plies, "plies")
+
+    def _count_in_tree(self, index: int) -> None:
+        """Count one more move or variation against the moves limit."""
+        self.moves_read += 1
+        if self.moves_read > self.limits.max_moves:
+            unit = "moves and variations"
+            raise self._exceeded(
+                index, "max_moves", "the record has at least ", self.moves_read, unit
+            )
+
+    def _glyph(self, token: re.Match[str]) -> None:
+        self._set_glyph(token.start("glyph"), _GLYPHS_BY_TEXT[token.group("glyph")])
+
+    def _nag(self, token: re.Match[str]) -> None:
+        index = token.start("nag") - 1
+        number = int(token.group("nag"))
+        if not 1 <= number <= len(_GLYPHS_BY_TEXT):
+            self._no_pending_ply(index)
+            if self._line.last is None:
+                raise self._fail(index, "a glyph must follow the move it judges")
+            raise self._fail(index, f"${number} is not a glyph gamerec keeps (only $1 to $6)")
+        self._set_glyph(index, pb.Glyph.ValueType(number))
+
+    def _set_glyph(self, index: int, glyph: pb.Glyph.ValueType) -> None:
+        self._no_pending_ply(index)
+        move = self._line.last
+        if move is None:
+            raise self._fail(index, "a glyph must follow the move it judges")
+        if move.glyph:
+            raise self._fail(index, "this move already has a glyph; a move has one at most")
+        move.glyph = glyph
+
+    def _comment(self, token: re.Match[str]) -> None:
+        index = token.start("comment")
+        self._no_pending_ply(index)
+        raw = token.group("comment_body")
+        pieces, commands = _split_comment(raw)
+        line = self._line
+        if line.last is None and len(self.lines) > 1:
+            raise self._fail(
+                index, "a comment at the start of a variation has no move to belong to"
+            )
+        if line.last is None:
+            if commands:
+                name, _, offset = commands[0]
+                error = RecordMalformedError(
+                    f"[%{name}] needs a move; a comment before the first move is the game's comment"
+                )
+                raise self._place_in_comment(index, raw, offset, error)
+            self._check_comment(index, self.game_comment.add(pieces))
+            return
+        if pieces:
+            self._check_comment(index, line.comment.add(pieces))
+        for name, argument, offset in commands:
+            try:
+                self._apply_command(line, name, argument)
+            except RecordMalformedError as error:
+                raise self._place_in_comment(index, raw, offset, error) from None
+
+    def _check_comment(self, index: int, chars: int) -> None:
+        if chars > self.limits.max_comment_chars:
+            raise self._exceeded(index, "max_comment_chars", "a comment of ", chars, "characters")
+
+    def _apply_command(self, line: _Line, name: str, argument: str) -> None:
+        assert line.last is not None
+        if not argument:
+            raise RecordMalformedError(f"[%{name}] needs a value")
+        if name in line.commands:
+            raise RecordMalformedError(f"this move already has a [%{name}] command")
+        line.commands.add(name)
+        if name == "clk":
+            line.last.clock.CopyFrom(parse_clock(argument))
+        elif name == "ts":
+            line.last.timestamp.CopyFrom(parse_timestamp(argument))
+        else:
+            line.last.seat = _seat(argument)
+
+    def _place_in_comment(
+        self, index: int, raw: str, offset: int, error: RecordMalformedError
+    ) -> Exception:
+        """An error about a command inside a comment, placed at the command."""
+        return _placed(self.places, error, index + 1 + offset)
+
+    def _open(self, token: re.Match[str]) -> None:
+        index = token.start("open")
+        self._no_pending_ply(index)
+        line = self._line
+        if line.last is None:
+            raise self._fail(index, "a variation must follow the move it replaces")
+        if len(self.lines) > self.limits.max_variation_depth:
+            depth = len(self.lines)
+            raise self._exceeded(index, "max_variation_depth", "variations nested ", depth, "deep")
+        self._count_in_tree(index)
+        variation = line.last.variations.add()
+        self.lines.append(_Line(variation.moves, line.next_ply() - 1, opened_at=index))
+
+    def _close(self, token: re.Match[str]) -> None:
+        index = token.start("close")
+        self._no_pending_ply(index)
+        if len(self.lines) == 1:
+            raise self._fail(index, "')' closes no variation")
+        self.lines.pop().close()
+
+    def _result(self, token: re.Match[str]) -> re.Match[str]:
+        """The result marker; return the token after it (which must end the record)."""
+        index = token.start("result")
+        self._no_pending_ply(index)
+        if len(self.lines) > 1:
+            raise self._fail(index, "a result marker may only end the main line")
+        following = next(self.tokens)
+        if following.lastgroup == "bad":
+            raise token_error(self.places, following)
+        if following.lastgroup != "end":
+            where = following.start(following.lastgroup or 0)
+            raise self._fail(where, "only the next record may follow the result marker")
+        marker = token.group("result")
+        if self.result_tag is None:
+            read_result_claim(self.record.result, marker)
+        elif self.result_tag != marker:
+            raise self._fail(
+                index, f"the result marker {marker} differs from the Result tag {self.result_tag}"
+            )
+        return following
+
+    def _finish(self, end: re.Match[str]) -> None:
+        self._no_pending_ply(end.end())
+        if len(self.lines) > 1:
+            raise self._fail(self._line.opened_at, "this variation is never closed by ')'")
+        if self.game_comment.pieces:
+            self.record.comment = self.game_comment.text()
+        self._line.close()
+
+
+@lru_cache(maxsize=256)
+def _seat(argument: str) -> int:
+    return parse_uint32(argument, "a seat number")
 
 
 # -- writing -----------------------------------------------------------------------------------

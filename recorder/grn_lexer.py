@@ -1,10 +1,17 @@
-"""The GRN tokenizer: text to tokens with their line and column. Nothing here is game-specific.
+"""GRN text, cut into records and tokens. Nothing here is game-specific.
 
-It reads a text stream chunk by chunk and keeps only the unread part of the current chunk (and
-of a token cut by a chunk boundary), so a file of any length is tokenized in constant memory.
-Time is linear in the input whatever it holds: a token longer than a chunk makes the next read
-as large as the part already held (so the buffer is copied a logarithmic number of times), and
-no scan starts again from a token's beginning.
+Two steps, so that a collection can be decoded on every core:
+
+1. :func:`split_records` cuts a byte stream into the bytes of each record. It only looks for
+   what ends a record: a tag ``[Name "value"]`` that follows move text, or that follows a
+   blank line (a broken tag ends nothing: its record reports it). It skips comments (which
+   may hold anything) and reads the stream chunk by chunk, keeping only the record in
+   progress, so a file of any length is cut in constant memory. It does not decode the
+   text: UTF-8 never puts an ASCII byte inside a character, so the bytes it looks for
+   cannot be part of another character.
+2. :func:`scan` tokenizes one record's text in one pass of a compiled regular expression,
+   and :func:`decode_record_text` turns a record's bytes into text, placing a byte that is not
+   UTF-8 at its line and column.
 
 Tokens: a tag pair ``[Name "value"]``, a comment ``{...}`` (raw, still escaped), ``(`` and
 ``)``, a ply number ``12.``, a move token (letters, digits and commas, e.g. ``c7xc9``,
@@ -18,32 +25,94 @@ game, whether ply numbers run in order. The reader (``gamerec.recorder.grn``) do
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, Final
 
 from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
 
-CHUNK_BYTES = 1 << 16
-#: The longest token (tag line, comment, move) the lexer accepts, in characters.
-DEFAULT_MAX_TOKEN_CHARS = 64 * 1024 * 1024
+CHUNK_BYTES: Final = 1 << 20
+BOM: Final = b"\xef\xbb\xbf"
 
-_SPACE = re.compile(r"\s+")
-_TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\r\n]++|\\[^\r\n])*+)"[ \t]*\]')
+_TAG_BODY = r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\r\n]++|\\[^\r\n])*+)"[ \t]*\]'
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_RUN = re.compile(r"[A-Za-z0-9,.*!?$-]*")
-_WORD = re.compile(r"[A-Za-z0-9,]+")
-_GLYPH = re.compile(r"!!|\?\?|!\?|\?!|!|\?")
-_RESULT = re.compile(r"\*|[0-9]+(?:-[0-9]+)+")
-_NAG = re.compile(r"\$([0-9]{1,3})")
 # A quoted tag value alone (possessive: an unclosed value of any length fails in linear time).
 _TAG_VALUE = re.compile(r'"((?:[^"\\\r\n]++|\\[^\r\n])*+)"')
-# A comment's body: runs of ordinary characters and escape pairs (a backslash and the next
-# character), so it stops at the first unescaped "}" in one linear pass.
-_COMMENT_BODY = re.compile(r"(?:[^\\}]++|\\.)*+", re.DOTALL)
+_GLYPH = r"!!|\?\?|!\?|\?!|!|\?"
+
+#: The alternatives of one token, in the order they are tried. A comment's body is runs of
+#: ordinary characters and escape pairs, so it stops at the first unescaped "}" in one
+#: linear pass.
+_KINDS = (
+    r"""
+        (?P<tag>\[[ \t]*(?P<tag_name>[A-Za-z][A-Za-z0-9_]*)[ \t]*
+            "(?P<tag_value>(?:[^"\\\r\n]++|\\[^\r\n])*+)"[ \t]*\])
+      | (?P<comment>\{(?P<comment_body>(?:[^\\}]++|\\.)*+)\})
+      | (?P<result>\*|[0-9]+(?:-[0-9]+)+)
+      | (?P<ply>[0-9]+)\.
+      | (?P<move>(?P<move_token>[A-Za-z0-9,]+)(?P<move_glyph>"""
+    + _GLYPH
+    + r""")?)
+      | (?P<glyph>"""
+    + _GLYPH
+    + r""")
+      | \$(?P<nag>[0-9]{1,3})
+      | (?P<open>\()
+      | (?P<close>\))
+      | (?P<bad>.)
+      | (?P<end>\Z)
+"""
+)
+#: One token of a record's text after optional white space.
+TOKEN: Final = re.compile(r"\s*+(?:" + _KINDS + ")", re.VERBOSE | re.DOTALL)
+#: The same tokens, with one more alternative tried first: the ply that makes most of a
+#: record, ``12. c7xc9!? {[%seat 2]}`` (ply number, move, glyph, seat), as one match. It
+#: matches only what :data:`TOKEN` reads as those same tokens: the move token is not followed
+#: by ``-`` and a digit (a result) nor, after a digit, by ``.`` (a ply number).
+PLY_TOKEN: Final = re.compile(
+    r"""\s*+(?:
+        (?P<whole_ply>(?P<ply_number>[0-9]+)\.\s*+
+            (?P<ply_move>[A-Za-z0-9,]++)(?!-[0-9]|(?<=[0-9])\.)(?P<ply_glyph>"""
+    + _GLYPH
+    + r""")?
+            (?:\s*+(?P<ply_comment>\{\[%seat\ (?P<ply_seat>[0-9]+)\]\}))?)
+      | """
+    + _KINDS
+    + ")",
+    re.VERBOSE | re.DOTALL,
+)
+#: The group of a kind's main text, and of its second part (tag value, glyph after a move).
+GROUPS: Final = {
+    "tag": ("tag_name", "tag_value"),
+    "comment": ("comment_body", ""),
+    "result": ("result", ""),
+    "ply": ("ply", ""),
+    "move": ("move_token", "move_glyph"),
+    "glyph": ("glyph", ""),
+    "nag": ("nag", ""),
+    "open": ("open", ""),
+    "close": ("close", ""),
+}
+
+# What ends a record, for the splitter (bytes). Tried at each place: a well-formed tag (a tag
+# token); a broken tag with the rest of its line (move text: it stays in its record, whose
+# reader reports it); a comment that is not closed before the end of what is scanned (the
+# splitter reads on); else move text, as one run of text and closed comments, so that the
+# move text of a whole record is one match. White space before a token is not matched.
+_COMMENT_BYTES = rb"\{(?:[^\\}]++|\\.)*+\}"
+_SPLIT = re.compile(
+    rb"("
+    + _TAG_BODY.encode()
+    + rb")|\[[^\n]*+|(\{(?:[^\\}]++|\\.)*+\Z)|(?:[^\s{\[]|"
+    + _COMMENT_BYTES
+    + rb")(?:[^{\[]++|"
+    + _COMMENT_BYTES
+    + rb")*+",
+    re.DOTALL,
+)
 
 
 class Kind(enum.Enum):
@@ -61,21 +130,80 @@ class Kind(enum.Enum):
     END = "end of input"
 
 
+KINDS: Final = {
+    "tag": Kind.TAG,
+    "comment": Kind.COMMENT,
+    "result": Kind.RESULT,
+    "ply": Kind.PLY,
+    "move": Kind.MOVE,
+    "glyph": Kind.GLYPH,
+    "nag": Kind.NAG,
+    "open": Kind.OPEN,
+    "close": Kind.CLOSE,
+    "end": Kind.END,
+}
+
+
+# -- places ------------------------------------------------------------------------------------
+
+
+class Places:
+    """Lines and columns of a record's text, found from character indices when asked for.
+
+    Args:
+        text: the record's text.
+        source: the input's name, for errors.
+        line: the line of the input the text starts on.
+        column: the column of the input the text starts at.
+        offset: characters of the input before the text.
+    """
+
+    __slots__ = ("_newlines", "column", "line", "offset", "source", "text")
+
+    def __init__(self, text: str, source: str, line: int = 1, column: int = 1, offset: int = 0):
+        """Remember where the text starts; newlines are found on the first question."""
+        self.text = text
+        self.source = source
+        self.line = line
+        self.column = column
+        self.offset = offset
+        self._newlines: list[int] | None = None
+
+    def line_column(self, index: int) -> tuple[int, int]:
+        """The input's line and column of the character at ``index`` of the text."""
+        if self._newlines is None:
+            self._newlines = [match.start() for match in re.finditer("\n", self.text)]
+        before = bisect_right(self._newlines, index - 1)
+        if not before:
+            return self.line, self.column + index
+        return self.line + before, index - self._newlines[before - 1]
+
+    def where(self, index: int) -> str:
+        """``line L, column C`` of the character at ``index``."""
+        line, column = self.line_column(index)
+        return f"line {line}, column {column}"
+
+    def error(self, reason: str, index: int) -> RecordMalformedError:
+        """A malformed-record error at the character at ``index``."""
+        return RecordMalformedError(reason, source=self.source, where=self.where(index))
+
+
+# -- tokens ------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
-    """One token and where it starts.
+    """One token and where it starts (the tokenizer's answer for readers and tests).
 
     Attributes:
         kind: what the token is.
         text: TAG: the name; COMMENT: the raw content between the braces; PLY: the digits;
             MOVE: the token; GLYPH: the glyph; NAG: the digits; RESULT: the result.
-        value: TAG: the raw (still escaped) value; MOVE: the glyph written right after it.
         line: 1-based line of the first character.
         column: 1-based column of the first character.
         offset: characters before the token in the whole input.
+        value: TAG: the raw (still escaped) value; MOVE: the glyph written right after it.
         value_column: TAG only: the column where the value starts (after the quote).
-        blank_before: a blank line separates this token from the one before (it ends a
-            tag section: notation.md's "tags first, then a blank line").
     """
 
     kind: Kind
@@ -85,7 +213,6 @@ class Token:
     offset: int
     value: str = ""
     value_column: int = 0
-    blank_before: bool = False
 
     @property
     def where(self) -> str:
@@ -93,317 +220,244 @@ class Token:
         return f"line {self.line}, column {self.column}"
 
 
-class _BadUtf8Error(Exception):
-    """The byte stream holds a byte sequence that is not UTF-8."""
+def token_error(places: Places, match: re.Match[str]) -> RecordMalformedError:
+    """The error of a character no token starts with (a broken tag, ``;``, an open comment)."""
+    index = match.start("bad")
+    char = places.text[index]
+    if char == "[":
+        return tag_error(places, index)
+    if char == "{":
+        return places.error("this comment is never closed by '}'", index)
+    if char == "$":
+        return places.error("expected a numeric glyph such as $1 after '$'", index)
+    return places.error(
+        f"unexpected {char!r}; expected a move, a ply number such as 12., "
+        "a comment { }, a variation ( ) or a tag [ ]",
+        index,
+    )
 
-    def __init__(self, valid_text: str, byte_offset: int, byte: int) -> None:
-        self.valid_text = valid_text
-        self.byte_offset = byte_offset
-        self.byte = byte
-        super().__init__(byte_offset)
+
+def tag_error(places: Places, index: int) -> RecordMalformedError:
+    """Say what is wrong with a tag pair at ``index`` that does not match ``[Name "value"]``."""
+    end = places.text.find("\n", index)
+    text = places.text[index : end if end >= 0 else len(places.text)]
+    at = 1 + len(text[1:]) - len(text[1:].lstrip(" \t"))
+    name = _TAG_NAME.match(text, at)
+    if name is None:
+        return places.error("expected a tag name such as Event after '['", index + at)
+    at = name.end() + len(text[name.end() :]) - len(text[name.end() :].lstrip(" \t"))
+    if text[at : at + 1] != '"':
+        return places.error(f"expected '\"' to open the value of tag {name.group()}", index + at)
+    closing = _TAG_VALUE.match(text, at)
+    if closing is None:
+        return places.error(
+            f"the value of tag {name.group()} is not closed by '\"' on its line", index + at
+        )
+    at = closing.end() + len(text[closing.end() :]) - len(text[closing.end() :].lstrip(" \t"))
+    return places.error(f"expected ']' to close tag {name.group()}", index + at)
 
 
-def utf8_chunks(stream: BinaryIO, chunk_bytes: int = CHUNK_BYTES) -> Iterator[str]:
-    """Decode a byte stream as UTF-8, chunk by chunk, dropping a leading byte-order mark.
+def token_of(places: Places, match: re.Match[str]) -> Token:
+    """The :class:`Token` of one match of :data:`TOKEN` (``bad`` matches raise their error)."""
+    kind = match.lastgroup
+    if kind == "bad":
+        raise token_error(places, match)
+    assert kind is not None
+    if kind == "end":
+        line, column = places.line_column(match.end())
+        return Token(Kind.END, "", line, column, places.offset + match.end())
+    main, second = GROUPS[kind]
+    start = match.start(kind) - (kind == "nag")  # a numeric glyph starts at its "$"
+    line, column = places.line_column(start)
+    value = (match.group(second) or "") if second else ""
+    value_column = places.line_column(match.start("tag_value"))[1] if kind == "tag" else 0
+    return Token(
+        KINDS[kind], match.group(main), line, column, places.offset + start, value, value_column
+    )
 
-    A multi-byte character cut by a chunk boundary is carried over to the next chunk.
+
+def scan(places: Places) -> Iterator[Token]:
+    """Every token of a record's text, then one END token.
+
+    Raises:
+        RecordMalformedError: a character no token starts with, at its place.
     """
-    pending = b""
-    offset = 0
-    first = True
-    while True:
-        chunk = stream.read(chunk_bytes)
-        final = not chunk
-        data = pending + chunk
-        try:
-            text = data.decode("utf-8")
-            pending = b""
-        except UnicodeDecodeError as error:
-            if final or error.reason != "unexpected end of data":
-                valid = data[: error.start].decode("utf-8")
-                raise _BadUtf8Error(valid, offset + error.start, data[error.start]) from None
-            text = data[: error.start].decode("utf-8")
-            pending = data[error.start :]
-        offset += len(data) - len(pending)
-        if first and text:
-            text = text.removeprefix("\ufeff")
-            first = False
-        if text:
-            yield text
-        if final:
+    for match in TOKEN.finditer(places.text):
+        token = token_of(places, match)
+        yield token
+        if token.kind is Kind.END:
             return
 
 
-class Lexer:
-    """Tokens of a GRN text, read from an iterator of text chunks."""
+# -- decoding ----------------------------------------------------------------------------------
 
-    def __init__(
-        self,
-        chunks: Iterator[str],
-        source: str,
-        max_token_chars: int = DEFAULT_MAX_TOKEN_CHARS,
-    ) -> None:
-        """Start reading ``chunks``; ``source`` names the input in errors."""
-        self._chunks = chunks
-        self.source = source
-        self._max_token_chars = max_token_chars
-        self._buffer = ""
-        self._position = 0  # index into _buffer
-        self._base = 0  # characters of the input before _buffer[0]
-        self._line = 1
-        self._line_start = 0  # offset (in the whole input) of the current line's start
-        self._at_end = False
-        self._peeked: Token | None = None
 
-    # -- public ------------------------------------------------------------------------------
+def decode_record_text(data: bytes, places_of: tuple[str, int, int, int, int]) -> str:
+    """A record's bytes as text; a byte that is not UTF-8 is an error at its line and column.
 
-    def peek(self) -> Token:
-        """The next token, without consuming it."""
-        if self._peeked is None:
-            self._peeked = self._scan()
-        return self._peeked
+    Args:
+        data: the record's bytes.
+        places_of: the input's name, the record's first line and column, and the byte and
+            character offsets of the record in the input.
 
-    def next(self) -> Token:
-        """The next token, consumed."""
-        token = self.peek()
-        self._peeked = None
-        return token
+    Raises:
+        RecordMalformedError: a byte sequence is not UTF-8.
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        source, line, column, byte_offset, offset = places_of
+        valid = data[: error.start].decode("utf-8")
+        places = Places(valid, source, line, column, offset)
+        raise places.error(
+            f"byte {byte_offset + error.start} (0x{data[error.start]:02x}) is not UTF-8; "
+            "GRN files are UTF-8 text",
+            len(valid),
+        ) from None
 
-    def error(self, reason: str, line: int, column: int) -> RecordMalformedError:
-        """A malformed-record error at a place of this input."""
-        return RecordMalformedError(
-            reason, source=self.source, where=f"line {line}, column {column}"
+
+# -- splitting a stream into records -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    """The bytes of one GRN record and where they start in the input.
+
+    Attributes:
+        data: the record's bytes (its text, still encoded).
+        line: the line of the input the record starts on.
+        column: the column of the input it starts at (1 unless it follows move text on its
+            line).
+        byte_offset: bytes of the input before the record (a byte-order mark included).
+        offset: characters of the input before the record.
+    """
+
+    data: bytes
+    line: int
+    column: int
+    byte_offset: int
+    offset: int
+
+
+class _Cut:
+    """The state of the splitter between chunks: the record in progress and where it stands."""
+
+    __slots__ = (
+        "buffer",
+        "chars_before",
+        "column",
+        "content",
+        "line",
+        "scanned",
+        "start",
+        "tag_end",
+    )
+
+    def __init__(self) -> None:
+        self.buffer = b""
+        self.start = 0  # index in the buffer where the record in progress starts
+        self.scanned = 0  # index in the buffer up to which the splitter has looked
+        self.content = False  # the record in progress holds more than tags
+        self.tag_end = -1  # where its last tag ended (-1: none yet)
+        self.line = 1  # the line the record in progress starts on
+        self.column = 1  # and its column
+        self.chars_before = 0
+
+    def advance(self, data: bytes) -> None:
+        """Move the start of the record in progress past ``data`` (the record just cut)."""
+        newline = data.rfind(b"\n")
+        if newline >= 0:
+            self.line += data.count(b"\n")
+            self.column = _characters(data[newline + 1 :]) + 1
+        else:
+            self.column += _characters(data)
+        self.chars_before += _characters(data)
+
+
+def _characters(data: bytes) -> int:
+    """The characters UTF-8 bytes hold (continuation bytes do not start one)."""
+    return len(data) - len(data.translate(None, _NOT_CONTINUATION))
+
+
+_NOT_CONTINUATION: Final = bytes(range(0x80)) + bytes(range(0xC0, 0x100))
+
+
+def split_records(
+    stream: BinaryIO, source: str, max_record_chars: int, chunk_bytes: int = CHUNK_BYTES
+) -> Iterator[RawRecord]:
+    """Cut a GRN byte stream into its records, in constant memory.
+
+    A record ends where a tag starts after move text or after a blank line (notation.md:
+    tags first, one per line, then a blank line, then the move text). Text before the first
+    tag is a record of its own, which its reader refuses.
+
+    Raises:
+        LimitExceededError: a record holds more than ``max_record_chars`` characters.
+    """
+    cut = _Cut()
+    byte_base = 0  # bytes of the input before the buffer
+    first = True
+    while True:
+        chunk = stream.read(max(chunk_bytes, len(cut.buffer) - cut.start))
+        at_end = not chunk
+        if first:
+            first = False
+            if chunk.startswith(BOM):
+                chunk, byte_base = chunk[len(BOM) :], len(BOM)
+        buffer = cut.buffer = cut.buffer + chunk
+        end = len(buffer) if at_end else buffer.rfind(b"\n") + 1
+        for data, line, column, start, chars_before in _cut_records(cut, end, at_end):
+            yield RawRecord(data, line, column, byte_base + start, chars_before)
+        _check_size(cut, source, max_record_chars)
+        if at_end:
+            last = buffer[cut.start :]
+            if last.strip():
+                yield RawRecord(last, cut.line, cut.column, byte_base + cut.start, cut.chars_before)
+            return
+        if cut.start:
+            byte_base += cut.start
+            cut.buffer = buffer[cut.start :]
+            cut.scanned -= cut.start
+            cut.tag_end = cut.tag_end - cut.start if cut.tag_end >= 0 else -1
+            cut.start = 0
+
+
+def _cut_records(cut: _Cut, end: int, at_end: bool) -> Iterator[tuple[bytes, int, int, int, int]]:
+    """The records that end before ``end``.
+
+    Each as its data, first line and column, index in the buffer, and the characters of the
+    input before it.
+    """
+    buffer = cut.buffer
+    for match in _SPLIT.finditer(buffer, cut.scanned, end):
+        if match.group(4) is not None and not at_end:  # a comment not closed yet: read on
+            cut.scanned = match.start()
+            return
+        if match.group(1) is None:  # move text, comments, a broken tag
+            cut.content = True
+            continue
+        tag = match.start()
+        blank = cut.tag_end >= 0 and buffer.count(b"\n", cut.tag_end, tag) >= 2
+        if cut.content or blank:
+            data = buffer[cut.start : tag]
+            if data.strip():
+                yield data, cut.line, cut.column, cut.start, cut.chars_before
+            cut.advance(data)
+            cut.start, cut.content = tag, False
+        cut.tag_end = match.end()
+    cut.scanned = end
+
+
+def _check_size(cut: _Cut, source: str, max_record_chars: int) -> None:
+    """Refuse a record in progress that is already longer than the limit."""
+    pending = cut.buffer[cut.start :]
+    if len(pending) > max_record_chars and (length := _characters(pending)) > max_record_chars:
+        raise LimitExceededError(
+            f"the record starting at line {cut.line} has at least {length:,} characters, more "
+            f"than the limit of {max_record_chars:,} (limit record-bytes)",
+            source=source,
+            where=f"line {cut.line}, column 1",
+            limit="record-bytes",
+            value=length,
+            maximum=max_record_chars,
         )
-
-    # -- reading -----------------------------------------------------------------------------
-
-    def _offset(self) -> int:
-        return self._base + self._position
-
-    def _column(self) -> int:
-        return self._offset() - self._line_start + 1
-
-    def _fill(self) -> bool:
-        """Append more input to the buffer; False at the end of the input.
-
-        Normally one chunk; while a long token is being read, as much again as the buffer
-        holds unread, so that the copies of a growing buffer add up to linear time.
-        """
-        if self._at_end:
-            return False
-        if self._position > CHUNK_BYTES:
-            self._base += self._position
-            self._buffer = self._buffer[self._position :]
-            self._position = 0
-        wanted = max(1, len(self._buffer) - self._position)
-        parts: list[str] = []
-        got = 0
-        try:
-            while got < wanted:
-                chunk = next(self._chunks)
-                parts.append(chunk)
-                got += len(chunk)
-        except StopIteration:
-            self._at_end = True
-        except _BadUtf8Error as bad:
-            self._buffer += "".join(parts)
-            raise self._utf8_error(bad) from None
-        self._buffer += "".join(parts)
-        return bool(parts)
-
-    def _utf8_error(self, bad: _BadUtf8Error) -> RecordMalformedError:
-        text = self._buffer[self._position :] + bad.valid_text
-        line, line_start = self._line, self._line_start
-        newlines = text.count("\n")
-        if newlines:
-            line += newlines
-            line_start = self._offset() + text.rindex("\n") + 1
-        column = self._offset() + len(text) - line_start + 1
-        return self.error(
-            f"byte {bad.byte_offset} (0x{bad.byte:02x}) is not UTF-8; GRN files are UTF-8 text",
-            line,
-            column,
-        )
-
-    def _ensure(self, count: int) -> bool:
-        """Make at least ``count`` unread characters available, if the input has them."""
-        while len(self._buffer) - self._position < count:
-            if not self._fill():
-                return False
-        return True
-
-    def _advance(self, end: int) -> None:
-        """Consume the buffer up to index ``end``, keeping the line count."""
-        newlines = self._buffer.count("\n", self._position, end)
-        if newlines:
-            self._line += newlines
-            self._line_start = self._base + self._buffer.rindex("\n", self._position, end) + 1
-        self._position = end
-
-    def _check_length(self, start: int) -> None:
-        if len(self._buffer) - start > self._max_token_chars:
-            raise LimitExceededError(
-                f"a token longer than {self._max_token_chars} characters (limit record-bytes)",
-                source=self.source,
-                where=f"line {self._line}, column {self._column()}",
-                limit="record-bytes",
-                value=len(self._buffer) - start,
-                maximum=self._max_token_chars,
-            )
-
-    def _complete_run(self) -> None:
-        """Make the whole run of token characters at the position available.
-
-        Moves, ply numbers, glyphs and results are made of these characters and end where
-        the run ends, so after this a plain match cannot be cut by a chunk boundary.
-        """
-        while True:
-            run = _RUN.match(self._buffer, self._position)
-            if run is not None and run.end() < len(self._buffer):
-                return
-            self._check_length(self._position)
-            if not self._fill():
-                return
-
-    def _skip_space(self) -> bool:
-        """Skip white space; tell whether it held a blank line (two line breaks or more)."""
-        line = self._line
-        while True:
-            match = _SPACE.match(self._buffer, self._position)
-            if match is not None:
-                self._advance(match.end())
-            if self._position < len(self._buffer) or not self._fill():
-                return self._line - line >= 2
-
-    def _scan(self) -> Token:
-        blank_before = self._skip_space()
-        line, column, offset = self._line, self._column(), self._offset()
-        if not self._ensure(1):
-            return Token(Kind.END, "", line, column, offset, blank_before=blank_before)
-        char = self._buffer[self._position]
-        self._complete_run()
-        scanner = {
-            "[": self._tag,
-            "{": self._comment,
-            "(": self._parenthesis,
-            ")": self._parenthesis,
-            "$": self._nag,
-            "!": self._glyph,
-            "?": self._glyph,
-        }.get(char, self._result_or_word)
-        token = scanner(line, column, offset)
-        return dataclasses.replace(token, blank_before=True) if blank_before else token
-
-    def _parenthesis(self, line: int, column: int, offset: int) -> Token:
-        char = self._buffer[self._position]
-        self._advance(self._position + 1)
-        return Token(Kind.OPEN if char == "(" else Kind.CLOSE, char, line, column, offset)
-
-    def _result_or_word(self, line: int, column: int, offset: int) -> Token:
-        char = self._buffer[self._position]
-        if char == "*" or (char.isascii() and char.isdigit()):
-            result = _RESULT.match(self._buffer, self._position)
-            if result is not None and (result.group() == "*" or "-" in result.group()):
-                self._advance(result.end())
-                return Token(Kind.RESULT, result.group(), line, column, offset)
-        word = _WORD.match(self._buffer, self._position)
-        if word is None:
-            raise self.error(
-                f"unexpected {char!r}; expected a move, a ply number such as 12., "
-                "a comment { }, a variation ( ) or a tag [ ]",
-                line,
-                column,
-            )
-        return self._word(word, line, column, offset)
-
-    def _word(self, word: re.Match[str], line: int, column: int, offset: int) -> Token:
-        text = word.group()
-        self._advance(word.end())
-        if text.isdigit() and self._buffer.startswith(".", self._position):
-            self._advance(self._position + 1)
-            return Token(Kind.PLY, text, line, column, offset)
-        attached = _GLYPH.match(self._buffer, self._position)
-        glyph = attached.group() if attached is not None else ""
-        self._advance(self._position + len(glyph))
-        return Token(Kind.MOVE, text, line, column, offset, value=glyph)
-
-    def _glyph(self, line: int, column: int, offset: int) -> Token:
-        glyph = _GLYPH.match(self._buffer, self._position)
-        assert glyph is not None  # the first character is ! or ?
-        self._advance(glyph.end())
-        return Token(Kind.GLYPH, glyph.group(), line, column, offset)
-
-    def _nag(self, line: int, column: int, offset: int) -> Token:
-        nag = _NAG.match(self._buffer, self._position)
-        if nag is None:
-            raise self.error("expected a numeric glyph such as $1 after '$'", line, column)
-        self._advance(nag.end())
-        return Token(Kind.NAG, nag.group(1), line, column, offset)
-
-    def _read_line(self) -> None:
-        """Make the rest of the current line available (tags never span lines)."""
-        searched = self._position
-        while self._buffer.find("\n", searched) < 0:
-            searched = len(self._buffer) - self._position  # a fill may move the buffer
-            self._check_length(self._position)
-            if not self._fill():
-                return
-            searched += self._position
-
-    def _tag(self, line: int, column: int, offset: int) -> Token:
-        self._read_line()
-        match = _TAG.match(self._buffer, self._position)
-        if match is None:
-            raise self._tag_error(line, column)
-        value_column = column + match.start(2) - self._position
-        self._advance(match.end())
-        return Token(
-            Kind.TAG,
-            match.group(1),
-            line,
-            column,
-            offset,
-            value=match.group(2),
-            value_column=value_column,
-        )
-
-    def _tag_error(self, line: int, column: int) -> RecordMalformedError:
-        """Say what is wrong with a tag pair that does not match ``[Name "value"]``."""
-        end = self._buffer.find("\n", self._position)
-        text = self._buffer[self._position : end if end >= 0 else len(self._buffer)]
-        at = 1 + len(text[1:]) - len(text[1:].lstrip(" \t"))
-        name = _TAG_NAME.match(text, at)
-        if name is None:
-            return self.error("expected a tag name such as Event after '['", line, column + at)
-        at = name.end() + len(text[name.end() :]) - len(text[name.end() :].lstrip(" \t"))
-        if text[at : at + 1] != '"':
-            return self.error(
-                f"expected '\"' to open the value of tag {name.group()}", line, column + at
-            )
-        closing = _TAG_VALUE.match(text, at)
-        if closing is None:
-            return self.error(
-                f"the value of tag {name.group()} is not closed by '\"' on its line",
-                line,
-                column + at,
-            )
-        at = closing.end() + len(text[closing.end() :]) - len(text[closing.end() :].lstrip(" \t"))
-        return self.error(f"expected ']' to close tag {name.group()}", line, column + at)
-
-    def _comment(self, line: int, column: int, offset: int) -> Token:
-        scanned = 1  # characters after the token start known to hold no unescaped "}"
-        while True:
-            start = self._position  # a fill may move the buffer, never the position in it
-            body = _COMMENT_BODY.match(self._buffer, start + scanned)
-            assert body is not None  # the pattern matches the empty string
-            close = body.end()
-            if close < len(self._buffer) and self._buffer[close] == "}":
-                break
-            # The end of the buffer, or a backslash whose escaped character is yet unread.
-            scanned = close - start
-            self._check_length(start)
-            if not self._fill():
-                raise self.error("this comment is never closed by '}'", line, column)
-        raw = self._buffer[start + 1 : close]
-        self._advance(close + 1)
-        return Token(Kind.COMMENT, raw, line, column, offset)

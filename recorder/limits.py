@@ -38,10 +38,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from gamerec.recorder.errors import LimitExceededError
-from gamerec.v1 import record_pb2 as pb
+
+if TYPE_CHECKING:  # the checks read records without importing protobuf (fast start-up)
+    from gamerec.v1 import record_pb2 as pb
 
 #: The deepest variation nesting any limit may allow: the protobuf decoders stop at 100
 #: nested messages, and a variation level takes two (Variation, Move) and a move's own action

@@ -1,16 +1,23 @@
-"""The GRN tokenizer: tokens, their places, and chunk boundaries that change nothing."""
+"""The GRN splitter and tokenizer: records, tokens, places; chunk boundaries change nothing."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
-from gamerec.recorder.grn_lexer import Kind, Lexer, Token, utf8_chunks
+from gamerec.recorder.grn_lexer import (
+    Kind,
+    Places,
+    RawRecord,
+    Token,
+    decode_record_text,
+    scan,
+    split_records,
+)
 
 SAMPLE = """[Game "ONE"]
 [Event "Club \\"night\\""]
@@ -19,12 +26,18 @@ SAMPLE = """[Game "ONE"]
 """
 
 
-def tokens(text: str | bytes, chunk_bytes: int = 1 << 16, max_token: int = 1 << 20) -> list[Token]:
+def records(text: str | bytes, chunk_bytes: int = 1 << 16, limit: int = 1 << 20) -> list[RawRecord]:
     data = text.encode() if isinstance(text, str) else text
-    lexer = Lexer(utf8_chunks(io.BytesIO(data), chunk_bytes), "test.grn", max_token)
+    return list(split_records(io.BytesIO(data), "test.grn", limit, chunk_bytes))
+
+
+def tokens(text: str | bytes, chunk_bytes: int = 1 << 16, limit: int = 1 << 20) -> list[Token]:
+    """Every token of every record of ``text`` (END tokens left out)."""
     found = []
-    while (token := lexer.next()).kind is not Kind.END:
-        found.append(token)
+    for raw in records(text, chunk_bytes, limit):
+        place = ("test.grn", raw.line, raw.column, raw.byte_offset, raw.offset)
+        places = Places(decode_record_text(raw.data, place), "test.grn", *place[1:3], raw.offset)
+        found += [token for token in scan(places) if token.kind is not Kind.END]
     return found
 
 
@@ -73,9 +86,22 @@ def test_chunk_boundaries_change_no_token_or_error(text: str, chunk_bytes: int) 
     assert outcome(chunk_bytes) == outcome(1 << 16)
 
 
-def test_a_blank_line_before_a_token_is_noted() -> None:
-    found = tokens('[Game "ONE"]\n[Event "x"]\n\n[Game "Oust"]\n \n1. g7')
-    assert [t.blank_before for t in found] == [False, False, True, True, False]
+def test_a_blank_line_after_tags_and_a_tag_after_moves_end_a_record() -> None:
+    text = '[Game "ONE"]\n[Event "x"]\n\n[Game "Oust"]\n \n1. g7 [Game "ONE"] 1. a1'
+    found = records(text)
+    assert [raw.data.decode().strip() for raw in found] == [
+        '[Game "ONE"]\n[Event "x"]',
+        '[Game "Oust"]\n \n1. g7',
+        '[Game "ONE"] 1. a1',
+    ]
+    assert [(raw.line, raw.column) for raw in found] == [(1, 1), (4, 1), (6, 7)]
+    assert [raw.offset for raw in found] == [0, text.index('[Game "Oust'), text.rindex("[Game")]
+
+
+def test_a_tag_inside_a_comment_ends_no_record() -> None:
+    text = '[Game "ONE"]\n\n1. a1 {see\n[Game "Oust"] there} 2. a2'
+    assert len(records(text)) == 1
+    assert [t.kind for t in tokens(text)].count(Kind.TAG) == 1
 
 
 def test_a_tag_value_column_points_after_the_quote() -> None:
@@ -122,20 +148,28 @@ def test_a_byte_that_is_not_utf8_is_an_error_at_its_line_and_column() -> None:
     assert "byte 23 (0xe4) is not UTF-8" in caught.value.reason
 
 
-def test_a_token_longer_than_the_limit_is_refused() -> None:
-    with pytest.raises(LimitExceededError):
-        tokens("{" + "x" * 5000 + "}", chunk_bytes=64, max_token=1000)
+def test_a_record_longer_than_the_limit_is_refused() -> None:
+    with pytest.raises(LimitExceededError) as caught:
+        tokens('[Game "ONE"]\n\n{' + "x" * 5000 + "}", chunk_bytes=64, limit=1000)
+    assert caught.value.limit == "record-bytes"
+    assert "the record starting at line 1 has at least" in caught.value.reason
 
 
-def test_the_lexer_reads_no_further_than_the_token_it_returns() -> None:
-    chunks_read = 0
+def test_the_splitter_reads_no_further_than_the_record_it_returns() -> None:
+    reads = 0
 
-    def chunks() -> Iterator[str]:
-        nonlocal chunks_read
-        for _ in range(10_000):
-            chunks_read += 1
-            yield "1 7 2 9 12. 4ccw "
+    class Endless(io.RawIOBase):
+        def readable(self) -> bool:
+            return True
 
-    lexer = Lexer(chunks(), "long.grn")
-    assert lexer.next().text == "1"
-    assert chunks_read <= 2
+        def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+            nonlocal reads
+            reads += 1
+            data = b'[Game "ONE"]\n\n1. a1 2. a2\n\n' * (len(buffer) // 30)
+            memoryview(buffer)[: len(data)] = data
+            return len(data)
+
+    stream = io.BufferedReader(Endless(), 4096)
+    first = next(split_records(stream, "endless.grn", 1 << 20, chunk_bytes=4096))
+    assert first.data.strip() == b'[Game "ONE"]\n\n1. a1 2. a2'
+    assert reads <= 2

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from gamerec.recorder.grn_tags import variant_tags
-from gamerec.recorder.syntax import GameSyntax, GameValue, syntax_named, syntax_of
+from gamerec.recorder.syntax import GAMES, GameSyntax, GameValue, syntax_named, syntax_of
 from gamerec.recorder.syntax.registered import REGISTERED
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games.protocol import Engine, GameState, VariantError
@@ -123,15 +123,20 @@ def score_lead(state: GameState[Any], seat: int) -> int:
     return lead(state.scores(), seat)
 
 
-_ENTRIES: list[GameEntry] = []
+_LOADED: dict[str, GameEntry] = {}
+
+
+def _load(module: str) -> GameEntry:
+    """One game's entry; its module is imported on first use, so a job loads only its games."""
+    entry = _LOADED.get(module)
+    if entry is None:
+        entry = _LOADED[module] = importlib.import_module(module).ENTRY
+    return entry
 
 
 def entries() -> tuple[GameEntry, ...]:
-    """Every game's entry, in registry order (loaded on first use)."""
-    if not _ENTRIES:
-        loaded = [importlib.import_module(module).ENTRY for module in ENTRY_MODULES]
-        _ENTRIES.extend(loaded)
-    return tuple(_ENTRIES)
+    """Every game's entry, in registry order."""
+    return tuple(_load(module) for module in ENTRY_MODULES)
 
 
 def entry_of(game: GameValue) -> GameEntry | None:
@@ -148,10 +153,10 @@ def entry_named(name: str) -> GameEntry:
     """
     syntax = syntax_named(name)
     if syntax is None:
-        known = ", ".join(entry.name for entry in entries())
+        known = ", ".join(name for _, name in REGISTERED)
         raise VariantError(f"unknown game {name!r}; known games: {known}")
     return _entry_of_syntax(syntax)
 
 
 def _entry_of_syntax(syntax: GameSyntax) -> GameEntry:
-    return next(entry for entry in entries() if entry.syntax is syntax)
+    return _load(ENTRY_MODULES[GAMES.index(syntax)])

@@ -1,0 +1,73 @@
+"""Raw records: the bytes of one record as its input holds them, decoded where the work is done.
+
+Every reader first cuts its input into raw records, which is cheap (a ``.pbs`` frame is found
+by its length prefix, a JSON Lines record by its line, a GRN record by the tag that starts
+the next one), then decodes each. A batch job hands the raw records to its worker processes,
+so the decoding, the expensive part in every encoding, runs on every core, and each fault is
+still placed exactly (line and column in text, byte in binary). This module loads no codec
+until a record of its encoding is decoded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gamerec.recorder.encoding import Encoding
+from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
+
+if TYPE_CHECKING:
+    from gamerec.v1 import record_pb2 as pb
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The bytes of one record, with where they came from (for errors) and how to decode them.
+
+    Frames cross process boundaries unparsed, so a worker decodes them and still names the
+    exact place of a fault.
+
+    Attributes:
+        data: the record's bytes: a serialized GameRecord, a ProtoJSON object, a GRN record.
+        source: the input's name.
+        where: the record's place (``record 3 at byte 1042``; empty for a ``.pb`` file and
+            for text, whose faults are placed by line and column).
+        base: the offset of ``data`` in the input, in bytes.
+        limits: the limits the record is checked against when it is decoded.
+        encoding: how ``data`` is encoded (``.pbs`` frames and ``.pb`` files: binary).
+        line: text: the line of the input the record starts on.
+        column: text: the column it starts at.
+        offset: text: the characters of the input before it.
+    """
+
+    data: bytes
+    source: str
+    where: str = ""
+    base: int = 0
+    limits: Limits = DEFAULT_LIMITS
+    encoding: Encoding = Encoding.PB
+    line: int = 1
+    column: int = 1
+    offset: int = 0
+
+    def parse(self) -> pb.GameRecord:
+        """The record.
+
+        Raises:
+            RecordMalformedError: the bytes are not a record of their encoding; names the
+                place.
+            LimitExceededError: the record exceeds a limit.
+        """
+        if self.encoding is Encoding.GRN:
+            from gamerec.recorder.grn import parse_grn_record  # noqa: PLC0415 (when needed)
+            from gamerec.recorder.grn_lexer import RawRecord  # noqa: PLC0415
+
+            raw = RawRecord(self.data, self.line, self.column, self.base, self.offset)
+            return parse_grn_record(raw, self.source, self.limits)
+        if self.encoding in (Encoding.JSON, Encoding.JSONL):
+            from gamerec.recorder.protojson import parse_json_record  # noqa: PLC0415
+
+            return parse_json_record(self.data, self.source, self.line, limits=self.limits)
+        from gamerec.recorder.binary import parse_record  # noqa: PLC0415
+
+        return parse_record(self.data, self.source, self.where, self.base, limits=self.limits)
