@@ -1,40 +1,23 @@
-"""Shared command arguments: inputs that name records (files, folders, -), encodings, limits."""
+"""Shared command arguments: inputs that name records (files, folders, -), encodings, limits.
+
+Light on purpose: every command's options are built from these when ``gamerec`` starts, so
+nothing here loads a codec or an engine. The inputs themselves are read by
+``gamerec.recorder.inputs``, the one reader of every command.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gamerec.cli.edge import fail, os_error_text
-from gamerec.recorder.codecs import Encoding, Frame, encoding_for_path, read_frames
-from gamerec.recorder.errors import GamerecError
+from gamerec.cli.edge import fail
+from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.limits import DEFAULT_LIMITS, Limits, limit_name
-from gamerec.v1 import record_pb2 as pb
 
-
-def record_files(arguments: list[str]) -> list[str]:
-    """The inputs named by the arguments, in order: a folder stands for every record file in it.
-
-    A folder is searched recursively for files with a record extension (``.pb``, ``.pbs``,
-    ``.json``, ``.jsonl``, ``.grn``), in sorted order; files named directly and ``-`` are
-    kept as given, whatever their extension.
-    """
-    files: list[str] = []
-    for argument in arguments:
-        path = Path(argument)
-        if argument != "-" and path.is_dir():
-            files += sorted(
-                str(found)
-                for found in path.rglob("*")
-                if found.is_file() and encoding_for_path(found) is not None
-            )
-        else:
-            files.append(argument)
-    return files
+if TYPE_CHECKING:
+    from gamerec.recorder.inputs import InputFailure, ParsedRecord
 
 
 def encoding_help() -> str:
@@ -58,6 +41,22 @@ LimitOption = Annotated[
     list[str] | None,
     typer.Option("--limit", metavar="NAME=N", help=_limits_help(), show_default=False),
 ]
+#: The ``PATH...`` argument of every command that reads many records.
+PathsArgument = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="PATH",
+        help="Record files, folders of them (searched recursively), or - for standard input.",
+    ),
+]
+#: The ``--from`` option: the encoding of every input.
+FromOption = Annotated[
+    Encoding | None,
+    typer.Option(
+        "--from",
+        help=f"Encoding of every input ({encoding_help()}); default: extension, else sniffed.",
+    ),
+]
 
 
 def limits_of(settings: list[str] | None) -> Limits:
@@ -68,49 +67,15 @@ def limits_of(settings: list[str] | None) -> Limits:
         fail(f"--limit: {error}")
 
 
-@dataclass(frozen=True, slots=True)
-class RecordAt:
-    """A record and where it came from (``source``, 1-based ``number``)."""
-
-    source: str
-    number: int
-    record: pb.GameRecord
-
-
-@dataclass(frozen=True, slots=True)
-class ReadFailure:
-    """An input that could not be read (from its start or from some record on)."""
-
-    source: str
-    message: str
-
-
 def records_of(
     paths: list[str], encoding: Encoding | None, limits: Limits | None = None
-) -> Iterator[RecordAt | ReadFailure]:
-    """Every record of every input (folders expanded), with a ReadFailure where one breaks.
+) -> Iterator[ParsedRecord | InputFailure]:
+    """Every record of every input (folders expanded), with an InputFailure where one breaks.
 
-    A record whose frame cannot be parsed or is over one of the ``limits`` (a ``.pbs``
-    frame, a ``.pb`` file) is a failure of that record alone: the records after it are still
-    read. Any other failure (a broken text record, a broken or oversized frame length) ends
-    that input; the next input is still read.
+    A record that cannot be decoded, or is over one of the ``limits``, fails alone: the
+    records after it are still read. A fault that ends an input (a file that cannot be opened,
+    a broken ``.pbs`` length prefix) fails the rest of that input; the next input is read.
     """
-    for path in record_files(paths):
-        label = "<stdin>" if path == "-" else path
-        try:
-            for number, frame in enumerate(read_frames(path, encoding, limits=limits), start=1):
-                yield _parsed(label, number, frame)
-        except GamerecError as error:
-            yield ReadFailure(label, str(error))
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            yield ReadFailure(label, os_error_text(error))
+    from gamerec.recorder.inputs import parsed_inputs
 
-
-def _parsed(label: str, number: int, frame: Frame) -> RecordAt | ReadFailure:
-    """The record of one frame, or the failure of that record alone."""
-    try:
-        return RecordAt(label, number, frame.parse())
-    except GamerecError as error:
-        return ReadFailure(label, str(error))
+    return parsed_inputs(paths, encoding, limits)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gamerec.cli.arguments import LimitOption, encoding_help, limits_of
 from gamerec.cli.edge import fail, reported_errors
-from gamerec.recorder.codecs import Encoding, encoding_for_path, read_records, write_records
+from gamerec.recorder.encoding import Encoding, encoding_for_path
 from gamerec.recorder.errors import EncodingError
-from gamerec.v1 import record_pb2 as pb
+
+if TYPE_CHECKING:
+    from gamerec.v1 import record_pb2 as pb
 
 
 class _Counted:
@@ -60,6 +62,8 @@ def convert(
     OUT is written only when every record converts: into a temporary file beside it,
     renamed over OUT at the end. A note of how many records were written goes to stderr.
     """
+    from gamerec.recorder.codecs import read_records, write_records
+
     limits = limits_of(limit)
     encoding = to or (Encoding.GRN if dest == "-" else encoding_for_path(dest))
     if encoding is None:

@@ -2,36 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import orjson
 import typer
 
-from gamerec.cli.arguments import LimitOption, ReadFailure, encoding_help, limits_of, records_of
+from gamerec.cli.arguments import FromOption, LimitOption, PathsArgument, limits_of, records_of
 from gamerec.cli.edge import EXIT_FAILED, error_line
-from gamerec.recorder.codecs import Encoding
-from gamerec.recorder.summary import RecordSummary, summarize
+
+if TYPE_CHECKING:
+    from gamerec.recorder.summary import RecordSummary
 
 
 def info(
-    paths: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="PATH",
-            help="Record files, folders of them (searched recursively), or - for standard input.",
-        ),
-    ],
+    paths: PathsArgument,
     as_json: Annotated[
         bool,
         typer.Option("--json", help="Print JSON Lines: one object per record."),
     ] = False,
-    from_: Annotated[
-        Encoding | None,
-        typer.Option(
-            "--from",
-            help=f"Encoding of every input ({encoding_help()}); default: extension, else sniffed.",
-        ),
-    ] = None,
+    from_: FromOption = None,
     limit: LimitOption = None,
 ) -> None:
     """Summarize every record: game, variant, seats, plies and the claimed result.
@@ -39,10 +27,13 @@ def info(
     An input that cannot be read is reported on stderr, the others are still summarized,
     and the exit code is 2.
     """
+    from gamerec.recorder.inputs import InputFailure
+    from gamerec.recorder.summary import summarize
+
     show = _json_line if as_json else _line
     failed = False
     for item in records_of(paths, from_, limits_of(limit)):
-        if isinstance(item, ReadFailure):
+        if isinstance(item, InputFailure):
             typer.echo(error_line(item.message), err=True)
             failed = True
         else:
@@ -76,4 +67,6 @@ def _result(summary: RecordSummary) -> str:
 
 
 def _json_line(path: str, number: int, summary: RecordSummary) -> str:
+    import orjson
+
     return orjson.dumps({"source": path, "record": number, **summary.as_mapping()}).decode()

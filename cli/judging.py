@@ -3,37 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gamerec.cli.arguments import LimitOption, ReadFailure, encoding_help, limits_of, records_of
+from gamerec.cli.arguments import FromOption, LimitOption, PathsArgument, limits_of, records_of
 from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
-from gamerec.cli.verdicts import DECISIONS, finding_text, message_json, result_text
-from gamerec.recorder.codecs import Encoding
+from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.limits import Limits
-from gamerec.recorder.notation import game_label
-from gamerec.v1 import record_pb2 as pb
-from gamerec.v1 import verdict_pb2 as vpb
-from gamerec.validator.adjudication import adjudicate as adjudicate_record
-from gamerec.validator.judge import computed_result, judge
 
-PathsArgument = Annotated[
-    list[str],
-    typer.Argument(
-        metavar="PATH",
-        help="Record files, folders of them (searched recursively), or - for standard input.",
-    ),
-]
+if TYPE_CHECKING:
+    from gamerec.v1 import record_pb2 as pb
+    from gamerec.v1 import verdict_pb2 as vpb
+
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print ProtoJSON, one object per record per line.")
-]
-FromOption = Annotated[
-    Encoding | None,
-    typer.Option(
-        "--from",
-        help=f"Encoding of every input ({encoding_help()}); default: extension, else sniffed.",
-    ),
 ]
 
 
@@ -49,6 +33,9 @@ def score(
     Exit code 0 when every record is a legal game, 1 when any is not (its standing before
     the first illegal ply is shown), 2 when an input cannot be read.
     """
+    from gamerec.cli.verdicts import message_json, result_text
+    from gamerec.validator.judge import computed_result, judge
+
     limits = limits_of(limit)
 
     def show(source: str, number: int, record: pb.GameRecord) -> bool:
@@ -77,6 +64,9 @@ def adjudicate(
     that is not a legal game is void. Exit code 0 when every record is valid as claimed, 1
     otherwise, 2 when an input cannot be read.
     """
+    from gamerec.cli.verdicts import DECISIONS, finding_text, message_json
+    from gamerec.validator.adjudication import adjudicate as adjudicate_record
+
     limits = limits_of(limit)
 
     def show(source: str, number: int, record: pb.GameRecord) -> bool:
@@ -102,9 +92,11 @@ def _run(
     show: Callable[[str, int, pb.GameRecord], bool],
 ) -> None:
     """Show every record; exit 0 / 1 (some record not valid) / 2 (some input unreadable)."""
+    from gamerec.recorder.inputs import InputFailure
+
     failed = invalid = False
     for item in records_of(paths, encoding, limits):
-        if isinstance(item, ReadFailure):
+        if isinstance(item, InputFailure):
             typer.echo(error_line(item.message), err=True)
             failed = True
         elif not show(item.source, item.number, item.record):
@@ -114,6 +106,8 @@ def _run(
 
 def _game(record: pb.GameRecord) -> str:
     """The record's game name."""
+    from gamerec.recorder.notation import game_label
+
     return game_label(record.rules.game)
 
 

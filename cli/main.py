@@ -1,35 +1,139 @@
-"""The ``gamerec`` Typer application: one small module per command, registered here."""
+"""The ``gamerec`` Typer application: one small module per command, loaded when it runs.
+
+``gamerec --help`` lists the commands from the table below without importing them, and a
+command's module (with the library parts it needs: codecs, engines, the renderer, grpc) is
+imported only when that command runs, so start-up costs what the job needs.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+from dataclasses import dataclass
+from typing import Annotated, Any, Final
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
-from gamerec.cli.annotate import annotate
-from gamerec.cli.convert import convert
-from gamerec.cli.diff import diff
-from gamerec.cli.generate import generate
-from gamerec.cli.info import info
-from gamerec.cli.judging import adjudicate, score
-from gamerec.cli.render import render
-from gamerec.cli.replay import replay
-from gamerec.cli.serve import serve
-from gamerec.cli.validate import validate
+SETTINGS: Final[dict[str, Any]] = {
+    "pretty_exceptions_show_locals": False,
+    "rich_markup_mode": "markdown",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """Where a command lives and its one-line summary (the first line of its docstring)."""
+
+    module: str
+    function: str
+    summary: str
+
+
+#: Every command, in the order ``--help`` lists them.
+COMMANDS: Final[dict[str, CommandSpec]] = {
+    "validate": CommandSpec(
+        "validate", "validate", "Replay every record under its rules and judge it."
+    ),
+    "replay": CommandSpec(
+        "replay",
+        "replay",
+        "Replay a record ply by ply: every move with what it did, then the position drawn.",
+    ),
+    "score": CommandSpec(
+        "judging",
+        "score",
+        "Print the rules' result of every record: scores, ranks and winners per seat.",
+    ),
+    "adjudicate": CommandSpec(
+        "judging", "adjudicate", "Rule on the result of every record, citing the rules."
+    ),
+    "convert": CommandSpec(
+        "convert",
+        "convert",
+        "Convert records between .pb, .pbs, .json, .jsonl and .grn (any number of records).",
+    ),
+    "info": CommandSpec(
+        "info",
+        "info",
+        "Summarize every record: game, variant, seats, plies and the claimed result.",
+    ),
+    "serve": CommandSpec(
+        "serve", "serve", "Serve gamerec.v1.RecordService over gRPC, with health and reflection."
+    ),
+    "render": CommandSpec(
+        "render",
+        "render",
+        "Draw a position of a record as an SVG picture (default: after the last ply).",
+    ),
+    "annotate": CommandSpec(
+        "annotate",
+        "annotate",
+        "Annotate records: a comment or glyph at a ply, or engine facts on every ply (--auto).",
+    ),
+    "generate": CommandSpec(
+        "generate",
+        "generate",
+        "Generate complete legal games for fixtures, demos and benchmarks.",
+    ),
+    "diff": CommandSpec(
+        "diff",
+        "diff",
+        "Compare two records (or collections): metadata, seats, variant, result and moves.",
+    ),
+}
+
+_LISTING: Final = "gamerec.listing"
+
+
+def load_command(name: str) -> TyperCommand:
+    """The click command of ``name``, its module imported now."""
+    spec = COMMANDS[name]
+    module = importlib.import_module(f"gamerec.cli.{spec.module}")
+    single = typer.Typer(**SETTINGS)
+    single.command(name)(getattr(module, spec.function))
+    command = typer.main.get_command(single)
+    assert isinstance(command, TyperCommand)
+    return command
+
+
+class LazyCommands(TyperGroup):
+    """The command group: commands are listed from :data:`COMMANDS` and loaded when they run."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
+        """Every command name, in the table's order."""
+        return list(COMMANDS)
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> TyperCommand | None:  # type: ignore[override]
+        """The command (a light stand-in while only the group's help is written)."""
+        if cmd_name not in COMMANDS:
+            return None
+        if ctx.meta.get(_LISTING):
+            summary = COMMANDS[cmd_name].summary
+            return TyperCommand(cmd_name, help=summary, short_help=summary)
+        return load_command(cmd_name)
+
+    def format_help(self, ctx: typer.Context, formatter: Any) -> None:  # type: ignore[override]
+        """The group's help, listing the commands without loading them."""
+        ctx.meta[_LISTING] = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            ctx.meta[_LISTING] = False
+
 
 app = typer.Typer(
     name="gamerec",
+    cls=LazyCommands,
     help="Validate, convert, annotate, diff and render game records.",
     no_args_is_help=True,
-    pretty_exceptions_show_locals=False,
-    rich_markup_mode="markdown",
+    **SETTINGS,
 )
 
 
 def _print_version(asked: bool) -> None:
     """``--version``: print the version and stop."""
     if asked:
-        from gamerec import __version__  # noqa: PLC0415 (only when asked)
+        from gamerec import __version__
 
         typer.echo(f"gamerec {__version__} (the gamerec-toolkit distribution)")
         raise typer.Exit
@@ -48,19 +152,6 @@ def _root(
     ] = False,
 ) -> None:
     """Game records toolkit and referee."""
-
-
-app.command("validate")(validate)
-app.command("replay")(replay)
-app.command("score")(score)
-app.command("adjudicate")(adjudicate)
-app.command("convert")(convert)
-app.command("info")(info)
-app.command("serve")(serve)
-app.command("render")(render)
-app.command("annotate")(annotate)
-app.command("generate")(generate)
-app.command("diff")(diff)
 
 
 def main() -> None:

@@ -5,16 +5,18 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from gamerec.cli.arguments import LimitOption, encoding_help, limits_of, record_files
+from gamerec.cli.arguments import LimitOption, encoding_help, limits_of
 from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
 from gamerec.cli.verdicts import render_verdict_json, render_verdict_text
-from gamerec.recorder.codecs import Encoding
-from gamerec.v1 import verdict_pb2 as vpb
-from gamerec.validator.batch import Outcome, judge_sources
+from gamerec.recorder.encoding import Encoding
+
+if TYPE_CHECKING:
+    from gamerec.v1 import verdict_pb2 as vpb
+    from gamerec.validator.batch import Outcome
 
 
 @dataclass
@@ -125,15 +127,15 @@ def validate(
     record is valid, 1 when any is invalid, 2 when any input could not be read (the others
     are still validated). A one-line summary goes to stderr.
     """
+    from gamerec.validator.batch import judge_sources
+
     render = render_verdict_json if as_json else render_verdict_text
     if quiet:  # valid records are not printed, so the workers need not render them
         render = _render_invalid_json if as_json else _render_invalid_text
     limits = limits_of(limit)
     tally = Tally()
     progress = Progress(sys.stderr)
-    outcomes = judge_sources(
-        record_files(paths), render, encoding=from_, workers=workers, limits=limits
-    )
+    outcomes = judge_sources(paths, render, encoding=from_, workers=workers, limits=limits)
     for outcome in outcomes:
         tally.add(outcome)
         progress.update(tally)

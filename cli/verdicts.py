@@ -7,13 +7,14 @@ plain module-level functions.
 
 from __future__ import annotations
 
-import orjson
-from google.protobuf import json_format
-from google.protobuf.message import Message
+from typing import TYPE_CHECKING
 
 from gamerec.recorder.notation import game_label
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+
+if TYPE_CHECKING:
+    from google.protobuf.message import Message
 
 STATUS_WORDS = {
     vpb.GAME_STATUS_FINISHED: "finished",
@@ -32,6 +33,9 @@ DECISIONS = {
 
 def message_json(message: Message) -> str:
     """One line of ProtoJSON with every field present (the service's exact message)."""
+    import orjson  # loaded for --json only (start-up)
+    from google.protobuf import json_format
+
     as_dict = json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
     return orjson.dumps(as_dict).decode()
 

@@ -83,7 +83,7 @@ if TYPE_CHECKING:
     from gamerec.validator.generation import generate
     from gamerec.validator.identity import RulesError
     from gamerec.validator.judge import score, validate
-    from gamerec.validator.render import render_svg, render_text
+    from gamerec.validator.render.pictures import render_svg, render_text
 
 #: Every name of the front door and the module that holds it (``(module, name)`` for aliases).
 _EXPORTS: dict[str, str | tuple[str, str]] = {
@@ -119,8 +119,8 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     "RulesError": "gamerec.validator.identity",
     "score": "gamerec.validator.judge",
     "validate": "gamerec.validator.judge",
-    "render_svg": "gamerec.validator.render",
-    "render_text": "gamerec.validator.render",
+    "render_svg": "gamerec.validator.render.pictures",
+    "render_text": "gamerec.validator.render.pictures",
 }
 
 __all__ = [

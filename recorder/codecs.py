@@ -29,12 +29,10 @@ import io
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TypeAlias
+from typing import Any, BinaryIO, TypeAlias
 
-import orjson
 from google.protobuf.message import DecodeError
 
 from gamerec.recorder.binary import (
@@ -124,13 +122,20 @@ def _is_text(data: bytes) -> bool:
     return True
 
 
+def _orjson() -> Any:
+    """orjson, imported when JSON is sniffed (fast start-up for everything else)."""
+    import orjson  # noqa: PLC0415
+
+    return orjson
+
+
 def _first_line_is_object(text: bytes) -> bool:
     newline = text.find(b"\n")
     if newline < 0:
         return False
     try:
-        return isinstance(orjson.loads(text[:newline]), dict)
-    except orjson.JSONDecodeError:
+        return isinstance(_orjson().loads(text[:newline]), dict)
+    except _orjson().JSONDecodeError:
         return False
 
 
@@ -501,6 +506,8 @@ def write_records(
 
 def _write_atomically(path: Path, write: Callable[[BinaryIO], int]) -> int:
     """Write into a temporary file beside ``path``, then rename it over ``path``."""
+    import tempfile  # noqa: PLC0415 (only to write: fast start-up)
+
     descriptor, temporary = tempfile.mkstemp(
         dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
     )

@@ -9,20 +9,22 @@ the calling process.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import chain, islice
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from gamerec.recorder.codecs import Encoding, Frame, read_frames
+from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.inputs import InputFailure, InputRecord, read_inputs
 from gamerec.recorder.limits import Limits
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.judge import validate
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 #: How a record (or a whole source) fared.
 Status = Literal["valid", "invalid", "unreadable"]
@@ -53,15 +55,7 @@ class Outcome:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class _SourceFailure:
-    """An input that stopped being readable (carried through the workers in order)."""
-
-    source: str
-    message: str
-
-
-_Item = tuple[int, Frame] | _SourceFailure
+_Item = InputRecord | InputFailure
 Render = Callable[[vpb.Verdict], str]
 
 
@@ -84,7 +78,7 @@ def judge_sources(
     """Validate every record of ``sources`` and yield one Outcome each, in input order.
 
     Args:
-        sources: paths of record files, or ``"-"`` for standard input.
+        sources: paths of record files or folders, or ``"-"`` for standard input.
         render: turns a Verdict into the text to report; runs in the worker processes, so it
             must be a module-level function.
         encoding: the encoding of every input; None takes it from each file name or sniffs.
@@ -92,7 +86,7 @@ def judge_sources(
         limits: the limits every record is read and judged under (default
             ``DEFAULT_LIMITS``); a record over one is ``unreadable`` and the rest go on.
     """
-    items = _items(sources, encoding, limits)
+    items = read_inputs(sources, encoding, limits)
     first = list(islice(items, CHUNK_RECORDS))
     workers = workers or default_workers()
     if workers == 1:
@@ -111,6 +105,9 @@ def _judge_in_pool(
     head: list[list[_Item]], items: Iterator[_Item], render: Render, workers: int
 ) -> Iterator[Outcome]:
     """Judge chunks in worker processes, keeping order and a bounded number in flight."""
+    import multiprocessing  # noqa: PLC0415 (a pool only for many records: fast start-up)
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
     context = multiprocessing.get_context("fork")
     window = workers * CHUNKS_IN_FLIGHT_PER_WORKER
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -129,21 +126,6 @@ def _chunks(items: Iterator[_Item]) -> Iterator[list[_Item]]:
         yield chunk
 
 
-def _items(
-    sources: Iterable[str], encoding: Encoding | None, limits: Limits | None
-) -> Iterator[_Item]:
-    """Every frame of every source with its record number, and each source's failure."""
-    for source in sources:
-        label = "<stdin>" if source == "-" else source
-        try:
-            yield from enumerate(read_frames(source, encoding, limits=limits), start=1)
-        except GamerecError as error:
-            yield _SourceFailure(label, str(error))
-        except OSError as error:
-            reason = error.strerror or str(error)
-            yield _SourceFailure(label, f"{label}: {reason}")
-
-
 def _judge_chunk(chunk: list[_Item], render: Render) -> list[Outcome]:
     """Parse, validate and render one chunk (in a worker, or in the caller)."""
     return [_judge_item(item, render) for item in chunk]
@@ -151,15 +133,14 @@ def _judge_chunk(chunk: list[_Item], render: Render) -> list[Outcome]:
 
 def _judge_item(item: _Item, render: Render) -> Outcome:
     """One item's Outcome."""
-    if isinstance(item, _SourceFailure):
-        return Outcome("unreadable", item.source, 0, 0, item.message)
-    number, frame = item
+    if isinstance(item, InputFailure):
+        return Outcome("unreadable", item.source, item.number, 0, item.message)
     try:
-        record = frame.parse()
-        verdict = validate(record, limits=frame.limits)
+        record = item.parse()
+        verdict = validate(record, limits=item.frame.limits)
     except GamerecError as error:
-        return Outcome("unreadable", frame.source, number, 0, str(error))
-    verdict.source = frame.source
-    verdict.record_number = number
+        return Outcome("unreadable", item.source, item.number, 0, str(error))
+    verdict.source = item.source
+    verdict.record_number = item.number
     status: Status = "valid" if verdict.valid else "invalid"
-    return Outcome(status, frame.source, number, verdict.plies_replayed, render(verdict))
+    return Outcome(status, item.source, item.number, verdict.plies_replayed, render(verdict))

@@ -7,28 +7,54 @@
 - :mod:`.svg`: the SVG renderer (``gamerec render``);
 - :mod:`.text`: the text renderer (``gamerec replay``).
 
+- :mod:`.pictures`: one picture of a record after a ply in one call (``render_svg``).
+
 ::
 
     from gamerec.validator.render import board_model, draw_svg, scenes
     for scene in scenes(record):
         svg = draw_svg(scene)
+
+The names below load their module on first use, so the registry's board models (which need
+only :mod:`.model`) do not load the renderers.
 """
 
 from __future__ import annotations
 
-from gamerec.v1 import record_pb2 as pb
-from gamerec.validator.render.model import BoardModel, board_model
-from gamerec.validator.render.scene import (
-    NoSuchPlyError,
-    Scene,
-    move_places,
-    scene_at,
-    scene_of,
-    scenes,
-    step_places,
-)
-from gamerec.validator.render.svg import SEAT_COLOURS, draw_svg
-from gamerec.validator.render.text import draw_text
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gamerec.validator.render.model import BoardModel, board_model
+    from gamerec.validator.render.pictures import render_svg, render_text
+    from gamerec.validator.render.scene import (
+        NoSuchPlyError,
+        Scene,
+        move_places,
+        scene_at,
+        scene_of,
+        scenes,
+        step_places,
+    )
+    from gamerec.validator.render.svg import SEAT_COLOURS, draw_svg
+    from gamerec.validator.render.text import draw_text
+
+_EXPORTS = {
+    "BoardModel": "model",
+    "board_model": "model",
+    "render_svg": "pictures",
+    "render_text": "pictures",
+    "NoSuchPlyError": "scene",
+    "Scene": "scene",
+    "move_places": "scene",
+    "scene_at": "scene",
+    "scene_of": "scene",
+    "scenes": "scene",
+    "step_places": "scene",
+    "SEAT_COLOURS": "svg",
+    "draw_svg": "svg",
+    "draw_text": "text",
+}
 
 __all__ = [
     "SEAT_COLOURS",
@@ -48,20 +74,11 @@ __all__ = [
 ]
 
 
-def render_svg(record: pb.GameRecord, ply: int | None = None) -> str:
-    """The SVG picture of ``record`` after ply ``ply`` (None: the last; 0: the start).
-
-    Raises:
-        RulesError, ReplayStoppedError, NoSuchPlyError: see :func:`scene_at`.
-    """
-    return draw_svg(scene_at(record, ply))
-
-
-def render_text(record: pb.GameRecord, ply: int | None = None) -> str:
-    """The text picture of ``record`` after ply ``ply``, as ``gamerec replay`` draws it.
-
-    Raises:
-        RulesError, ReplayStoppedError, NoSuchPlyError: see :func:`scene_at`.
-    """
-    scene = scene_at(record, ply)
-    return draw_text(scene.model, scene.position, scene.placed)
+def __getattr__(name: str) -> Any:
+    """Import a name's module on first use (PEP 562)."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

@@ -6,22 +6,17 @@ table's illustrative angles, with each field's capacity.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from gamerec.recorder.syntax.aronda import SYNTAX
 from gamerec.validator.games import aronda
 from gamerec.validator.games.registry import Annotation, Citation, GameEntry, score_lead
-from gamerec.validator.render.model import (
-    BOARD_RADIUS,
-    BoardModel,
-    Disc,
-    Shape,
-    SiteModel,
-    TextLayout,
-    Wedge,
-    at_angle,
-    round_bounds,
-)
+
+if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
+    from gamerec.validator.render.model import (
+        BoardModel,
+        Shape,
+    )
 
 #: docs/rules/aronda.md §2, the table's illustrative sectors: first field of each ring, its span,
 #: and the spans of the fields that follow clockwise (odd and even fields alternate).
@@ -53,6 +48,17 @@ ARONDA_ROWS: Final = ("o", "m", "i", "c")
 
 def board_model(variant: aronda.ArondaVariant) -> BoardModel:
     """The 25 fields of docs/rules/aronda.md §2 as the centre disc and annular wedges."""
+    from gamerec.validator.render.model import (  # noqa: PLC0415 (pictures only)
+        BOARD_RADIUS,
+        BoardModel,
+        Disc,
+        SiteModel,
+        TextLayout,
+        Wedge,
+        at_angle,
+        round_bounds,
+    )
+
     sites = []
     for name, capacity in zip(aronda.FIELD_NAMES, aronda.CAPACITY, strict=True):
         ring = name[0]

@@ -7,24 +7,19 @@ them, and the stores inside.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from gamerec.recorder.syntax.ohwahree import SYNTAX
 from gamerec.validator.games import ohwahree
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.games.registry import Annotation, Citation, GameEntry, lead
-from gamerec.validator.render.model import (
-    BOARD_RADIUS,
-    Block,
-    BoardModel,
-    Disc,
-    SiteModel,
-    Store,
-    TextLayout,
-    Wedge,
-    at_angle,
-    round_bounds,
-)
+
+if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
+    from gamerec.validator.render.model import (
+        Block,
+        BoardModel,
+        Store,
+    )
 
 #: The radius of the circle the pits' centres lie on, and of each pit.
 PIT_RING_RADIUS: Final = 205.0
@@ -40,6 +35,16 @@ def pit_angle(pit: int) -> float:
 
 def board_model(variant: ohwahree.OhWahReeVariant) -> BoardModel:
     """Twelve pits on a ring (counter-clockwise), each seat's block behind its pits."""
+    from gamerec.validator.render.model import (  # noqa: PLC0415 (pictures only)
+        BOARD_RADIUS,
+        BoardModel,
+        Disc,
+        SiteModel,
+        TextLayout,
+        at_angle,
+        round_bounds,
+    )
+
     owners = ohwahree.pit_owners(variant.players)
     sites = []
     for pit, home in enumerate(owners, start=1):
@@ -78,6 +83,8 @@ def board_model(variant: ohwahree.OhWahReeVariant) -> BoardModel:
 
 def _ohwahree_blocks(owners: tuple[int, ...]) -> tuple[Block, ...]:
     """One wedge per seat, spanning its pits (a block is a run of neighbouring pits)."""
+    from gamerec.validator.render.model import Block, Wedge, at_angle  # noqa: PLC0415 (pictures only)
+
     blocks = []
     for seat in sorted(set(owners)):
         pits = [pit for pit, home in enumerate(owners, start=1) if home == seat]
@@ -91,6 +98,8 @@ def _ohwahree_blocks(owners: tuple[int, ...]) -> tuple[Block, ...]:
 
 def _ohwahree_stores(players: int) -> tuple[Store, ...]:
     """The stores stacked in the middle of the ring, seat 1 on top."""
+    from gamerec.validator.render.model import Store  # noqa: PLC0415 (pictures only)
+
     width, height, gap = 150.0, 26.0, 6.0
     top = -(players * height + (players - 1) * gap) / 2
     return tuple(

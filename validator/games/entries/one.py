@@ -8,26 +8,32 @@ their innermost point to their outermost.
 from __future__ import annotations
 
 import math
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from gamerec.recorder.syntax.one import SYNTAX
 from gamerec.validator.games import one
 from gamerec.validator.games.registry import Annotation, Citation, GameEntry, score_lead
-from gamerec.validator.render.model import (
-    BOARD_RADIUS,
-    BoardModel,
-    Disc,
-    Point,
-    SiteModel,
-    TextLayout,
-    at_angle,
-    label_size,
-    round_bounds,
-)
+
+if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
+    from gamerec.validator.render.model import (
+        BoardModel,
+        Point,
+    )
 
 
 def board_model(variant: one.OneVariant) -> BoardModel:
     """Rings of points, innermost ring ``a``; spokes from the engine board's open lines."""
+    from gamerec.validator.render.model import (  # noqa: PLC0415 (pictures only)
+        BOARD_RADIUS,
+        BoardModel,
+        Disc,
+        SiteModel,
+        TextLayout,
+        at_angle,
+        label_size,
+        round_bounds,
+    )
+
     board = variant.board
     rings = board.rings
     radii = _one_ring_radii(len(rings))
@@ -76,6 +82,8 @@ def board_model(variant: one.OneVariant) -> BoardModel:
 
 def _one_label_at(radius: float, point_radius: float, angle: float) -> Point:
     """Just outside the point and to its clockwise side, clear of its ring and its spoke."""
+    from gamerec.validator.render.model import at_angle  # noqa: PLC0415 (pictures only)
+
     x, y = at_angle(radius + point_radius + 2.0, angle)
     radians = math.radians(angle)
     along = point_radius + 7.0
@@ -84,6 +92,8 @@ def _one_label_at(radius: float, point_radius: float, angle: float) -> Point:
 
 def _one_ring_radii(count: int) -> tuple[float, ...]:
     """Evenly spaced rings, the innermost one and a half spacings from the centre."""
+    from gamerec.validator.render.model import BOARD_RADIUS  # noqa: PLC0415 (pictures only)
+
     spacing = BOARD_RADIUS / (count + 0.5)
     return tuple(spacing * (ring + 1.5) for ring in range(count))
 

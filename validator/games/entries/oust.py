@@ -8,20 +8,17 @@ row 1 at the bottom, ``(u, v+1)`` up-right and ``(u−1, v+1)`` up-left; stones 
 from __future__ import annotations
 
 import math
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from gamerec.recorder.syntax.oust import SYNTAX
 from gamerec.validator.games import oust
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.games.registry import Annotation, Citation, GameEntry, lead
-from gamerec.validator.render.model import (
-    BoardModel,
-    Polygon,
-    SiteModel,
-    TextLayout,
-    at_angle,
-    label_size,
-)
+
+if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
+    from gamerec.validator.render.model import (
+        BoardModel,
+    )
 
 #: The widest row of the board, from the first hexagon's left edge to the last one's right.
 OUST_WIDTH: Final = 600.0
@@ -33,6 +30,15 @@ WIN: Final = 1000
 
 def board_model(variant: oust.OustVariant) -> BoardModel:
     """Pointy-top hexagons at the axial coordinates of docs/rules/oust.md §2.1, row 1 at bottom."""
+    from gamerec.validator.render.model import (  # noqa: PLC0415 (pictures only)
+        BoardModel,
+        Polygon,
+        SiteModel,
+        TextLayout,
+        at_angle,
+        label_size,
+    )
+
     side = variant.side
     board = oust.hex_board(side)
     radius = OUST_WIDTH / ((2 * side - 1) * math.sqrt(3))
