@@ -27,6 +27,7 @@ import re
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.syntax.base import whole_number, whole_numbers
 
 UINT32_MAX = 2**32 - 1
 INT32_MIN = -(2**31)
@@ -101,11 +102,8 @@ def unescape(raw: str) -> str:
     return _ESCAPE.sub(_unescape_one, raw) if "\\" in raw else raw
 
 
-def parse_uint32(text: str, what: str) -> int:
-    """A whole number from 0 to 2^32 - 1, digits only."""
-    if not re.fullmatch(r"[0-9]{1,10}", text) or int(text) > UINT32_MAX:
-        raise RecordMalformedError(f"expected {what} as a whole number, found {text!r}")
-    return int(text)
+#: A whole number from 0 to 2^32 - 1, digits only (the same reading as a variant tag's).
+parse_uint32 = whole_number
 
 
 def parse_int32(text: str, what: str) -> int:
@@ -115,11 +113,8 @@ def parse_int32(text: str, what: str) -> int:
     return int(text)
 
 
-def parse_uint32_list(text: str, separator: str, what: str) -> list[int]:
-    """Whole numbers joined by ``separator`` (spaces around them allowed); empty text is []."""
-    if not text.strip():
-        return []
-    return [parse_uint32(part.strip(), what) for part in text.split(separator)]
+#: Whole numbers joined by a separator (spaces around them allowed); empty text is [].
+parse_uint32_list = whole_numbers
 
 
 def _fraction(nanos: int) -> str:

@@ -78,7 +78,7 @@ def parse_action(game: GameValue, text: str) -> pb.Move:
     syntax = syntax_of(game)
     if syntax is None:
         raise NotationError(f"cannot read move {text!r} without a known game")
-    action: dict[str, Any] = {syntax.action: syntax.parse_move(token)}
+    action: dict[str, Any] = {syntax.action: syntax.message_of(syntax.parse_move(token))}
     return pb.Move(**action)
 
 

@@ -5,6 +5,9 @@ aliases, the ``Game`` enum value, the fields of its moves and variant, its move 
 variant tags. Generic code (GRN, summaries, the codecs) finds a game only through
 :func:`syntax_of` and :func:`syntax_named`; the referee's registry
 (``gamerec.validator.games``) adds the rules engine and the rest to the same entries.
+
+Loading this package imports no protobuf (the engines read their tokens with these
+grammars); enum numbers are looked up on first use.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ def _load() -> tuple[GameSyntax, ...]:
 #: Every game, in registry order.
 GAMES: Final[tuple[GameSyntax, ...]] = _load()
 
-_BY_GAME: Final = {syntax.game: syntax for syntax in GAMES}
 _BY_NAME: Final = {name_key(name): syntax for syntax in GAMES for name in syntax.spellings}
+_BY_GAME: dict[GameValue, GameSyntax] = {}
 
 __all__ = [
     "GAMES",
@@ -47,6 +50,8 @@ __all__ = [
 
 def syntax_of(game: GameValue) -> GameSyntax | None:
     """The syntax of a ``Game`` enum value, or None for an unspecified or unknown game."""
+    if not _BY_GAME:
+        _BY_GAME.update((syntax.game, syntax) for syntax in GAMES)
     return _BY_GAME.get(game)
 
 

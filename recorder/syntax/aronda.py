@@ -1,27 +1,33 @@
 """Aronda's record syntax: fields ``c``, ``i1``, ``o8``, turns ``o1,o3``, its variant tags.
 
-A turn holds any number of fields here; how many a turn may hold is a rule, not syntax.
+Move form: a tuple of ``(ring, index)`` pairs, one per placement, the ring as its letter
+(``c``, ``i``, ``m``, ``o``) and the centre as ``("c", 0)``. A turn holds any number of
+fields here, and any index (``o0``, ``i9``): how many a turn may hold and which fields exist
+are rules, not syntax.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from gamerec.recorder.errors import EncodingError, NotationError
-from gamerec.recorder.syntax.base import PLAYERS, GameSyntax, named_option, number, positive
-from gamerec.v1 import record_pb2 as pb
+from gamerec.recorder.syntax.base import PLAYERS, GameSyntax, enum_name, named_option, number
 
-RING_LETTERS: Final[dict[str, pb.ArondaRing.ValueType]] = {
-    "i": pb.ARONDA_RING_INNER,
-    "m": pb.ARONDA_RING_MIDDLE,
-    "o": pb.ARONDA_RING_OUTER,
+#: An Aronda move form: ``(ring letter, index)`` per placement (``o1,c`` is
+#: ``(("o", 1), ("c", 0))``).
+Fields = tuple[tuple[str, int], ...]
+
+#: The ring of each letter in the record schema.
+RING_NAMES: Final = {
+    "c": "ARONDA_RING_CENTRE",
+    "i": "ARONDA_RING_INNER",
+    "m": "ARONDA_RING_MIDDLE",
+    "o": "ARONDA_RING_OUTER",
 }
-_LETTERS_BY_RING: Final = {ring: letter for letter, ring in RING_LETTERS.items()}
-SUPPLIES: Final = {"strict": pb.ARONDA_SUPPLY_STRICT, "pass": pb.ARONDA_SUPPLY_PASS}
-SECOND_PIECES: Final = {"end": pb.ARONDA_SECOND_PIECE_END, "lose": pb.ARONDA_SECOND_PIECE_LOSE}
+_LETTERS_BY_RING: Final = {name: letter for letter, name in RING_NAMES.items()}
 
 
-def parse_move(token: str) -> pb.ArondaTurn:
+def parse_move(token: str) -> Fields:
     """``c``, ``o1``, ``o1,o3``, ``m2,m2``, lower case.
 
     Raises:
@@ -30,22 +36,25 @@ def parse_move(token: str) -> pb.ArondaTurn:
     fields = []
     for part in token.split(","):
         if part == "c":
-            fields.append(pb.ArondaField(ring=pb.ARONDA_RING_CENTRE, index=0))
+            fields.append(("c", 0))
             continue
-        ring = RING_LETTERS.get(part[:1])
-        if ring is None or not part[1:]:
+        if part[:1] not in "imo" or not part[:1] or not part[1:]:
             found = repr(part) if part else "nothing"
             raise NotationError(
                 f"move {token!r}: expected an Aronda field (c, i1..i8, m1..m8, o1..o8), "
                 f"found {found}"
             )
-        index = number(part[1:], token, "a field number")
-        fields.append(pb.ArondaField(ring=ring, index=index))
-    return pb.ArondaTurn(placements=fields)
+        fields.append((part[0], number(part[1:], token, "a field number")))
+    return tuple(fields)
 
 
-def format_move(turn: pb.ArondaTurn) -> str:
-    """The canonical token of an Aronda turn.
+def message_of(fields: Fields) -> dict[str, Any]:
+    """The fields of an ``ArondaTurn`` for a move form."""
+    return {"placements": [{"ring": RING_NAMES[ring], "index": index} for ring, index in fields]}
+
+
+def format_move(turn: Any) -> str:
+    """The canonical token of an ``ArondaTurn``.
 
     Raises:
         EncodingError: no placement, or a field with no name.
@@ -55,28 +64,39 @@ def format_move(turn: pb.ArondaTurn) -> str:
     return ",".join(_format_field(field) for field in turn.placements)
 
 
-def _format_field(field: pb.ArondaField) -> str:
-    if field.ring == pb.ARONDA_RING_CENTRE:
+def _format_field(field: Any) -> str:
+    ring = _LETTERS_BY_RING.get(enum_name("ArondaRing", field.ring))
+    if ring is None:
+        raise EncodingError(f"Aronda ring {field.ring} has no letter")
+    if ring == "c":
         if field.index != 0:
             raise EncodingError(f"the Aronda centre has index 0, not {field.index}")
         return "c"
-    letter = _LETTERS_BY_RING.get(field.ring)
-    if letter is None:
-        raise EncodingError(f"Aronda ring {field.ring} has no letter")
-    return f"{letter}{positive(field.index, 'field number')}"
+    return f"{ring}{field.index}"
 
 
 SYNTAX: Final = GameSyntax(
-    game=pb.GAME_ARONDA,
+    enum="GAME_ARONDA",
     name="Aronda",
     aliases=("aronda",),
     action="aronda",
     variant="aronda",
     options=(
         PLAYERS,
-        named_option("Supply", "supply", SUPPLIES),
-        named_option("SecondPiece", "second_piece", SECOND_PIECES),
+        named_option(
+            "Supply",
+            "supply",
+            "ArondaSupply",
+            {"strict": "ARONDA_SUPPLY_STRICT", "pass": "ARONDA_SUPPLY_PASS"},
+        ),
+        named_option(
+            "SecondPiece",
+            "second_piece",
+            "ArondaSecondPiece",
+            {"end": "ARONDA_SECOND_PIECE_END", "lose": "ARONDA_SECOND_PIECE_LOSE"},
+        ),
     ),
     parse_move=parse_move,
+    message_of=message_of,
     format_move=format_move,
 )

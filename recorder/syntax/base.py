@@ -1,50 +1,95 @@
 """What every game's record syntax is made of: the :class:`GameSyntax` shape and its parts.
 
-A game's record syntax is everything ``recorder`` must know to read and write that game's
-records without its rules: the names people give the game, its ``Game`` enum value, the
-fields of ``Move`` and ``Rules`` that hold its moves and variant, its move tokens
-(notation.md) and its variant tags (GRN). Each game fills one :class:`GameSyntax` in its own
-module of this package; the helpers here are the pieces those modules share.
+A game's record syntax is everything the records of that game need without its rules: the
+names people give the game, its ``Game`` enum value, the fields of ``Move`` and ``Rules``
+that hold its moves and variant, its move tokens (notation.md) and its variant tags (GRN).
+Each game fills one :class:`GameSyntax` in its own module of this package.
+
+These modules are plain Python: no protobuf is imported when they load, so the rules engines
+read their move tokens with the very grammar the GRN reader uses (one grammar per game).
+Enum values are named, and turned into numbers only when a record is built or read
+(:func:`enum_value`); a move token parses into a plain *move form* (tuples of numbers and
+letters, the game's module documents it), which the record and the engine each map to
+their own move.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeAlias
-
-from google.protobuf.message import Message
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 
 from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError
-from gamerec.recorder.grn_values import parse_uint32, parse_uint32_list
-from gamerec.v1 import record_pb2 as pb
 
-GameValue: TypeAlias = pb.Game.ValueType
+if TYPE_CHECKING:
+    from gamerec.v1.record_pb2 import Game
 
-#: The most a 1-based number of a token may be (the record's fields are uint32).
-UINT32_MAX = 2**32 - 1
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
-LETTER_NUMBER = re.compile(r"([a-z])([0-9]+)")
+    #: A ``Game`` enum value.
+    GameValue: TypeAlias = Game.ValueType
+else:
+    GameValue = int  # the generated enum type exists for type checkers only
+
+#: The largest number a token or tag may hold (the record's fields are uint32).
+UINT32_MAX: Final = 2**32 - 1
+LETTERS: Final = "abcdefghijklmnopqrstuvwxyz"
+#: A letter and a number (``c7``, ``g13``); the number may have leading zeros and be 0.
+LETTER_NUMBER: Final = re.compile(r"([a-z])([0-9]+)")
+_WHOLE_NUMBER: Final = re.compile(r"[0-9]{1,10}")
 
 
 @dataclass(frozen=True, slots=True)
 class VariantOption:
-    """A variant option: its GRN tag, its field in the game's variant message, its value text.
+    """A variant option: its GRN tag, its field in the game's variant message, its values.
 
     Attributes:
         tag: the GRN tag (``Players``, ``Board``, ``Mirror`` ...).
         field: the field of the game's variant message.
-        read: the tag's text to the field's value; raises RecordMalformedError.
-        write: the field's value to the tag's text; raises EncodingError.
-        repeated: the field is a repeated one (ONE's ring sizes).
+        what: the value in words, for errors (``a player count``).
+        names: for an enum option, the tag's values and the enum value names they stand for
+            (``{"none": "ONE_MIRROR_NONE", ...}``); empty for a number.
+        enum: for an enum option, the enum's type name in the record schema (``OneMirror``).
+        repeated: the field holds a list of numbers joined by ``,`` (ONE's ring sizes).
     """
 
     tag: str
     field: str
-    read: Callable[[str], Any]
-    write: Callable[[Any], str]
+    what: str = ""
+    names: Mapping[str, str] | None = None
+    enum: str = ""
     repeated: bool = False
+
+    def read(self, text: str) -> Any:
+        """The field's value for a tag's text: a number, a list of them, or an enum name.
+
+        Raises:
+            RecordMalformedError: the text is not a value of this option.
+        """
+        if self.names is not None:
+            value = self.names.get(text.lower())
+            if value is None:
+                raise RecordMalformedError(
+                    f"{self.tag} must be one of {', '.join(self.names)}, not {text!r}"
+                )
+            return value
+        what = f"{self.what} ({self.tag})"
+        if self.repeated:
+            return whole_numbers(text, ",", what)
+        return whole_number(text, what)
+
+    def write(self, value: Any) -> str:
+        """The tag's text for a field's value (an enum option takes the value's number).
+
+        Raises:
+            EncodingError: an enum value this version does not know.
+        """
+        if self.names is None:
+            return ",".join(map(str, value)) if self.repeated else str(value)
+        name = enum_name(self.enum, value)
+        text = next((key for key, named in self.names.items() if named == name), None)
+        if text is None:
+            raise EncodingError(f"{self.tag} value {value} is unknown to this version")
+        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,26 +97,35 @@ class GameSyntax:
     """One game's record syntax (see the module docstring).
 
     Attributes:
-        game: the game's ``Game`` enum value.
+        enum: the game's ``Game`` enum value name (``GAME_ONE``).
         name: the canonical name, as the GRN ``Game`` tag writes it (``Oh-Wah-Ree``).
         aliases: other spellings people type, read wherever a game is named (``ohwahree``);
             matching ignores case, ``-``, ``_`` and spaces.
         action: the field of ``Move.action`` that holds the game's own moves.
         variant: the field of ``Rules.variant`` that holds the game's variant.
         options: the variant options, in the order GRN writes them.
-        parse_move: a lower-case move token that is not ``resign``, ``pass`` or ``swap`` to the
-            message of ``action`` (raises NotationError).
-        format_move: the message of ``action`` to its canonical token (raises EncodingError).
+        parse_move: a lower-case move token that is not ``resign``, ``pass`` or ``swap`` to
+            its move form (raises NotationError).
+        message_of: a move form to the fields of the game's move message, as the message's
+            constructor takes them (nested mappings and lists, enum value names).
+        format_move: the game's move message (or anything with its fields) to its token
+            (raises EncodingError).
     """
 
-    game: GameValue
+    enum: str
     name: str
     aliases: tuple[str, ...]
     action: str
     variant: str
     options: tuple[VariantOption, ...]
-    parse_move: Callable[[str], Message]
+    parse_move: Callable[[str], Any]
+    message_of: Callable[[Any], dict[str, Any]]
     format_move: Callable[[Any], str]
+
+    @property
+    def game(self) -> GameValue:
+        """The ``Game`` enum value."""
+        return cast("GameValue", enum_value("Game", self.enum))
 
     @property
     def spellings(self) -> tuple[str, ...]:
@@ -84,25 +138,68 @@ def name_key(name: str) -> str:
     return re.sub(r"[-_\s]+", "", name).lower()
 
 
-# -- pieces of move tokens -------------------------------------------------------------------
+# -- enum values, named here and numbered by the record schema ---------------------------------
+
+_ENUM_VALUES: dict[tuple[str, str], int] = {}
+
+
+def enum_value(enum: str, name: str) -> int:
+    """The number of the value ``name`` of the record schema's enum ``enum``."""
+    key = (enum, name)
+    value = _ENUM_VALUES.get(key)
+    if value is None:
+        from gamerec.v1 import record_pb2  # noqa: PLC0415 (the grammar itself needs none)
+
+        value = _ENUM_VALUES[key] = int(getattr(record_pb2, enum).Value(name))
+    return value
+
+
+def enum_name(enum: str, value: int) -> str:
+    """The name of the value ``value`` of the enum ``enum``; ``""`` for an unknown number."""
+    from gamerec.v1 import record_pb2  # noqa: PLC0415 (the grammar itself needs none)
+
+    values = getattr(record_pb2, enum).DESCRIPTOR.values_by_number
+    known = values.get(value)
+    return "" if known is None else str(known.name)
+
+
+# -- numbers -----------------------------------------------------------------------------------
+
+
+def whole_number(text: str, what: str) -> int:
+    """A whole number from 0 to 2^32 - 1, digits only (a tag's value).
+
+    Raises:
+        RecordMalformedError: anything else.
+    """
+    if not _WHOLE_NUMBER.fullmatch(text) or int(text) > UINT32_MAX:
+        raise RecordMalformedError(f"expected {what} as a whole number, found {text!r}")
+    return int(text)
+
+
+def whole_numbers(text: str, separator: str, what: str) -> list[int]:
+    """Whole numbers joined by ``separator`` (spaces around them allowed); empty text is []."""
+    if not text.strip():
+        return []
+    return [whole_number(part.strip(), what) for part in text.split(separator)]
 
 
 def number(digits: str, token: str, what: str) -> int:
-    """A 1-based number written without leading zeros, within uint32.
+    """A number in a move token: digits, read as the number they spell, within uint32.
+
+    Leading zeros are allowed and 0 too (notation.md: an index that names nothing is an
+    illegal move, not a malformed record).
 
     Raises:
-        NotationError: not digits, ``0``, a leading zero, or too large.
+        NotationError: not digits, or too large for the record.
     """
-    if not (digits.isascii() and digits.isdigit()) or digits == "0":
+    if not (digits.isascii() and digits.isdigit()):
         found = repr(digits) if digits else "nothing"
-        raise NotationError(f"move {token!r}: expected {what} counted from 1, found {found}")
-    if digits.startswith("0"):
-        raise NotationError(
-            f"move {token!r}: expected {what} without leading zeros, found {digits!r}"
-        )
-    if len(digits) > 10 or int(digits) > UINT32_MAX:
-        raise NotationError(f"move {token!r}: {digits} is too large for {what}")
-    return int(digits)
+        raise NotationError(f"move {token!r}: expected {what}, found {found}")
+    value = int(digits) if len(digits) <= 30 else UINT32_MAX + 1
+    if value > UINT32_MAX:
+        raise NotationError(f"move {token!r}: {digits[:30]} is too large for {what}")
+    return value
 
 
 def letter_number(part: str, token: str, what: str, example: str) -> tuple[int, int]:
@@ -133,58 +230,23 @@ def letter(rank: int, what: str) -> str:
     return LETTERS[rank - 1]
 
 
-def positive(value: int, what: str) -> int:
-    """A 1-based number; 0 has no token.
-
-    Raises:
-        EncodingError: the number is 0.
-    """
-    if value < 1:
-        raise EncodingError(f"{what} 0 has no token (numbers count from 1)")
-    return value
+# -- variant options -----------------------------------------------------------------------------
 
 
-# -- variant options -------------------------------------------------------------------------
-
-
-def named_option(tag: str, field: str, names: Mapping[str, int]) -> VariantOption:
+def named_option(tag: str, field: str, enum: str, names: Mapping[str, str]) -> VariantOption:
     """An option whose values are names (``none``, ``first``, ...), read in any case."""
-    by_value = {value: name for name, value in names.items()}
-
-    def read(text: str) -> int:
-        value = names.get(text.lower())
-        if value is None:
-            raise RecordMalformedError(f"{tag} must be one of {', '.join(names)}, not {text!r}")
-        return value
-
-    def write(value: int) -> str:
-        name = by_value.get(value)
-        if name is None:
-            raise EncodingError(f"{tag} value {value} is unknown to this version")
-        return name
-
-    return VariantOption(tag, field, read, write)
+    return VariantOption(tag, field, names=dict(names), enum=enum)
 
 
 def number_option(tag: str, field: str, what: str) -> VariantOption:
     """An option holding one whole number."""
-    return VariantOption(tag, field, lambda text: parse_uint32(text, f"{what} ({tag})"), str)
+    return VariantOption(tag, field, what=what)
 
 
 def number_list_option(tag: str, field: str, what: str) -> VariantOption:
     """An option holding whole numbers joined by ``,`` (ONE's ``Board``)."""
-
-    def write(values: Sequence[int]) -> str:
-        return ",".join(str(value) for value in values)
-
-    return VariantOption(
-        tag,
-        field,
-        lambda text: parse_uint32_list(text, ",", f"{what} ({tag})"),
-        write,
-        repeated=True,
-    )
+    return VariantOption(tag, field, what=what, repeated=True)
 
 
 #: The ``Players`` option every game's variant message has.
-PLAYERS = number_option("Players", "players", "a player count")
+PLAYERS: Final = number_option("Players", "players", "a player count")

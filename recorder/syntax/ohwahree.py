@@ -1,35 +1,39 @@
 """Oh-Wah-Ree's record syntax: sowings ``4``, ``4ccw``, ``4cw`` (notation.md), its variant tags.
 
-Whether a pit exists and whether a direction is allowed are the referee's questions.
+Move form: ``(pit, direction)``, the direction ``""`` when the token names none, else
+``"ccw"`` or ``"cw"``. Whether a pit exists (``0`` and ``13`` parse) and whether a direction
+is allowed are the referee's questions.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Any, Final
 
 from gamerec.recorder.errors import EncodingError, NotationError
 from gamerec.recorder.syntax.base import (
     PLAYERS,
     GameSyntax,
+    enum_name,
     named_option,
     number,
     number_option,
-    positive,
 )
-from gamerec.v1 import record_pb2 as pb
+
+#: An Oh-Wah-Ree move form: ``(pit, direction)`` (``4cw`` is ``(4, "cw")``).
+Sowing = tuple[int, str]
 
 _PIT: Final = re.compile(r"([0-9]+)(ccw|cw)?")
-DIRECTION_SUFFIXES: Final[dict[str, pb.SowDirection.ValueType]] = {
-    "": pb.SOW_DIRECTION_UNSPECIFIED,
-    "ccw": pb.SOW_DIRECTION_CCW,
-    "cw": pb.SOW_DIRECTION_CW,
+#: The sowing direction of each suffix in the record schema.
+DIRECTION_NAMES: Final = {
+    "": "SOW_DIRECTION_UNSPECIFIED",
+    "ccw": "SOW_DIRECTION_CCW",
+    "cw": "SOW_DIRECTION_CW",
 }
-_SUFFIXES: Final = {direction: suffix for suffix, direction in DIRECTION_SUFFIXES.items()}
-DIRECTIONS: Final = {"free": pb.OH_WAH_REE_DIRECTION_FREE, "ccw": pb.OH_WAH_REE_DIRECTION_CCW}
+_SUFFIXES: Final = {name: suffix for suffix, name in DIRECTION_NAMES.items()}
 
 
-def parse_move(token: str) -> pb.OhWahReeMove:
+def parse_move(token: str) -> Sowing:
     """``4``, ``4ccw``, ``4cw``, lower case.
 
     Raises:
@@ -42,24 +46,29 @@ def parse_move(token: str) -> pb.OhWahReeMove:
             "such as 4, 4ccw or 4cw"
         )
     digits, suffix = match.groups()
-    pit = number(digits, token, "a pit number")
-    return pb.OhWahReeMove(pit=pit, direction=DIRECTION_SUFFIXES[suffix or ""])
+    return number(digits, token, "a pit number"), suffix or ""
 
 
-def format_move(move: pb.OhWahReeMove) -> str:
-    """The canonical token of a sowing.
+def message_of(sowing: Sowing) -> dict[str, Any]:
+    """The fields of an ``OhWahReeMove`` for a move form."""
+    pit, direction = sowing
+    return {"pit": pit, "direction": DIRECTION_NAMES[direction]}
+
+
+def format_move(move: Any) -> str:
+    """The canonical token of an ``OhWahReeMove``.
 
     Raises:
-        EncodingError: pit 0, or a direction unknown to this version.
+        EncodingError: a direction unknown to this version.
     """
-    suffix = _SUFFIXES.get(move.direction)
+    suffix = _SUFFIXES.get(enum_name("SowDirection", move.direction))
     if suffix is None:
         raise EncodingError(f"sowing direction {move.direction} is unknown to this version")
-    return f"{positive(move.pit, 'pit')}{suffix}"
+    return f"{move.pit}{suffix}"
 
 
 SYNTAX: Final = GameSyntax(
-    game=pb.GAME_OH_WAH_REE,
+    enum="GAME_OH_WAH_REE",
     name="Oh-Wah-Ree",
     aliases=("oh-wah-ree", "ohwahree", "oh_wah_ree"),
     action="oh_wah_ree",
@@ -67,8 +76,14 @@ SYNTAX: Final = GameSyntax(
     options=(
         PLAYERS,
         number_option("StonesPerPit", "stones_per_pit", "a stone count"),
-        named_option("Direction", "direction", DIRECTIONS),
+        named_option(
+            "Direction",
+            "direction",
+            "OhWahReeDirection",
+            {"free": "OH_WAH_REE_DIRECTION_FREE", "ccw": "OH_WAH_REE_DIRECTION_CCW"},
+        ),
     ),
     parse_move=parse_move,
+    message_of=message_of,
     format_move=format_move,
 )

@@ -1,13 +1,15 @@
 """ONE's record syntax: points ``c7``, captures ``c7xc9xa5`` (notation.md, ONE), its variant tags.
 
-A point is a ring letter and a 1-based index, read one after the other so that ring ``x``
-(the 24th) still parses: a point always ends in a digit, and an ``x`` after it separates
-the points of a capture. Whether the board has the point is the referee's question.
+Move form: a tuple of ``(ring, index)`` pairs, the ring as the rank of its letter (``a`` = 1),
+one pair per point of the token (a placement has one, a capture one more per jump). A point
+is read one after the other, so that ring ``x`` (the 24th) still parses: a point always ends
+in a digit, and an ``x`` after it separates the points of a capture. Whether the board has
+the point is the referee's question (``a0`` and ``e1`` parse).
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from gamerec.recorder.errors import EncodingError, NotationError
 from gamerec.recorder.syntax.base import (
@@ -19,28 +21,19 @@ from gamerec.recorder.syntax.base import (
     named_option,
     number,
     number_list_option,
-    positive,
 )
-from gamerec.v1 import record_pb2 as pb
 
-MIRRORS: Final = {
-    "none": pb.ONE_MIRROR_NONE,
-    "first": pb.ONE_MIRROR_FIRST,
-    "every": pb.ONE_MIRROR_EVERY,
-}
-TIEBREAKS: Final = {
-    "shared": pb.ONE_TIEBREAK_SHARED,
-    "largest-group": pb.ONE_TIEBREAK_LARGEST_GROUP,
-}
+#: A ONE move form: ``(ring, index)`` per point, the ring 1-based (``c7`` is ``((3, 7),)``).
+Points = tuple[tuple[int, int], ...]
 
 
-def parse_move(token: str) -> pb.OneMove:
+def parse_move(token: str) -> Points:
     """``c7`` (placement) or ``c7xc9xa5`` (capture path), lower case.
 
     Raises:
         NotationError: the text is not a ONE point or capture.
     """
-    path = []
+    points = []
     position = 0
     while True:
         match = LETTER_NUMBER.match(token, position)
@@ -53,11 +46,10 @@ def parse_move(token: str) -> pb.OneMove:
                 f"{after}, found {found}"
             )
         ring_letter, digits = match.groups()
-        index = number(digits, token, "a point index")
-        path.append(pb.OnePoint(ring=LETTERS.index(ring_letter) + 1, index=index))
+        points.append((LETTERS.index(ring_letter) + 1, number(digits, token, "a point index")))
         position = match.end()
         if position == len(token):
-            return pb.OneMove(path=path)
+            return tuple(points)
         if token[position] != "x":
             raise NotationError(
                 f"move {token!r}: expected 'x' between the points of a capture, "
@@ -66,21 +58,24 @@ def parse_move(token: str) -> pb.OneMove:
         position += 1
 
 
-def format_move(move: pb.OneMove) -> str:
-    """The canonical token of a ONE move.
+def message_of(points: Points) -> dict[str, Any]:
+    """The fields of a ``OneMove`` for a move form."""
+    return {"path": [{"ring": ring, "index": index} for ring, index in points]}
+
+
+def format_move(move: Any) -> str:
+    """The canonical token of a ``OneMove``.
 
     Raises:
-        EncodingError: no point, or a point with no name (ring 0 or past ``z``, index 0).
+        EncodingError: no point, or a ring with no letter (0, or past ``z``).
     """
     if not move.path:
         raise EncodingError("a ONE move with no point has no token")
-    return "x".join(
-        f"{letter(p.ring, 'ring')}{positive(p.index, 'point index')}" for p in move.path
-    )
+    return "x".join(f"{letter(point.ring, 'ring')}{point.index}" for point in move.path)
 
 
 SYNTAX: Final = GameSyntax(
-    game=pb.GAME_ONE,
+    enum="GAME_ONE",
     name="ONE",
     aliases=("one",),
     action="one",
@@ -88,9 +83,20 @@ SYNTAX: Final = GameSyntax(
     options=(
         PLAYERS,
         number_list_option("Board", "ring_sizes", "a ring size"),
-        named_option("Mirror", "mirror", MIRRORS),
-        named_option("Tiebreak", "tiebreak", TIEBREAKS),
+        named_option(
+            "Mirror",
+            "mirror",
+            "OneMirror",
+            {"none": "ONE_MIRROR_NONE", "first": "ONE_MIRROR_FIRST", "every": "ONE_MIRROR_EVERY"},
+        ),
+        named_option(
+            "Tiebreak",
+            "tiebreak",
+            "OneTiebreak",
+            {"shared": "ONE_TIEBREAK_SHARED", "largest-group": "ONE_TIEBREAK_LARGEST_GROUP"},
+        ),
     ),
     parse_move=parse_move,
+    message_of=message_of,
     format_move=format_move,
 )

@@ -1,12 +1,13 @@
 """Oust's record syntax: cells ``g7`` and turns ``e5,f5,k9`` (notation.md, Oust), its variant tags.
 
-A cell is a letter and a row number; whether the board has it is the referee's question, and
-so is how many placements a turn may chain.
+Move form: a tuple of ``(column, row)`` pairs, one per placement, the column as the rank of
+its letter (``a`` = 1). A cell is a letter and a row number; whether the board has it
+(``g0`` parses) is the referee's question, and so is how many placements a turn may chain.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from gamerec.recorder.errors import EncodingError
 from gamerec.recorder.syntax.base import (
@@ -16,41 +17,39 @@ from gamerec.recorder.syntax.base import (
     letter_number,
     named_option,
     number_option,
-    positive,
 )
-from gamerec.v1 import record_pb2 as pb
 
-PIES: Final = {"on": pb.OUST_PIE_ON, "off": pb.OUST_PIE_OFF}
+#: An Oust move form: ``(column, row)`` per placement (``g7`` is ``((7, 7),)``).
+Cells = tuple[tuple[int, int], ...]
 
 
-def parse_move(token: str) -> pb.OustTurn:
+def parse_move(token: str) -> Cells:
     """``g7`` or ``e5,f5,k9``, lower case.
 
     Raises:
         NotationError: a part is not an Oust cell.
     """
-    cells = []
-    for part in token.split(","):
-        column, row = letter_number(part, token, "an Oust cell", "g7")
-        cells.append(pb.OustCell(column=column, row=row))
-    return pb.OustTurn(placements=cells)
+    return tuple(letter_number(part, token, "an Oust cell", "g7") for part in token.split(","))
 
 
-def format_move(turn: pb.OustTurn) -> str:
-    """The canonical token of an Oust turn.
+def message_of(cells: Cells) -> dict[str, Any]:
+    """The fields of an ``OustTurn`` for a move form."""
+    return {"placements": [{"column": column, "row": row} for column, row in cells]}
+
+
+def format_move(turn: Any) -> str:
+    """The canonical token of an ``OustTurn``.
 
     Raises:
-        EncodingError: no placement, or a cell with no name.
+        EncodingError: no placement, or a column with no letter.
     """
     if not turn.placements:
         raise EncodingError("an Oust turn with no placement has no token")
-    return ",".join(
-        f"{letter(cell.column, 'column')}{positive(cell.row, 'row')}" for cell in turn.placements
-    )
+    return ",".join(f"{letter(cell.column, 'column')}{cell.row}" for cell in turn.placements)
 
 
 SYNTAX: Final = GameSyntax(
-    game=pb.GAME_OUST,
+    enum="GAME_OUST",
     name="Oust",
     aliases=("oust",),
     action="oust",
@@ -58,8 +57,9 @@ SYNTAX: Final = GameSyntax(
     options=(
         PLAYERS,
         number_option("Board", "board_side", "a board side"),
-        named_option("Pie", "pie", PIES),
+        named_option("Pie", "pie", "OustPie", {"on": "OUST_PIE_ON", "off": "OUST_PIE_OFF"}),
     ),
     parse_move=parse_move,
+    message_of=message_of,
     format_move=format_move,
 )

@@ -19,7 +19,7 @@ EXTENSIONS = [encoding.extension for encoding in Encoding]
 
 #: Every broken fixture and the place its error must name.
 BROKEN_PLACES = {
-    "bad-coordinate.grn": "line 4, column 16: move 'c0'",
+    "bad-coordinate.grn": "line 4, column 16: move 'c7x'",
     "bad-json.json": "line 3, column 23: not JSON",
     "bad-line.jsonl": "line 2, column 53: not JSON",
     "bad-schema.json": "line 1: not a GameRecord: moves[0].glyph",

@@ -223,9 +223,9 @@ def test_a_ply_number_must_be_followed_by_a_move() -> None:
 
 
 def test_a_move_that_is_not_a_token_of_the_game_is_an_error_at_its_column() -> None:
-    found = error('[Game "ONE"]\n\n1. c7 2. c0')
+    found = error('[Game "ONE"]\n\n1. c7 2. c7x')
     assert found.where == "line 3, column 10"
-    assert "move 'c0'" in found.reason
+    assert "move 'c7x'" in found.reason
 
 
 def test_glyphs_follow_the_move_attached_separate_or_as_numeric_glyphs() -> None:

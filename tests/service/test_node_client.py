@@ -68,6 +68,7 @@ def test_node_client_reports_a_refused_request_in_one_line_and_exits_2(
     assert finished.returncode == 2
     assert finished.stdout == ""
     assert finished.stderr == (
-        f"validate.mjs: error: {path}: INVALID_ARGUMENT: data: line 4, column 16: move 'c0': "
-        "expected a point index counted from 1, found '0'\n"
+        f"validate.mjs: error: {path}: INVALID_ARGUMENT: data: line 4, column 16: move 'c7x': "
+        "expected a ONE point such as c7 (a ring letter and an index) after 'c7x', found "
+        "nothing\n"
     )

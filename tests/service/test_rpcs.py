@@ -264,7 +264,8 @@ def test_malformed_grn_is_invalid_argument_naming_data_and_the_place(
     field, description = violation(raised.value)
     assert field == "data"
     assert description == (
-        "line 4, column 16: move 'c0': expected a point index counted from 1, found '0'"
+        "line 4, column 16: " + "move 'c7x': expected a ONE point such as c7 (a ring letter and an "
+        "index) after 'c7x', found nothing"
     )
 
 
@@ -306,11 +307,11 @@ def test_an_unknown_encoding_value_names_the_encoding_field(
 
 def test_diff_names_the_side_whose_data_is_malformed(stub: sgrpc.RecordServiceStub) -> None:
     good = spb.RecordInput(record=only_record(GAMES[0]))
-    bad = spb.RecordInput(data=b'[Game "ONE"]\n\n1. c0', encoding=spb.RECORD_ENCODING_GRN)
+    bad = spb.RecordInput(data=b'[Game "ONE"]\n\n1. 7c', encoding=spb.RECORD_ENCODING_GRN)
     with pytest.raises(grpc.RpcError) as raised:
         stub.Diff(spb.DiffRequest(left=good, right=bad))
     field, description = violation(raised.value)
-    assert field == "right.data" and "c0" in description
+    assert field == "right.data" and "7c" in description
     with pytest.raises(grpc.RpcError) as missing:
         stub.Diff(spb.DiffRequest(left=good))
     assert violation(missing.value) == ("right", "the request holds no right record")
