@@ -1,9 +1,11 @@
 """Record moves to engine moves and back: the thin adapter between ``recorder`` and the engines.
 
-A record move (protobuf) becomes its notation.md token (``recorder.notation``), and the token
-becomes the engine's move (``Engine.parse_move``). That path costs microseconds per ply, so a
-reader remembers each move it has translated, keyed by the move's serialized bytes (its
-action and stated seat; an annotated move has its own key and simply takes the slow path).
+A record move (protobuf) maps straight to the engine's move through the game's registry entry
+(``move_of``); a move that is no plain move of the game goes through its notation.md token
+(``recorder.notation``) and ``Engine.parse_move``, whose errors say what is wrong with it.
+Reading a move's fields costs about a microsecond, so a reader remembers each move it has
+translated, keyed by the move's serialized bytes (its action and stated seat; an annotated
+move has its own key and simply takes the slow path).
 Readers are shared by every record of the same game and variant, since the same few hundred
 moves recur across a whole archive. Engine moves are immutable, so sharing them is safe.
 """
@@ -171,8 +173,25 @@ class MoveReader:
         return ReadMoves(engine_moves, seats, None)
 
     def _translate(self, key: bytes) -> tuple[Any, int]:
-        """Translate one move the slow way, and remember it."""
+        """Translate one move not seen before, and remember it.
+
+        A plain move of the game maps straight from its fields (the registry's ``move_of``);
+        anything else goes the token path, whose errors name what is wrong with it.
+        """
         move = pb.Move.FromString(key)
+        engine_move = self._identity.entry.move_of(move)
+        if engine_move is None:
+            engine_move = self._by_token(move)
+        if len(key) <= MAX_REMEMBERED_KEY_BYTES:
+            if len(self._move_by_key) >= MAX_REMEMBERED_MOVES:
+                self._move_by_key.clear()
+                self._seat_by_key.clear()
+            self._move_by_key[key] = engine_move
+            self._seat_by_key[key] = move.seat
+        return engine_move, move.seat
+
+    def _by_token(self, move: pb.Move) -> Any:
+        """The engine move of a record move through its token (the exact errors)."""
         text = self.token(move)
         identity = self._identity
         try:
@@ -181,13 +200,7 @@ class MoveReader:
             raise UnreadableMoveError("MALFORMED_MOVE", str(error), text) from None
         # Engine moves are never None (None marks a move not remembered in engine_moves).
         assert engine_move is not None
-        if len(key) <= MAX_REMEMBERED_KEY_BYTES:
-            if len(self._move_by_key) >= MAX_REMEMBERED_MOVES:
-                self._move_by_key.clear()
-                self._seat_by_key.clear()
-            self._move_by_key[key] = engine_move
-            self._seat_by_key[key] = move.seat
-        return engine_move, move.seat
+        return engine_move
 
     def text(self, move: pb.Move) -> str:
         """The move's token, or ``"?"`` when it has none (for messages)."""

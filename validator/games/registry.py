@@ -78,6 +78,9 @@ class GameEntry:
         citation: where its rules text says how games end, score and rank.
         annotation: what the annotator's search values.
         board_model: builds the board model of a variant, for pictures (validator.render).
+        move_of: the engine move of a record move, read straight from its fields; None when
+            the move is not a plain move of the game (another game's, a special the game
+            does not have, a place with no name), which only the token path can name.
     """
 
     syntax: GameSyntax
@@ -85,6 +88,7 @@ class GameEntry:
     citation: Citation
     annotation: Annotation
     board_model: Callable[[Any], BoardModel]
+    move_of: Callable[[pb.Move], Any]
 
     @property
     def name(self) -> str:

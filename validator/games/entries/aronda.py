@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from gamerec.recorder.syntax.aronda import SYNTAX
+from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import aronda
 from gamerec.validator.games.registry import Annotation, Citation, GameEntry, score_lead
 
@@ -104,6 +105,29 @@ def board_model(variant: aronda.ArondaVariant) -> BoardModel:
     )
 
 
+#: The code of the first field of each ring, by the record's ring (index 1 is that field).
+_RING_BASES: Final = {pb.ARONDA_RING_INNER: 0, pb.ARONDA_RING_MIDDLE: 8, pb.ARONDA_RING_OUTER: 16}
+_SPECIALS: Final = {"pass": aronda.PASS, "resign": aronda.RESIGN}
+
+
+def move_of(move: pb.Move) -> aronda.Move | None:
+    """The engine move of a record move (see ``GameEntry.move_of``)."""
+    action = move.WhichOneof("action")
+    if action != "aronda":
+        return _SPECIALS.get(action or "")
+    codes = []
+    for field in move.aronda.placements:
+        index = field.index
+        if field.ring == pb.ARONDA_RING_CENTRE and not index:
+            codes.append(0)
+            continue
+        base = _RING_BASES.get(field.ring)
+        if base is None or not 1 <= index <= 8:
+            return None  # the centre with an index, a ring unknown, a field off the board
+        codes.append(base + index)
+    return tuple(codes) if codes else None
+
+
 #: Aronda in the registry. A ply is clearly worse when it loses two fields.
 ENTRY: Final = GameEntry(
     syntax=SYNTAX,
@@ -113,4 +137,5 @@ ENTRY: Final = GameEntry(
     ),
     annotation=Annotation(value=score_lead, threshold=2),
     board_model=board_model,
+    move_of=move_of,
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from gamerec.recorder.syntax.ohwahree import SYNTAX
+from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import ohwahree
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.games.registry import Annotation, Citation, GameEntry, lead
@@ -114,6 +115,26 @@ def store_lead(state: GameState[Any], seat: int) -> int:
 
 
 #: Oh-Wah-Ree in the registry. A ply is clearly worse when it loses more than one pit's
+
+#: The engine's direction of each sowing direction of the record.
+_DIRECTIONS: Final[dict[int, ohwahree.SowDirection | None]] = {
+    pb.SOW_DIRECTION_UNSPECIFIED: None,
+    pb.SOW_DIRECTION_CCW: "ccw",
+    pb.SOW_DIRECTION_CW: "cw",
+}
+
+
+def move_of(move: pb.Move) -> ohwahree.Move | None:
+    """The engine move of a record move (see ``GameEntry.move_of``)."""
+    action = move.WhichOneof("action")
+    if action != "oh_wah_ree":
+        return ohwahree.RESIGN if action == "resign" else None
+    sowing = move.oh_wah_ree
+    if sowing.direction not in _DIRECTIONS:
+        return None
+    return ohwahree.Sow(sowing.pit, _DIRECTIONS[sowing.direction])
+
+
 #: capture of 2 or 3 stones.
 ENTRY: Final = GameEntry(
     syntax=SYNTAX,
@@ -123,4 +144,5 @@ ENTRY: Final = GameEntry(
     ),
     annotation=Annotation(value=store_lead, threshold=4),
     board_model=board_model,
+    move_of=move_of,
 )

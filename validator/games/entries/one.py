@@ -11,6 +11,7 @@ import math
 from typing import TYPE_CHECKING, Final
 
 from gamerec.recorder.syntax.one import SYNTAX
+from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import one
 from gamerec.validator.games.registry import Annotation, Citation, GameEntry, score_lead
 
@@ -106,6 +107,23 @@ def _one_point_radius(rings: tuple[int, ...], radii: tuple[float, ...]) -> float
 
 
 #: ONE in the registry. A ply is clearly worse when it loses 2 points: a missed capture, or
+
+
+def move_of(move: pb.Move) -> one.Move | None:
+    """The engine move of a record move (see ``GameEntry.move_of``)."""
+    action = move.WhichOneof("action")
+    if action == "one":
+        path = move.one.path
+        codes = []
+        for point in path:
+            ring = point.ring
+            if not 1 <= ring <= one.CODE_STRIDE:
+                return None
+            codes.append(ring - 1 + one.CODE_STRIDE * point.index)
+        return tuple(codes) if codes else None
+    return one.RESIGN if action == "resign" else None
+
+
 #: as much in groups.
 ENTRY: Final = GameEntry(
     syntax=SYNTAX,
@@ -113,4 +131,5 @@ ENTRY: Final = GameEntry(
     citation=Citation(one.RULES, end="§6.2", score="§6.3", ranking="§6.4", terminations="§7"),
     annotation=Annotation(value=score_lead, threshold=2),
     board_model=board_model,
+    move_of=move_of,
 )

@@ -11,6 +11,7 @@ import math
 from typing import TYPE_CHECKING, Any, Final
 
 from gamerec.recorder.syntax.oust import SYNTAX
+from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import oust
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.games.registry import Annotation, Citation, GameEntry, lead
@@ -86,6 +87,26 @@ def stones_lead(state: GameState[Any], seat: int) -> int:
     return WIN * lead(state.scores(), seat) + lead(stones, seat)
 
 
+_SPECIALS: Final[dict[str, oust.Move]] = {
+    "pass": oust.PASS,
+    "swap": oust.SWAP,
+    "resign": oust.RESIGN,
+}
+
+
+def move_of(move: pb.Move) -> oust.Move | None:
+    """The engine move of a record move (see ``GameEntry.move_of``)."""
+    action = move.WhichOneof("action")
+    if action != "oust":
+        return _SPECIALS.get(action or "")
+    codes = []
+    for cell in move.oust.placements:
+        if not 1 <= cell.column <= 26:
+            return None
+        codes.append(oust.ROW_BITS * (cell.row - 1) + cell.column - 1)
+    return tuple(codes) if codes else None
+
+
 #: Oust in the registry. A ply is clearly worse when it loses two enemy stones.
 ENTRY: Final = GameEntry(
     syntax=SYNTAX,
@@ -93,4 +114,5 @@ ENTRY: Final = GameEntry(
     citation=Citation(oust.RULES, end="§6.1-6.2", score="§6.1", ranking="§6.1", terminations="§7"),
     annotation=Annotation(value=stones_lead, threshold=2),
     board_model=board_model,
+    move_of=move_of,
 )

@@ -1,0 +1,119 @@
+"""Record moves map straight to engine moves exactly as their tokens would (no text between).
+
+The registry's ``move_of`` reads a plain move's fields; anything else is left to the token
+path (``None``). Wherever ``move_of`` answers, its answer is the engine move the token path
+gives; and the reader's verdicts on odd moves (another game's, a place with no name, a
+special the game lacks) are the token path's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gamerec.recorder.errors import EncodingError
+from gamerec.recorder.notation import format_action
+from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.games.protocol import MoveSyntaxError
+from gamerec.validator.games.registry import GameEntry, entries, entry_of
+from gamerec.validator.identity import RulesIdentity
+from gamerec.validator.moves import MoveReader, UnreadableMoveError
+from tests.strategies import GAMES, actions
+
+ENTRIES = entries()
+
+
+def some_variant(entry: GameEntry) -> Any:
+    """A variant of the entry's game (moves do not depend on it)."""
+    needs_players = entry.name in ("ONE", "Oh-Wah-Ree")
+    return entry.engine.variant_from_tags({"Players": "3"} if needs_players else {})
+
+
+def token_path(entry: GameEntry, move: pb.Move) -> Any:
+    """The engine move of ``move`` through its token, or None when it has none."""
+    variant = some_variant(entry)
+    try:
+        return entry.engine.parse_move(variant, format_action(move))
+    except (EncodingError, MoveSyntaxError):
+        return None
+
+
+odd_moves = st.one_of(
+    st.builds(
+        lambda ring, index: pb.Move(one=pb.OneMove(path=[pb.OnePoint(ring=ring, index=index)])),
+        st.integers(0, 40),
+        st.integers(0, 2**32 - 1),
+    ),
+    st.builds(
+        lambda ring, index: pb.Move(
+            aronda=pb.ArondaTurn(placements=[pb.ArondaField(ring=ring, index=index)])
+        ),
+        st.integers(0, 6),
+        st.integers(0, 12),
+    ),
+    st.builds(
+        lambda column, row: pb.Move(
+            oust=pb.OustTurn(placements=[pb.OustCell(column=column, row=row)])
+        ),
+        st.integers(0, 30),
+        st.integers(0, 20),
+    ),
+    st.builds(
+        lambda pit, direction: pb.Move(oh_wah_ree=pb.OhWahReeMove(pit=pit, direction=direction)),
+        st.integers(0, 20),
+        st.integers(0, 4),
+    ),
+    st.sampled_from([pb.Move(resign={}), pb.Move(swap={}), pb.Move(one=pb.OneMove())]),
+    st.just(pb.Move(**{"pass": {}})),
+)
+
+
+@given(st.sampled_from(GAMES).flatmap(lambda game: st.tuples(st.just(game), actions(game))))
+def test_a_plain_move_maps_to_what_its_token_gives(case: tuple[int, pb.Move]) -> None:
+    game, move = case
+    entry = entry_of(game)
+    assert entry is not None
+    direct = entry.move_of(move)
+    if direct is not None:
+        assert direct == token_path(entry, move)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda entry: entry.name)
+@given(move=odd_moves)
+def test_any_move_maps_as_its_token_or_is_left_to_it(entry: GameEntry, move: pb.Move) -> None:
+    direct = entry.move_of(move)
+    if direct is not None:
+        assert direct == token_path(entry, move)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda entry: entry.name)
+@given(move=odd_moves)
+def test_the_reader_s_verdict_on_any_move_is_the_token_path_s(
+    entry: GameEntry, move: pb.Move
+) -> None:
+    variant = some_variant(entry)
+    reader = MoveReader(RulesIdentity(entry=entry, variant=variant))
+    try:
+        found: Any = reader.engine_move(move)
+    except UnreadableMoveError as problem:
+        found = (problem.code, str(problem))
+    try:
+        expected: Any = reader._by_token(move)
+    except UnreadableMoveError as problem:
+        expected = (problem.code, str(problem))
+    assert found == expected
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda entry: entry.name)
+def test_every_move_of_generated_games_maps_straight(entry: GameEntry) -> None:
+    from gamerec.validator.generation import generate
+
+    tags = {"Players": "3"} if entry.name in ("ONE", "Oh-Wah-Ree") else {}
+    for record in generate(entry.name, tags, 3, seed=5):
+        for move in record.moves:
+            direct = entry.move_of(move)
+            assert direct is not None
+            assert direct == token_path(entry, move)
