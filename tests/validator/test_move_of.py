@@ -19,6 +19,7 @@ from gamerec.recorder.notation import format_action
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games.protocol import MoveSyntaxError
 from gamerec.validator.games.registry import GameEntry, entries, entry_of
+from gamerec.validator.generation import generate
 from gamerec.validator.identity import RulesIdentity
 from gamerec.validator.moves import MoveReader, UnreadableMoveError
 from tests.strategies import GAMES, actions
@@ -109,8 +110,6 @@ def test_the_reader_s_verdict_on_any_move_is_the_token_path_s(
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda entry: entry.name)
 def test_every_move_of_generated_games_maps_straight(entry: GameEntry) -> None:
-    from gamerec.validator.generation import generate
-
     tags = {"Players": "3"} if entry.name in ("ONE", "Oh-Wah-Ree") else {}
     for record in generate(entry.name, tags, 3, seed=5):
         for move in record.moves:
