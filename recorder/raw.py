@@ -50,6 +50,14 @@ class Frame:
     column: int = 1
     offset: int = 0
 
+    @property
+    def serialized(self) -> bytes | None:
+        """The record's protobuf bytes when the frame holds them (binary), else None.
+
+        A judge reads the moves from these instead of serializing the parsed record again.
+        """
+        return self.data if self.encoding in (Encoding.PB, Encoding.PBS) else None
+
     def parse(self) -> pb.GameRecord:
         """The record.
 

@@ -137,7 +137,7 @@ def _judge_item(item: _Item, render: Render) -> Outcome:
         return Outcome("unreadable", item.source, item.number, 0, item.message)
     try:
         record = item.parse()
-        verdict = validate(record, limits=item.frame.limits)
+        verdict = validate(record, limits=item.frame.limits, serialized=item.frame.serialized)
     except GamerecError as error:
         return Outcome("unreadable", item.source, item.number, 0, str(error))
     verdict.source = item.source

@@ -14,7 +14,7 @@ identity within one collection is told apart by its order (``#2``, ``#3``...).
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeAlias
 
@@ -25,9 +25,10 @@ from google.protobuf.message import Message
 from gamerec.recorder.notation import format_action, game_label
 from gamerec.v1 import diff_pb2 as dpb
 from gamerec.v1 import record_pb2 as pb
-from gamerec.validator.frames import ReplayStoppedError, position_message, steps
+from gamerec.validator.frames import position_message
 from gamerec.validator.identity import RulesError, identify
 from gamerec.validator.judge import validate
+from gamerec.validator.replay import replay_to
 
 #: A field descriptor: the pure-Python and the upb classes have the same surface.
 FieldDescriptor: TypeAlias = Any
@@ -89,15 +90,13 @@ def _divergence(left: pb.GameRecord, right: pb.GameRecord, ply: int) -> dpb.Move
         left_verdict=validate(left),
         right_verdict=validate(right),
     )
-    shared = pb.GameRecord()
-    shared.CopyFrom(left)
-    del shared.moves[ply - 1 :]
     try:
-        identity = identify(shared)
-        last = deque(steps(shared, identity, include_start=True), maxlen=1)
-    except (RulesError, ReplayStoppedError):
+        reached = replay_to(left, identify(left), ply - 1)
+    except RulesError:
         return divergence
-    state = last[0].state
+    state = reached.state
+    if reached.stopped or state is None:
+        return divergence
     divergence.seat = state.to_move
     divergence.position.CopyFrom(position_message(state.position()))
     return divergence

@@ -1,41 +1,29 @@
 """Replay a record ply by ply: one frame per ply with the position, scores and events.
 
-This is the slow, explaining replay (the engine's ``play`` with its events), used by
-``gamerec replay``, the service's streaming ``Replay``, annotation and rendering. Validation
-uses the engine's fast checked replay; both agree ply for ply (tests hold them to it).
+The explaining consumer of the one replay (:func:`gamerec.validator.replay.walk` with its
+steps), used by ``gamerec replay``, the service's streaming ``Replay``, annotation and
+rendering. A ply that cannot be played ends it with the finding validation gives.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from gamerec.validator.deadline import check_deadline, paced
-from gamerec.validator.games.protocol import GameEvent, GameState, Position
+from gamerec.validator.games.protocol import GameEvent, Position
 from gamerec.validator.identity import RulesIdentity, identify
-from gamerec.validator.moves import UnreadableMoveError, reader_for
+from gamerec.validator.replay import Step, walk
 
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One ply of a replay, in library (not protobuf) form.
-
-    Attributes:
-        ply: the 1-based ply number; 0 for the start position.
-        seat: the seat that made the ply (0 for the start position).
-        token: the ply as written (``""`` for the start position).
-        state: a copy of the position after the ply (safe to keep).
-        events: what the ply did.
-    """
-
-    ply: int
-    seat: int
-    token: str
-    state: GameState[Any]
-    events: tuple[GameEvent, ...]
+__all__ = [
+    "ReplayStoppedError",
+    "Step",
+    "event_message",
+    "frame_of",
+    "position_message",
+    "replay",
+    "steps",
+]
 
 
 class ReplayStoppedError(Exception):
@@ -73,48 +61,16 @@ def steps(
         ReplayStoppedError: after the last legal step, when a ply is illegal or unreadable.
         DeadlineExceededError: the deadline passed.
     """
-    identity = identity or identify(record)
-    reader = reader_for(identity)
-    start = min(start, len(record.moves))
-    state = _fast_forward(record, identity, start, deadline) if start else None
-    if state is None:
-        state, start = identity.engine.new_game(identity.variant), 0
-    if include_start and not start:
-        yield Step(0, 0, "", state.copy(), ())
-    for ply, move in enumerate(record.moves[start:], start=start + 1):
-        check_deadline(deadline, f"{ply - 1:,} of {len(record.moves):,} plies")
-        seat = state.to_move
-        try:
-            engine_move = reader.engine_move(move)
-        except UnreadableMoveError as problem:
-            code = "GAME_ALREADY_OVER" if state.is_over else problem.code
-            raise ReplayStoppedError(
-                vpb.Finding(ply=ply, seat=seat, code=code, message=str(problem), move=problem.text)
-            ) from None
-        illegal = state.check(engine_move, move.seat or None)
-        if illegal is not None:
-            raise ReplayStoppedError(
-                vpb.Finding(
-                    ply=ply,
-                    seat=seat or move.seat,
-                    code=illegal.code,
-                    message=illegal.message,
-                    move=reader.text(move),
-                )
-            )
-        events = state.play(engine_move)
-        yield Step(ply, seat, reader.text(move), state.copy(), events)
-
-
-def _fast_forward(
-    record: pb.GameRecord, identity: RulesIdentity, plies: int, deadline: float | None
-) -> GameState[Any] | None:
-    """The state after the first ``plies`` plies, or None when one of them is not legal."""
-    read = reader_for(identity).engine_moves(record.moves[:plies])
-    if read.problem is not None:
-        return None
-    outcome = identity.engine.replay(identity.variant, paced(read.moves, deadline), read.seats)
-    return outcome.state if outcome.illegal is None else None
+    judgement = yield from walk(
+        record,
+        identity or identify(record),
+        steps=True,
+        start=start,
+        include_start=include_start,
+        deadline=deadline,
+    )
+    if judgement.findings:
+        raise ReplayStoppedError(judgement.findings[0])
 
 
 def position_message(position: Position) -> vpb.Position:

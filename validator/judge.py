@@ -14,16 +14,38 @@ before the end and its claimed termination does not explain it); ``RESULT_MISMAT
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from gamerec.recorder.limits import Limits, check_plies
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from gamerec.validator.deadline import check_deadline, paced
-from gamerec.validator.games.protocol import GameState, Illegal
-from gamerec.validator.identity import RulesError, RulesIdentity, identify
-from gamerec.validator.moves import UnreadableMoveError, reader_for
+from gamerec.validator.identity import RulesError, identify
+from gamerec.validator.replay import (
+    Judgement,
+    after_end_finding,
+    finish,
+    illegal_finding,
+    unreadable_finding,
+    walk,
+)
+
+__all__ = [
+    "OUTSIDE_TERMINATIONS",
+    "TERMINATION_WORDS",
+    "Judgement",
+    "after_end_finding",
+    "claim_findings",
+    "computed_result",
+    "format_scores",
+    "format_seats",
+    "illegal_finding",
+    "judge",
+    "score",
+    "termination_word",
+    "unreadable_finding",
+    "validate",
+    "verdict_of",
+]
 
 #: Terminations that are not rule events: the record stops for a reason outside the rules.
 OUTSIDE_TERMINATIONS = frozenset(
@@ -54,37 +76,12 @@ def termination_word(termination: int) -> str:
     return TERMINATION_WORDS.get(termination, f"{termination} (unknown to this version)")
 
 
-@dataclass
-class Judgement:
-    """Everything one replay of a record found.
-
-    Attributes:
-        identity: the engine and variant, None when the record cannot be replayed.
-        state: the position after the last legal ply (None when not replayed).
-        plies: how many plies were replayed legally.
-        findings: every finding, in order.
-        stopped: the replay stopped before the end of the record (an illegal ply, or the
-            record could not be replayed); the claimed result is then not compared.
-        last_token: the token of the last legal ply (``""`` when none).
-        result: the computed result, once :func:`computed_result` has made it.
-    """
-
-    identity: RulesIdentity | None
-    state: GameState[Any] | None
-    plies: int = 0
-    findings: list[vpb.Finding] = field(default_factory=list)
-    stopped: bool = False
-    last_token: str = ""
-    result: vpb.ComputedResult | None = None
-
-    @property
-    def finished(self) -> bool:
-        """Whether the game reached its end by the rules."""
-        return self.state is not None and self.state.is_over
-
-
 def judge(
-    record: pb.GameRecord, *, deadline: float | None = None, limits: Limits | None = None
+    record: pb.GameRecord,
+    *,
+    deadline: float | None = None,
+    limits: Limits | None = None,
+    serialized: bytes | None = None,
 ) -> Judgement:
     """Replay ``record`` move by move and collect every finding (the shared core).
 
@@ -93,6 +90,8 @@ def judge(
         deadline: a ``time.monotonic()`` time to give up at (see gamerec.validator.deadline).
         limits: the plies limit is checked first (default ``DEFAULT_LIMITS``), so a record
             built in memory cannot make the replay take unbounded time.
+        serialized: the bytes ``record`` was parsed from, when at hand (its moves are read
+            from them, not from the record serialized again).
 
     Raises:
         DeadlineExceededError: the deadline passed before the judgement was done.
@@ -105,82 +104,10 @@ def judge(
     except RulesError as error:
         finding = vpb.Finding(code=error.code, message=str(error))
         return Judgement(identity=None, state=None, findings=[finding], stopped=True)
-    judgement = _replay_moves(record, identity, deadline)
+    judgement = finish(walk(record, identity, deadline=deadline, serialized=serialized))
     if not judgement.stopped:
         judgement.findings.extend(claim_findings(record, judgement))
     return judgement
-
-
-def _replay_moves(
-    record: pb.GameRecord, identity: RulesIdentity, deadline: float | None
-) -> Judgement:
-    """Replay the main line with the engine's fast checked replay."""
-    reader = reader_for(identity)
-    total = len(record.moves)
-    if deadline is not None:
-        check_deadline(deadline, f"0 of {total:,} plies")
-    read = reader.main_line(record)
-    if deadline is not None:
-        check_deadline(deadline, f"0 of {total:,} plies")
-    moves = paced(read.moves, deadline)
-    outcome = identity.engine.replay(identity.variant, moves, read.seats)
-    if deadline is not None:
-        check_deadline(deadline, f"{outcome.plies:,} of {total:,} plies")
-    state = outcome.state
-    judgement = Judgement(identity=identity, state=state, plies=outcome.plies)
-    if outcome.plies:
-        judgement.last_token = reader.text(record.moves[outcome.plies - 1])
-    ply = outcome.plies + 1
-    if outcome.illegal is not None:
-        move = record.moves[ply - 1]
-        judgement.findings.append(
-            illegal_finding(ply, move, reader.text(move), state, outcome.illegal)
-        )
-    elif read.problem is not None:
-        move = record.moves[ply - 1]
-        judgement.findings.append(unreadable_finding(ply, move, read.problem, state, identity))
-    judgement.stopped = bool(judgement.findings)
-    return judgement
-
-
-def illegal_finding(
-    ply: int, move: pb.Move, text: str, state: GameState[Any], illegal: Illegal
-) -> vpb.Finding:
-    """The finding of an illegal ply (``state`` is the position before it)."""
-    seat = state.to_move or move.seat
-    return vpb.Finding(ply=ply, seat=seat, code=illegal.code, message=illegal.message, move=text)
-
-
-def unreadable_finding(
-    ply: int,
-    move: pb.Move,
-    problem: UnreadableMoveError,
-    state: GameState[Any],
-    identity: RulesIdentity,
-) -> vpb.Finding:
-    """The finding of a ply no engine move can stand for (``state``: the position before it)."""
-    if state.is_over:
-        return _after_end_finding(ply, move, problem.text, identity)
-    return vpb.Finding(
-        ply=ply,
-        seat=move.seat or state.to_move,
-        code=problem.code,
-        message=str(problem),
-        move=problem.text,
-    )
-
-
-def _after_end_finding(ply: int, move: pb.Move, text: str, identity: RulesIdentity) -> vpb.Finding:
-    """The finding of a ply recorded after the game was over."""
-    citation = identity.entry.citation
-    return vpb.Finding(
-        ply=ply,
-        seat=move.seat,
-        code="GAME_ALREADY_OVER",
-        message=f"the game was already over after ply {ply - 1} "
-        f"({citation.cite(citation.end)}), so no further ply may be recorded",
-        move=text,
-    )
 
 
 # -- the computed result and the claim -----------------------------------------------------
@@ -331,23 +258,33 @@ def verdict_of(record: pb.GameRecord, judgement: Judgement) -> vpb.Verdict:
 
 
 def validate(
-    record: pb.GameRecord, *, deadline: float | None = None, limits: Limits | None = None
+    record: pb.GameRecord,
+    *,
+    deadline: float | None = None,
+    limits: Limits | None = None,
+    serialized: bytes | None = None,
 ) -> vpb.Verdict:
     """Judge ``record``: is it a legal game under its rules, and is its claim right?
 
     ``valid`` is true only when there is no finding. A record that claims no end (Result
     ``*`` or none, no Termination) is valid when every ply is legal; its status is then
-    ``GAME_STATUS_UNFINISHED``.
+    ``GAME_STATUS_UNFINISHED``. ``serialized``: the bytes the record was parsed from, when
+    at hand (see :func:`judge`).
 
     Raises:
         DeadlineExceededError: the ``deadline`` (monotonic time) passed first.
         LimitExceededError: more plies than ``limits.max_plies`` (see :func:`judge`).
     """
-    return verdict_of(record, judge(record, deadline=deadline, limits=limits))
+    judgement = judge(record, deadline=deadline, limits=limits, serialized=serialized)
+    return verdict_of(record, judgement)
 
 
 def score(
-    record: pb.GameRecord, *, deadline: float | None = None, limits: Limits | None = None
+    record: pb.GameRecord,
+    *,
+    deadline: float | None = None,
+    limits: Limits | None = None,
+    serialized: bytes | None = None,
 ) -> vpb.ComputedResult:
     """The rules' result of ``record``: final, or provisional when the game did not end.
 
@@ -355,4 +292,5 @@ def score(
         DeadlineExceededError: the ``deadline`` (monotonic time) passed first.
         LimitExceededError: more plies than ``limits.max_plies`` (see :func:`judge`).
     """
-    return computed_result(record, judge(record, deadline=deadline, limits=limits))
+    judgement = judge(record, deadline=deadline, limits=limits, serialized=serialized)
+    return computed_result(record, judgement)
