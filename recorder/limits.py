@@ -347,10 +347,16 @@ def check_mapping(
     record with too many plies or moves, or too deep variations, is refused first. Parts
     that are not shaped like a record are left for the conversion to report.
 
+    The counts are taken first without paths; the walk that names the place runs only when a
+    limit is exceeded.
+
     Raises:
         LimitExceededError: the plies, moves or variation-depth limit is exceeded.
     """
-    check = _Checker(limits or DEFAULT_LIMITS, source, where)
+    limits = limits or DEFAULT_LIMITS
+    if _mapping_within(value, limits):
+        return
+    check = _Checker(limits, source, where)
     moves = _list(value.get("moves"))
     check("max_plies", "the main line has ", len(moves), "plies")
     total = 0
@@ -362,6 +368,26 @@ def check_mapping(
         check("max_moves", "the record has at least ", total, _MOVES_UNIT)
         if variations:
             check("max_variation_depth", f"{path}: variations nested ", depth + 1, "deep")
+
+
+def _mapping_within(value: Mapping[str, Any], limits: Limits) -> bool:
+    """Whether :func:`check_mapping`'s walk would find every limit kept (its counts, no paths)."""
+    moves = _list(value.get("moves"))
+    if len(moves) > limits.max_plies:
+        return False
+    total = 0
+    lines = [(moves, 0)]
+    while lines:
+        line, depth = lines.pop()
+        total += len(line)
+        for move in line:
+            variations = move.get("variations") if isinstance(move, dict) else None
+            if isinstance(variations, list) and variations:
+                if depth >= limits.max_variation_depth:
+                    return False
+                total += len(variations)
+                lines.extend((_list(_get(each, "moves")), depth + 1) for each in variations)
+    return total <= limits.max_moves
 
 
 def _get(value: Any, key: str) -> Any:
