@@ -10,12 +10,15 @@ becomes a message (that conversion is the slow part), everything else after.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, BinaryIO, Final
 
 import orjson
-from google.protobuf import json_format
+from google.protobuf import duration_pb2, json_format, timestamp_pb2
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.limits import Limits, check_mapping, check_record, exceeded, resolved
@@ -118,6 +121,27 @@ def parse_json_record(
             where=f"line {first_line}",
         )
     check_mapping(value, limits, source=source, where=f"line {first_line}")
+    record = fast_record(value)
+    if record is None:
+        record = _record_by_json_format(value, source, first_line)
+    # Any bytes that parse to the record bound its texts and moves as well as the bytes it was
+    # parsed from would, so the limits' constant-time proof applies to its own serialization.
+    check_record(
+        record,
+        limits,
+        source=source,
+        where=f"line {first_line}",
+        serialized=record.SerializeToString(),
+    )
+    return record
+
+
+def _record_by_json_format(value: dict[str, Any], source: str, first_line: int) -> pb.GameRecord:
+    """The record json_format makes of a mapping; its refusal, shortened, as the error.
+
+    Raises:
+        RecordMalformedError: the mapping is not a GameRecord.
+    """
     record = pb.GameRecord()
     try:
         json_format.ParseDict(value, record)
@@ -127,7 +151,6 @@ def parse_json_record(
             source=source,
             where=f"line {first_line}",
         ) from None
-    check_record(record, limits, source=source, where=f"line {first_line}")
     return record
 
 
@@ -147,6 +170,219 @@ def _schema_reason(message: str) -> str:
     if len(reason) > _MAX_REASON_CHARS:
         reason = reason[: _MAX_REASON_CHARS - 3] + "..."
     return reason
+
+
+# -- reading fast: a mapping straight to the message constructor --------------------------------
+#
+# json_format.ParseDict is pure Python and costs tens of microseconds a ply. The fast path
+# renames a mapping's lowerCamelCase keys to the constructor's keyword names and hands the
+# whole tree to one ``pb.GameRecord(**keywords)`` call; upb builds nested messages from nested
+# dicts and lists in C. It only ever takes values whose ProtoJSON meaning is plain and on which
+# the constructor is at least as strict as json_format: ints for integer fields and enum numbers
+# (the constructor refuses bools, floats and strings there), enum names, strings, lists, dicts,
+# Timestamp and Duration strings (read with FromJsonString, the call json_format makes). Anything
+# else that ProtoJSON allows (integral floats, numeric strings, a key in both spellings, ...) or
+# refuses makes it give up, and json_format decides and words the error, as before.
+
+
+class _UnsureError(Exception):
+    """The fast path cannot vouch for a mapping: json_format must decide."""
+
+
+_Convert = Callable[[Any], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    """How one key of a mapping becomes a constructor keyword.
+
+    Attributes:
+        keyword: the field's proto name, the constructor's keyword.
+        oneof: the oneof the field belongs to, if another field could conflict with it.
+        convert: turns a value (never None) into what the constructor takes; None when the
+            constructor checks the value itself exactly as ProtoJSON does.
+    """
+
+    keyword: str
+    oneof: str | None
+    convert: _Convert | None
+
+
+#: A message's fields by json name and by proto name (ProtoJSON reads both).
+_Fields = dict[str, _Field]
+
+_TAKEN_AS_IS: Final = frozenset(
+    {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_STRING}
+)
+_FROM_JSON_STRING: Final[dict[str, type[timestamp_pb2.Timestamp | duration_pb2.Duration]]] = {
+    "google.protobuf.Timestamp": timestamp_pb2.Timestamp,
+    "google.protobuf.Duration": duration_pb2.Duration,
+}
+#: Message types whose ProtoJSON form is their own (Any, Struct, wrappers, ...), apart from the
+#: two above: the fast path leaves them to json_format.
+_SPECIAL_PACKAGE: Final = "google.protobuf."
+
+
+def fast_record(mapping: dict[str, Any]) -> pb.GameRecord | None:
+    """The record a ProtoJSON mapping stands for, or None when only json_format can tell.
+
+    When it returns a record, ``json_format.ParseDict`` would return an equal one; when it
+    returns None, ParseDict may still accept the mapping (it allows forms this path leaves to
+    it) or refuse it. It never raises.
+    """
+    try:
+        return pb.GameRecord(**_keywords(_RECORD_FIELDS, mapping))
+    except Exception:  # on any doubt json_format decides, and words the error
+        return None
+
+
+def _keywords(fields: _Fields, mapping: Any) -> dict[str, Any]:
+    """A message's mapping as constructor keywords (None values kept: the constructor skips them).
+
+    Raises:
+        _UnsureError: not a dict, an unknown key, two members of one oneof, one field given twice.
+    """
+    if type(mapping) is not dict:
+        raise _UnsureError
+    keywords: dict[str, Any] = {}
+    oneofs: list[str] = []
+    for key, value in mapping.items():
+        field = fields.get(key)
+        if field is None:
+            raise _UnsureError
+        if value is None:
+            keywords[field.keyword] = None
+            continue
+        if field.oneof is not None:
+            if field.oneof in oneofs:
+                raise _UnsureError
+            oneofs.append(field.oneof)
+        keywords[field.keyword] = value if field.convert is None else field.convert(value)
+    if len(keywords) != len(mapping):
+        raise _UnsureError  # a field under both its names: ProtoJSON's order rules apply
+    return keywords
+
+
+def _keywords_list(fields: _Fields, values: Any) -> list[dict[str, Any]]:
+    """A repeated message field's list, each element as constructor keywords."""
+    return [_keywords(fields, value) for value in _list_as_is(values)]
+
+
+def _list_as_is(values: Any) -> list[Any]:
+    """A repeated field's value, whose elements the constructor checks as ProtoJSON would."""
+    if type(values) is not list:
+        raise _UnsureError  # the constructor would take any iterable
+    return values
+
+
+def _dict_as_is(value: Any) -> dict[str, Any]:
+    """A map<string, string> field's value, whose values the constructor checks."""
+    if type(value) is not dict:
+        raise _UnsureError  # the constructor would take a list of pairs
+    return value
+
+
+def _from_json_string(
+    message_type: type[timestamp_pb2.Timestamp | duration_pb2.Duration], value: Any
+) -> timestamp_pb2.Timestamp | duration_pb2.Duration:
+    """A Timestamp or Duration read from its string, as json_format reads it."""
+    if type(value) is not str:
+        raise _UnsureError  # the constructor would take a dict of seconds and nanos
+    message = message_type()
+    message.FromJsonString(value)
+    return message
+
+
+def _unsure(value: Any) -> Any:
+    """The converter of a field kind the fast path does not handle."""
+    raise _UnsureError
+
+
+class _Planner:
+    """Builds, once per message type, how its mapping becomes constructor keywords."""
+
+    def __init__(self) -> None:
+        self._fields: dict[str, _Fields] = {}
+        self._verbatim: dict[str, bool] = {}
+
+    def fields(self, message: Descriptor) -> _Fields:
+        """The plan of a message type (filled once; a message type that holds itself shares it)."""
+        plan = self._fields.get(message.full_name)
+        if plan is None:
+            plan = self._fields[message.full_name] = {}
+            names = {name for field in message.fields for name in (field.name, field.json_name)}
+            clash = not names.isdisjoint(message.oneofs_by_name)
+            for field in message.fields:
+                entry = _Field(
+                    field.name, _oneof(field), _unsure if clash else self._convert(field)
+                )
+                plan[field.json_name] = plan[field.name] = entry
+        return plan
+
+    def _convert(self, field: FieldDescriptor) -> _Convert | None:
+        """The converter of a field's values (see :class:`_Field`)."""
+        message = field.message_type
+        if message is not None and message.GetOptions().map_entry:
+            key, value = message.fields_by_name["key"], message.fields_by_name["value"]
+            string = FieldDescriptor.TYPE_STRING
+            return _dict_as_is if key.type == value.type == string else _unsure
+        single, repeated = self._converters(field)
+        return repeated if field.is_repeated else single
+
+    def _converters(self, field: FieldDescriptor) -> tuple[_Convert | None, _Convert]:
+        """The converters of one value and of a list of values of a field's type."""
+        message = field.message_type
+        if message is None:
+            if field.type in _TAKEN_AS_IS or _open_enum(field):
+                return None, _list_as_is
+            return _unsure, _unsure
+        from_string = _FROM_JSON_STRING.get(message.full_name)
+        if from_string is not None:
+            return functools.partial(_from_json_string, from_string), _unsure
+        if message.full_name.startswith(_SPECIAL_PACKAGE):
+            return _unsure, _unsure
+        if self._taken_verbatim(message):
+            return None, _list_as_is
+        plan = self.fields(message)
+        return functools.partial(_keywords, plan), functools.partial(_keywords_list, plan)
+
+    def _taken_verbatim(self, message: Descriptor) -> bool:
+        """Whether the constructor checks a mapping of this type exactly as ProtoJSON does.
+
+        So it is when every field has one name, is singular, in no oneof that could conflict,
+        and of a type the constructor checks (such messages inside too). A list given for a
+        repeated field, or a dict for a map or a Timestamp, needs checking first.
+        """
+        known = self._verbatim.get(message.full_name)
+        if known is None:
+            self._verbatim[message.full_name] = False  # a message that holds itself is walked
+            known = not message.full_name.startswith(_SPECIAL_PACKAGE) and all(
+                self._field_verbatim(field) for field in message.fields
+            )
+            self._verbatim[message.full_name] = known
+        return known
+
+    def _field_verbatim(self, field: FieldDescriptor) -> bool:
+        if field.json_name != field.name or field.is_repeated or _oneof(field) is not None:
+            return False
+        if field.message_type is None:
+            return field.type in _TAKEN_AS_IS or _open_enum(field)
+        return self._taken_verbatim(field.message_type)
+
+
+def _oneof(field: FieldDescriptor) -> str | None:
+    """The field's oneof, when it has other members (proto3 ``optional`` makes one of one)."""
+    oneof = field.containing_oneof
+    return oneof.name if oneof is not None and len(oneof.fields) > 1 else None
+
+
+def _open_enum(field: FieldDescriptor) -> bool:
+    """An open enum field: the constructor takes its names and any int32 number, as ProtoJSON."""
+    enum = field.enum_type
+    return enum is not None and not enum.is_closed and enum.full_name != "google.protobuf.NullValue"
+
+
+_RECORD_FIELDS: Final = _Planner().fields(pb.GameRecord.DESCRIPTOR)
 
 
 def record_mapping(record: pb.GameRecord) -> dict[str, Any]:
