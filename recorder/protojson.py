@@ -5,20 +5,26 @@ names, enum names, RFC 3339 times, durations such as ``"1.5s"``); orjson turns t
 into bytes and back, which is several times faster than the standard ``json`` module.
 Extra tags are written sorted by name so the output does not depend on map order. Every
 record read is checked against the limits (``gamerec.recorder.limits``): its move tree before it
-becomes a message (that conversion is the slow part), everything else after.
+becomes a message, everything else after.
+
+json_format is pure Python and slow, so both directions take a fast path first (see the
+sections below): a mapping goes straight to the message constructor, a message straight to its
+mapping. Each gives the very record or mapping json_format would, and hands anything it cannot
+vouch for to json_format, so errors read as they always did.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Final
 
 import orjson
 from google.protobuf import duration_pb2, json_format, timestamp_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.limits import Limits, check_mapping, check_record, exceeded, resolved
@@ -385,16 +391,110 @@ def _open_enum(field: FieldDescriptor) -> bool:
 _RECORD_FIELDS: Final = _Planner().fields(pb.GameRecord.DESCRIPTOR)
 
 
+# -- writing fast: a message straight to its mapping --------------------------------------------
+#
+# json_format.MessageToDict walks a message in Python with a dozen checks a value. The fast
+# writer makes the same mapping from ``ListFields()`` (the fields MessageToDict lists, in the
+# same order) with one precomputed step a field; a field kind it does not know, or any error,
+# leaves the message to MessageToDict, which then words the error as before.
+
+#: How one field's value becomes its mapping value, by field number; None: the value as it is.
+_Steps = dict[int, tuple[str, _Convert | None]]
+
+
+def fast_mapping(record: pb.GameRecord) -> dict[str, Any] | None:
+    """The mapping ``json_format.MessageToDict`` gives of a record, or None to leave it to it.
+
+    None when the record holds a field of a kind this writer leaves to MessageToDict, or a
+    value that has no JSON form (a timestamp or duration out of range). It never raises.
+    """
+    try:
+        return _mapping(_RECORD_STEPS, record)
+    except Exception:  # on any doubt MessageToDict writes it, and words the error
+        return None
+
+
+def _mapping(steps: _Steps, message: Message) -> dict[str, Any]:
+    mapping: dict[str, Any] = {}
+    for field, value in message.ListFields():
+        name, convert = steps[field.number]
+        mapping[name] = value if convert is None else convert(value)
+    return mapping
+
+
+def _to_json_string(message: timestamp_pb2.Timestamp | duration_pb2.Duration) -> str:
+    return message.ToJsonString()
+
+
+class _WritingPlanner:
+    """Builds, once per message type, the steps that turn its fields into a mapping."""
+
+    def __init__(self) -> None:
+        self._steps: dict[str, _Steps] = {}
+
+    def steps(self, message: Descriptor) -> _Steps:
+        """The steps of a message type (made once; a message type that holds itself shares them)."""
+        steps = self._steps.get(message.full_name)
+        if steps is None:
+            steps = self._steps[message.full_name] = {}
+            for field in message.fields:
+                steps[field.number] = (field.json_name, self._convert(field))
+        return steps
+
+    def _convert(self, field: FieldDescriptor) -> _Convert | None:
+        message = field.message_type
+        if message is not None and message.GetOptions().map_entry:
+            key, value = message.fields_by_name["key"], message.fields_by_name["value"]
+            string = FieldDescriptor.TYPE_STRING
+            return _string_map if key.type == value.type == string else _unsure
+        single = self._convert_one(field)
+        if not field.is_repeated:
+            return single
+        if single is None:
+            return list
+        if single is _unsure:
+            return _unsure
+        return functools.partial(_each, single)
+
+    def _convert_one(self, field: FieldDescriptor) -> _Convert | None:
+        message, enum = field.message_type, field.enum_type
+        if message is not None:
+            if message.full_name in _FROM_JSON_STRING:
+                return _to_json_string
+            if message.full_name.startswith(_SPECIAL_PACKAGE):
+                return _unsure
+            return functools.partial(_mapping, self.steps(message))
+        if enum is not None:
+            if any(value.has_options for value in enum.values):
+                return _unsure  # a value may carry a custom JSON name
+            names = {value.number: value.name for value in enum.values}
+            return lambda number: names.get(number, number)  # an unknown number stays a number
+        return None if field.type in _TAKEN_AS_IS else _unsure
+
+
+def _each(convert: _Convert, values: Iterable[Any]) -> list[Any]:
+    return [convert(value) for value in values]
+
+
+def _string_map(values: Mapping[str, str]) -> dict[str, str]:
+    return {key: values[key] for key in values}
+
+
+_RECORD_STEPS: Final = _WritingPlanner().steps(pb.GameRecord.DESCRIPTOR)
+
+
 def record_mapping(record: pb.GameRecord) -> dict[str, Any]:
     """The ProtoJSON mapping of a record, extra tags sorted by name.
 
     Raises:
         EncodingError: a value has no JSON form (a timestamp or duration out of range).
     """
-    try:
-        mapping = json_format.MessageToDict(record)
-    except (ValueError, TypeError, json_format.SerializeToJsonError) as error:
-        raise EncodingError(f"the record has no ProtoJSON form: {error}") from None
+    mapping = fast_mapping(record)
+    if mapping is None:
+        try:
+            mapping = json_format.MessageToDict(record)
+        except (ValueError, TypeError, json_format.SerializeToJsonError) as error:
+            raise EncodingError(f"the record has no ProtoJSON form: {error}") from None
     extra = mapping.get("metadata", {}).get("extraTags")
     if extra:
         mapping["metadata"]["extraTags"] = dict(sorted(extra.items()))

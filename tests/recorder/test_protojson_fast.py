@@ -18,13 +18,13 @@ from typing import Any
 
 import orjson
 import pytest
-from google.protobuf import json_format
+from google.protobuf import duration_pb2, json_format, timestamp_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamerec.recorder.codecs import read_records
-from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
+from gamerec.recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
 from gamerec.recorder.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -33,7 +33,14 @@ from gamerec.recorder.limits import (
     exceeded,
     walk_moves,
 )
-from gamerec.recorder.protojson import _schema_reason, encode_jsonl, fast_record, parse_json_record
+from gamerec.recorder.protojson import (
+    _schema_reason,
+    encode_json,
+    encode_jsonl,
+    fast_mapping,
+    fast_record,
+    parse_json_record,
+)
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.generation import generate
 from tests.strategies import records
@@ -110,6 +117,44 @@ def reference_parse(
     return record
 
 
+def reference_mapping(record: pb.GameRecord) -> dict[str, Any]:
+    """record_mapping as it was: MessageToDict, extra tags sorted."""
+    try:
+        mapping = json_format.MessageToDict(record)
+    except (ValueError, TypeError, json_format.SerializeToJsonError) as error:
+        raise EncodingError(f"the record has no ProtoJSON form: {error}") from None
+    extra = mapping.get("metadata", {}).get("extraTags")
+    if extra:
+        mapping["metadata"]["extraTags"] = dict(sorted(extra.items()))
+    return mapping
+
+
+def written(encode: Callable[[], bytes]) -> tuple[str, Any]:
+    """What an encoder gives: its bytes, or its error's message."""
+    try:
+        return ("bytes", encode())
+    except EncodingError as error:
+        return ("error", str(error))
+
+
+def assert_written_as_before(record: pb.GameRecord) -> tuple[str, Any]:
+    """encode_jsonl and encode_json give the old bytes, or the old error; return the line."""
+    line = written(lambda: encode_jsonl(record))
+    assert line == written(lambda: orjson.dumps(reference_mapping(record)) + b"\n")
+    assert written(lambda: encode_json(record)) == written(
+        lambda: orjson.dumps(reference_mapping(record), option=orjson.OPT_INDENT_2) + b"\n"
+    )
+    return line
+
+
+def assert_written_fast(record: pb.GameRecord) -> None:
+    """The fast writer gives MessageToDict's mapping, keys in the same order."""
+    fast = fast_mapping(record)
+    assert fast is not None
+    assert orjson.dumps(fast) == orjson.dumps(json_format.MessageToDict(record))
+    assert assert_written_as_before(record)[0] == "bytes"
+
+
 def outcome(parse: Callable[[], pb.GameRecord]) -> tuple[Any, ...]:
     """What a parse gives: its record, or its error with every attribute that callers read."""
     try:
@@ -153,6 +198,7 @@ def assert_read_fast(record: pb.GameRecord) -> None:
         assert fast is not None, f"the fast path gave up on {mapping}"
         assert fast == json_format.ParseDict(mapping, pb.GameRecord()) == record
     assert assert_parses_as_before(encode_jsonl(record)) == ("record", record)
+    assert_written_fast(record)
 
 
 # -- valid records of every source -------------------------------------------------------------
@@ -552,6 +598,68 @@ def mutated_mappings(draw: st.DrawFn) -> dict[str, Any]:
 def test_mutated_mappings_read_or_fail_as_before(mapping: dict[str, Any]) -> None:
     assert_never_differs(mapping)
     assert_parses_as_before(orjson.dumps(mapping))
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+
+def _times_at_the_ends_of_their_range() -> pb.GameRecord:
+    record = pb.GameRecord()
+    record.metadata.start_time.FromJsonString("9999-12-31T23:59:59.999999999Z")
+    record.moves.add().clock.FromJsonString("-315576000000.999999999s")
+    record.moves.add().timestamp.FromJsonString("0001-01-01T00:00:00Z")
+    return record
+
+
+def _with_start(seconds: int = 0, nanos: int = 0) -> pb.GameRecord:
+    start = timestamp_pb2.Timestamp(seconds=seconds, nanos=nanos)
+    return pb.GameRecord(metadata=pb.Metadata(start_time=start))
+
+
+def _with_clock(seconds: int = 0, nanos: int = 0) -> pb.GameRecord:
+    return pb.GameRecord(moves=[pb.Move(clock=duration_pb2.Duration(seconds=seconds, nanos=nanos))])
+
+
+#: Records whose mapping is odd but plain: the fast writer must write them itself.
+WRITTEN_FAST = {
+    "empty": pb.GameRecord(),
+    "unknown enum numbers": pb.GameRecord(
+        rules=pb.Rules(
+            game=pb.Game.ValueType(-3), one=pb.OneVariant(mirror=pb.OneMirror.ValueType(99))
+        ),
+        moves=[pb.Move(glyph=pb.Glyph.ValueType(77))],
+    ),
+    "empty sub-messages": pb.GameRecord(
+        metadata=pb.Metadata(), result=pb.ClaimedResult(unfinished=pb.Unfinished())
+    ),
+    "zero rating": pb.GameRecord(seats=[pb.Seat(rating=0), pb.Seat()]),
+    "extra tags out of order": pb.GameRecord(
+        metadata=pb.Metadata(extra_tags={"b": "1", "a": "2", "C": "", "ä": "x"})
+    ),
+    "times at the ends of their range": _times_at_the_ends_of_their_range(),
+    "unknown fields are not written": pb.GameRecord.FromString(b"\xf8\x01\x05\x38\x01"),
+}
+
+#: Records with a value that has no ProtoJSON form: the old error, word for word.
+NOT_WRITABLE = {
+    "timestamp after 9999": _with_start(seconds=10**12),
+    "timestamp before year 1": _with_start(seconds=-62135596801),
+    "negative timestamp nanos": _with_start(nanos=-1),
+    "duration sign mismatch": _with_clock(seconds=1, nanos=-5),
+    "duration nanos out of range": _with_clock(nanos=2 * 10**9),
+    "duration seconds out of range": _with_clock(seconds=10**12),
+}
+
+
+@pytest.mark.parametrize("name", WRITTEN_FAST)
+def test_odd_but_plain_records_are_written_fast(name: str) -> None:
+    assert_written_fast(WRITTEN_FAST[name])
+
+
+@pytest.mark.parametrize("name", NOT_WRITABLE)
+def test_records_without_a_json_form_fail_as_before(name: str) -> None:
+    assert fast_mapping(NOT_WRITABLE[name]) is None
+    assert assert_written_as_before(NOT_WRITABLE[name])[0] == "error"
 
 
 # -- the limits --------------------------------------------------------------------------------
