@@ -192,7 +192,7 @@ def _schema_reason(message: str) -> str:
 
 
 class _UnsureError(Exception):
-    """The fast path cannot vouch for a mapping: json_format must decide."""
+    """A fast path cannot vouch for a value: json_format must decide."""
 
 
 _Convert = Callable[[Any], Any]
@@ -206,7 +206,7 @@ class _Field:
         keyword: the field's proto name, the constructor's keyword.
         oneof: the oneof the field belongs to, if another field could conflict with it.
         convert: turns a value (never None) into what the constructor takes; None when the
-            constructor checks the value itself exactly as ProtoJSON does.
+            constructor either reads the value as ProtoJSON does or refuses it.
     """
 
     keyword: str
@@ -265,7 +265,7 @@ def _keywords(fields: _Fields, mapping: Any) -> dict[str, Any]:
             oneofs.append(field.oneof)
         keywords[field.keyword] = value if field.convert is None else field.convert(value)
     if len(keywords) != len(mapping):
-        raise _UnsureError  # a field under both its names: ProtoJSON's order rules apply
+        raise _UnsureError  # a field under both its names: json_format overrides or merges
     return keywords
 
 
