@@ -15,6 +15,7 @@ vouch for to json_format, so errors read as they always did.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -220,13 +221,17 @@ _Fields = dict[str, _Field]
 _TAKEN_AS_IS: Final = frozenset(
     {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_STRING}
 )
-_FROM_JSON_STRING: Final[dict[str, type[timestamp_pb2.Timestamp | duration_pb2.Duration]]] = {
-    "google.protobuf.Timestamp": timestamp_pb2.Timestamp,
-    "google.protobuf.Duration": duration_pb2.Duration,
-}
+#: The well-known types written as a string, which both fast paths handle.
+_JSON_STRING_TYPES: Final = frozenset({"google.protobuf.Timestamp", "google.protobuf.Duration"})
 #: Message types whose ProtoJSON form is their own (Any, Struct, wrappers, ...), apart from the
-#: two above: the fast path leaves them to json_format.
+#: two above: the fast paths leave them to json_format.
 _SPECIAL_PACKAGE: Final = "google.protobuf."
+#: The UTC form of a timestamp that ``Timestamp.ToJsonString`` writes (ASCII digits only).
+_UTC_TIME: Final = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z"
+)
+_UNIX_EPOCH: Final = datetime.datetime(1970, 1, 1)
+_SECONDS_PER_DAY: Final = 86_400
 
 
 def fast_record(mapping: dict[str, Any]) -> pb.GameRecord | None:
@@ -288,15 +293,44 @@ def _dict_as_is(value: Any) -> dict[str, Any]:
     return value
 
 
-def _from_json_string(
-    message_type: type[timestamp_pb2.Timestamp | duration_pb2.Duration], value: Any
-) -> timestamp_pb2.Timestamp | duration_pb2.Duration:
-    """A Timestamp or Duration read from its string, as json_format reads it."""
+def _duration(value: Any) -> duration_pb2.Duration:
+    """A Duration read from its string, as json_format reads it."""
     if type(value) is not str:
         raise _UnsureError  # the constructor would take a dict of seconds and nanos
-    message = message_type()
-    message.FromJsonString(value)
-    return message
+    duration = duration_pb2.Duration()
+    duration.FromJsonString(value)
+    return duration
+
+
+def _timestamp(value: Any) -> timestamp_pb2.Timestamp | dict[str, int]:
+    """A Timestamp read from its string, as json_format reads it.
+
+    FromJsonString parses with ``strptime``, which costs microseconds; the UTC form that
+    writers use is read here with the same arithmetic, other forms (offsets) by FromJsonString.
+    """
+    if type(value) is not str:
+        raise _UnsureError  # the constructor would take a dict of seconds and nanos
+    if _UTC_TIME.fullmatch(value) is None:
+        timestamp = timestamp_pb2.Timestamp()
+        timestamp.FromJsonString(value)
+        return timestamp
+    # The pattern fixes where each number is; an impossible date or time raises ValueError.
+    since = (
+        datetime.datetime(
+            int(value[0:4]),
+            int(value[5:7]),
+            int(value[8:10]),
+            int(value[11:13]),
+            int(value[14:16]),
+            int(value[17:19]),
+        )
+        - _UNIX_EPOCH
+    )
+    fraction = value[20:-1]
+    return {
+        "seconds": since.days * _SECONDS_PER_DAY + since.seconds,
+        "nanos": int(fraction.ljust(9, "0")) if fraction else 0,
+    }
 
 
 def _unsure(value: Any) -> Any:
@@ -342,9 +376,9 @@ class _Planner:
             if field.type in _TAKEN_AS_IS or _open_enum(field):
                 return None, _list_as_is
             return _unsure, _unsure
-        from_string = _FROM_JSON_STRING.get(message.full_name)
-        if from_string is not None:
-            return functools.partial(_from_json_string, from_string), _unsure
+        if message.full_name in _JSON_STRING_TYPES:
+            is_time = message.full_name == "google.protobuf.Timestamp"
+            return _timestamp if is_time else _duration, _unsure
         if message.full_name.startswith(_SPECIAL_PACKAGE):
             return _unsure, _unsure
         if self._taken_verbatim(message):
@@ -459,7 +493,7 @@ class _WritingPlanner:
     def _convert_one(self, field: FieldDescriptor) -> _Convert | None:
         message, enum = field.message_type, field.enum_type
         if message is not None:
-            if message.full_name in _FROM_JSON_STRING:
+            if message.full_name in _JSON_STRING_TYPES:
                 return _to_json_string
             if message.full_name.startswith(_SPECIAL_PACKAGE):
                 return _unsure

@@ -480,6 +480,78 @@ def test_what_is_not_a_json_object_fails_as_before(text: bytes) -> None:
     assert assert_parses_as_before(text)[0] == "malformed"
 
 
+# -- timestamps --------------------------------------------------------------------------------
+
+TIMESTAMP_MIN_SECONDS = -62135596800
+TIMESTAMP_MAX_SECONDS = 253402300799
+
+
+@FUZZ
+@given(
+    st.integers(TIMESTAMP_MIN_SECONDS, TIMESTAMP_MAX_SECONDS),
+    st.integers(0, 999_999_999),
+    st.integers(0, 9),
+)
+def test_any_utc_timestamp_reads_as_from_json_string_reads_it(
+    seconds: int, nanos: int, digits: int
+) -> None:
+    whole = timestamp_pb2.Timestamp(seconds=seconds).ToJsonString().removesuffix("Z")
+    text = whole + (f".{nanos:09d}"[: digits + 1] if digits else "") + "Z"
+    expected = timestamp_pb2.Timestamp()
+    expected.FromJsonString(text)
+    mapping = {"metadata": {"startTime": text}, "moves": [{"timestamp": text}]}
+    assert assert_never_differs(mapping) == pb.GameRecord(
+        metadata=pb.Metadata(start_time=expected), moves=[pb.Move(timestamp=expected)]
+    )
+
+
+TIME_TEXTS_ODD = [
+    "2024-02-29T00:00:00Z",
+    "2026-02-29T00:00:00Z",
+    "1900-02-29T00:00:00Z",
+    "2000-02-29T23:59:59.5Z",
+    "1969-12-31T23:59:59.999999999Z",
+    "0001-01-01T00:00:00Z",
+    "0000-01-01T00:00:00Z",
+    "9999-12-31T23:59:59.999999999Z",
+    "2026-11-29T24:00:00Z",
+    "2026-11-29T23:60:00Z",
+    "2026-11-29T23:59:60Z",
+    "2026-11-29T23:59:61Z",
+    "2026-13-01T00:00:00Z",
+    "2026-00-10T00:00:00Z",
+    "2026-11-00T00:00:00Z",
+    "2026-11-31T00:00:00Z",
+    "2026-1-29T20:15:03Z",
+    "2026-11-29T2:15:03Z",
+    "2026-11-29T20:15:3Z",
+    "\uff12\uff10\uff12\uff16-11-29T20:15:03Z",
+    "2026-11-29T20:15:03.Z",
+    "2026-11-29T20:15:03.1234567890Z",
+    "2026-11-29T20:15:03.000000000Z",
+    "2026-11-29T20:15:03z",
+    "2026-11-29t20:15:03Z",
+    "2026-11-29 20:15:03Z",
+    "2026-11-29T20:15:03ZZ",
+    "2026-11-29T20:15:03Z\n",
+    " 2026-11-29T20:15:03Z",
+    "2026-11-29T20:15:03+00:00",
+    "2026-11-29T20:15:03-05:30",
+    "2026-11-29T20:15:03.5+01:00",
+    "0001-01-01T00:00:00+00:01",
+    "9999-12-31T23:59:59-00:01",
+    "2026-11-29T20:15:03",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", TIME_TEXTS_ODD)
+def test_odd_timestamps_read_or_fail_as_before(text: str) -> None:
+    mapping = {"metadata": {"startTime": text}, "moves": [{"timestamp": text}]}
+    assert_never_differs(mapping)
+    assert_parses_as_before(orjson.dumps(mapping))
+
+
 # -- random mutations of valid mappings --------------------------------------------------------
 
 
