@@ -215,7 +215,9 @@ def check_record(
     iterative, so no nesting can exhaust the stack. The message names the field. When the
     record was parsed from ``serialized``, the walk is skipped whenever those bytes alone
     prove that no text, comment, move count or variation depth can exceed its limit (see
-    :func:`within_by_size`): the answer is the same, found in constant time.
+    :func:`within_by_size`): the answer is the same, found in constant time. Otherwise the
+    move tree is counted without paths first, and walked with them only to name the place of
+    a limit exceeded.
 
     Raises:
         LimitExceededError: the first limit the record exceeds.
@@ -230,6 +232,8 @@ def check_record(
     for path, text in _texts(record):
         check("max_tag_chars", f"{path}: ", len(text), "characters")
     check("max_comment_chars", "comment: ", len(record.comment), "characters")
+    if _moves_within(record.moves, limits):
+        return
     total = 0
     for path, depth, move in walk_moves(
         record.moves, lambda move: move.variations, lambda line: line.moves
@@ -239,6 +243,28 @@ def check_record(
         if move.variations:
             check("max_variation_depth", f"{path}: variations nested ", depth + 1, "deep")
         check("max_comment_chars", f"{path}.comment: ", len(move.comment), "characters")
+
+
+def _moves_within(moves: Sequence[pb.Move], limits: Limits) -> bool:
+    """Whether :func:`check_record`'s walk of a move tree would find every limit kept.
+
+    The same counts, without the paths that only an error needs.
+    """
+    total = 0
+    lines = [(moves, 0)]
+    while lines:
+        line, depth = lines.pop()
+        total += len(line)
+        for move in line:
+            if len(move.comment) > limits.max_comment_chars:
+                return False
+            variations = move.variations
+            if variations:
+                if depth >= limits.max_variation_depth:
+                    return False
+                total += len(variations)
+                lines.extend((variation.moves, depth + 1) for variation in variations)
+    return total <= limits.max_moves
 
 
 #: The first byte of every encoding of the tag of ``Move.variations`` (field 13, wire type 2:

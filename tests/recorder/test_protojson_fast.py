@@ -66,14 +66,23 @@ def _old_get(value: Any, key: str) -> Any:
     return value.get(key) if isinstance(value, dict) else None
 
 
-def reference_check_mapping(value: dict[str, Any], limits: Limits, where: str) -> None:
-    """check_mapping as it was: one walk, with paths, over the move tree."""
+Check = Callable[[str, str, int, str], None]
+
+
+def checker(limits: Limits, where: str) -> Check:
+    """Raises the error of a value above its limit, as the limits module words it."""
 
     def check(limit: str, prefix: str, found: int, unit: str) -> None:
         maximum: int = getattr(limits, limit)
         if found > maximum:
             raise exceeded(limit, prefix, found, unit, maximum, source=SOURCE, where=where)
 
+    return check
+
+
+def reference_check_mapping(value: dict[str, Any], limits: Limits, where: str) -> None:
+    """check_mapping as it was: one walk, with paths, over the move tree."""
+    check = checker(limits, where)
     moves = _old_list(value.get("moves"))
     check("max_plies", "the main line has ", len(moves), "plies")
     total = 0
@@ -87,6 +96,40 @@ def reference_check_mapping(value: dict[str, Any], limits: Limits, where: str) -
         check("max_moves", "the record has at least ", total, "moves and variations")
         if variations:
             check("max_variation_depth", f"{path}: variations nested ", depth + 1, "deep")
+
+
+def reference_texts(record: pb.GameRecord) -> Iterator[tuple[str, str]]:
+    """Every text field a tag stands for, with its path (comments apart)."""
+    yield "rules.rules_version", record.rules.rules_version
+    for index, seat in enumerate(record.seats):
+        for field in ("name", "player_id", "colour"):
+            yield f"seats[{index}].{field}", getattr(seat, field)
+    metadata = record.metadata
+    for field in ("event", "site", "round", "date", "time_control", "client"):
+        yield f"metadata.{field}", getattr(metadata, field)
+    for name, value in metadata.extra_tags.items():
+        yield "metadata.extra_tags (a tag name)", name
+        yield f"metadata.extra_tags[{name[:40]!r}]", value
+
+
+def reference_check_record(record: pb.GameRecord, limits: Limits, where: str) -> None:
+    """check_record as it was: the counts, then one walk, with paths, over texts and moves."""
+    check = checker(limits, where)
+    check("max_seats", "seats: ", len(record.seats), "seats")
+    check("max_plies", "the main line has ", len(record.moves), "plies")
+    check("max_tags", "metadata.extra_tags: ", len(record.metadata.extra_tags), "free tags")
+    for path, text in reference_texts(record):
+        check("max_tag_chars", f"{path}: ", len(text), "characters")
+    check("max_comment_chars", "comment: ", len(record.comment), "characters")
+    total = 0
+    for path, depth, move in walk_moves(
+        record.moves, lambda move: move.variations, lambda line: line.moves
+    ):
+        total += 1 + len(move.variations)
+        check("max_moves", "the record has at least ", total, "moves and variations")
+        if move.variations:
+            check("max_variation_depth", f"{path}: variations nested ", depth + 1, "deep")
+        check("max_comment_chars", f"{path}.comment: ", len(move.comment), "characters")
 
 
 def reference_parse(
@@ -113,7 +156,7 @@ def reference_parse(
         raise RecordMalformedError(
             f"not a GameRecord: {_schema_reason(str(error))}", source=SOURCE, where=where
         ) from None
-    check_record(record, limits, source=SOURCE, where=where)
+    reference_check_record(record, limits, where)
     return record
 
 
@@ -748,10 +791,61 @@ small_limits = st.builds(
 )
 
 
+def measures(record: pb.GameRecord) -> dict[str, int]:
+    """What each limit bounds in a record: counts, the longest text and comment, the depth."""
+    moves = list(walk_moves(record.moves, lambda move: move.variations, lambda line: line.moves))
+    return {
+        "max_plies": len(record.moves),
+        "max_moves": sum(1 + len(move.variations) for _, _, move in moves),
+        "max_variation_depth": max(
+            (depth + 1 for _, depth, move in moves if move.variations), default=0
+        ),
+        "max_tags": len(record.metadata.extra_tags),
+        "max_tag_chars": max(len(text) for _, text in reference_texts(record)),
+        "max_seats": len(record.seats),
+        "max_comment_chars": max(
+            len(text) for text in [record.comment] + [m.comment for *_, m in moves]
+        ),
+    }
+
+
+@st.composite
+def records_and_limits(draw: st.DrawFn) -> tuple[pb.GameRecord, Limits]:
+    """A record, and limits each of which is the default, or just below, at or above its value."""
+    record = draw(records(depth=2))
+    chosen = {
+        name: draw(
+            st.sampled_from([getattr(DEFAULT_LIMITS, name), max(found - 1, 0), found, found + 1])
+        )
+        for name, found in measures(record).items()
+    }
+    return record, Limits(**chosen)
+
+
 @FUZZ
-@given(records(depth=2), small_limits)
-def test_records_over_a_limit_fail_as_before(record: pb.GameRecord, limits: Limits) -> None:
+@given(records_and_limits())
+def test_records_over_a_limit_fail_as_before(drawn: tuple[pb.GameRecord, Limits]) -> None:
+    record, limits = drawn
     assert_parses_as_before(encode_jsonl(record), limits=limits)
+
+
+@FUZZ
+@given(records_and_limits())
+def test_check_record_refuses_what_its_walk_refused(drawn: tuple[pb.GameRecord, Limits]) -> None:
+    record, limits = drawn
+
+    def old() -> pb.GameRecord:
+        reference_check_record(record, limits, "line 1")
+        return record
+
+    def new(serialized: bytes | None) -> Callable[[], pb.GameRecord]:
+        def check() -> pb.GameRecord:
+            check_record(record, limits, source=SOURCE, where="line 1", serialized=serialized)
+            return record
+
+        return check
+
+    assert outcome(new(None)) == outcome(new(record.SerializeToString())) == outcome(old)
 
 
 junk: st.SearchStrategy[Any] = st.one_of(
