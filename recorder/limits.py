@@ -264,7 +264,9 @@ def _moves_within(moves: Sequence[pb.Move], limits: Limits) -> bool:
                     return False
                 total += len(variations)
                 lines.extend((variation.moves, depth + 1) for variation in variations)
-    return total <= limits.max_moves
+        if total > limits.max_moves:
+            return False
+    return True
 
 
 #: The first byte of every encoding of the tag of ``Move.variations`` (field 13, wire type 2:
@@ -413,7 +415,9 @@ def _mapping_within(value: Mapping[str, Any], limits: Limits) -> bool:
                     return False
                 total += len(variations)
                 lines.extend((_list(_get(each, "moves")), depth + 1) for each in variations)
-    return total <= limits.max_moves
+        if total > limits.max_moves:
+            return False  # so soon, as the walk stops, even if lists are shared many times over
+    return True
 
 
 def _get(value: Any, key: str) -> Any:

@@ -877,3 +877,12 @@ def test_check_mapping_refuses_what_its_walk_refused(
         return pb.GameRecord()
 
     assert outcome(new) == outcome(old)
+
+
+def test_check_mapping_stops_as_soon_as_its_walk_did_on_shared_lists() -> None:
+    line: list[Any] = [{}] * 1000
+    for _ in range(40):  # 1000 ** 40 moves if the shared lists were walked in full
+        line = [{"variations": [{"moves": line}] * 1000}] * 1000
+    limits = Limits(max_variation_depth=48)
+    with pytest.raises(LimitExceededError, match="more than the limit of 250,000"):
+        check_mapping({"moves": line}, limits)
