@@ -217,7 +217,9 @@ def check_record(
     iterative, so no nesting can exhaust the stack. The message names the field. When the
     record was parsed from ``serialized``, the walk is skipped whenever those bytes alone
     prove that no text, comment, move count or variation depth can exceed its limit (see
-    :func:`within_by_size`): the answer is the same, found in constant time.
+    :func:`within_by_size`): the answer is the same, found in constant time. Otherwise the
+    move tree is counted without paths first, and walked with them only to name the place of
+    a limit exceeded.
 
     Raises:
         LimitExceededError: the first limit the record exceeds.
@@ -232,6 +234,8 @@ def check_record(
     for path, text in _texts(record):
         check("max_tag_chars", f"{path}: ", len(text), "characters")
     check("max_comment_chars", "comment: ", len(record.comment), "characters")
+    if _moves_within(record.moves, limits):
+        return
     total = 0
     for path, depth, move in walk_moves(
         record.moves, lambda move: move.variations, lambda line: line.moves
@@ -241,6 +245,30 @@ def check_record(
         if move.variations:
             check("max_variation_depth", f"{path}: variations nested ", depth + 1, "deep")
         check("max_comment_chars", f"{path}.comment: ", len(move.comment), "characters")
+
+
+def _moves_within(moves: Sequence[pb.Move], limits: Limits) -> bool:
+    """Whether :func:`check_record`'s walk of a move tree would find every limit kept.
+
+    The same counts, without the paths that only an error needs.
+    """
+    total = 0
+    lines = [(moves, 0)]
+    while lines:
+        line, depth = lines.pop()
+        total += len(line)
+        for move in line:
+            if len(move.comment) > limits.max_comment_chars:
+                return False
+            variations = move.variations
+            if variations:
+                if depth >= limits.max_variation_depth:
+                    return False
+                total += len(variations)
+                lines.extend((variation.moves, depth + 1) for variation in variations)
+        if total > limits.max_moves:
+            return False
+    return True
 
 
 #: The first byte of every encoding of the tag of ``Move.variations`` (field 13, wire type 2:
@@ -349,10 +377,16 @@ def check_mapping(
     record with too many plies or moves, or too deep variations, is refused first. Parts
     that are not shaped like a record are left for the conversion to report.
 
+    The counts are taken first without paths; the walk that names the place runs only when a
+    limit is exceeded.
+
     Raises:
         LimitExceededError: the plies, moves or variation-depth limit is exceeded.
     """
-    check = _Checker(limits or DEFAULT_LIMITS, source, where)
+    limits = limits or DEFAULT_LIMITS
+    if _mapping_within(value, limits):
+        return
+    check = _Checker(limits, source, where)
     moves = _list(value.get("moves"))
     check("max_plies", "the main line has ", len(moves), "plies")
     total = 0
@@ -364,6 +398,28 @@ def check_mapping(
         check("max_moves", "the record has at least ", total, _MOVES_UNIT)
         if variations:
             check("max_variation_depth", f"{path}: variations nested ", depth + 1, "deep")
+
+
+def _mapping_within(value: Mapping[str, Any], limits: Limits) -> bool:
+    """Whether :func:`check_mapping`'s walk would find every limit kept (its counts, no paths)."""
+    moves = _list(value.get("moves"))
+    if len(moves) > limits.max_plies:
+        return False
+    total = 0
+    lines = [(moves, 0)]
+    while lines:
+        line, depth = lines.pop()
+        total += len(line)
+        for move in line:
+            variations = move.get("variations") if isinstance(move, dict) else None
+            if isinstance(variations, list) and variations:
+                if depth >= limits.max_variation_depth:
+                    return False
+                total += len(variations)
+                lines.extend((_list(_get(each, "moves")), depth + 1) for each in variations)
+        if total > limits.max_moves:
+            return False  # so soon, as the walk stops, even if lists are shared many times over
+    return True
 
 
 def _get(value: Any, key: str) -> Any:

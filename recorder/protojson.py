@@ -5,17 +5,27 @@ names, enum names, RFC 3339 times, durations such as ``"1.5s"``); orjson turns t
 into bytes and back, which is several times faster than the standard ``json`` module.
 Extra tags are written sorted by name so the output does not depend on map order. Every
 record read is checked against the limits (``gamerec.recorder.limits``): its move tree before it
-becomes a message (that conversion is the slow part), everything else after.
+becomes a message, everything else after.
+
+json_format is pure Python and slow, so both directions take a fast path first (see the
+sections below): a mapping goes straight to the message constructor, a message straight to its
+mapping. Each gives the very record or mapping json_format would, and hands anything it cannot
+vouch for to json_format, so errors read as they always did.
 """
 
 from __future__ import annotations
 
+import datetime
+import functools
 import re
-from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, BinaryIO, Final
 
 import orjson
-from google.protobuf import json_format
+from google.protobuf import duration_pb2, json_format, timestamp_pb2
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.limits import Limits, check_mapping, check_record, exceeded, resolved
@@ -118,6 +128,27 @@ def parse_json_record(
             where=f"line {first_line}",
         )
     check_mapping(value, limits, source=source, where=f"line {first_line}")
+    record = fast_record(value)
+    if record is None:
+        record = _record_by_json_format(value, source, first_line)
+    # Any bytes that parse to the record bound its texts and moves as well as the bytes it was
+    # parsed from would, so the limits' constant-time proof applies to its own serialization.
+    check_record(
+        record,
+        limits,
+        source=source,
+        where=f"line {first_line}",
+        serialized=record.SerializeToString(),
+    )
+    return record
+
+
+def _record_by_json_format(value: dict[str, Any], source: str, first_line: int) -> pb.GameRecord:
+    """The record json_format makes of a mapping; its refusal, shortened, as the error.
+
+    Raises:
+        RecordMalformedError: the mapping is not a GameRecord.
+    """
     record = pb.GameRecord()
     try:
         json_format.ParseDict(value, record)
@@ -127,7 +158,6 @@ def parse_json_record(
             source=source,
             where=f"line {first_line}",
         ) from None
-    check_record(record, limits, source=source, where=f"line {first_line}")
     return record
 
 
@@ -149,16 +179,356 @@ def _schema_reason(message: str) -> str:
     return reason
 
 
+# -- reading fast: a mapping straight to the message constructor --------------------------------
+#
+# json_format.ParseDict is pure Python and costs tens of microseconds a ply. The fast path
+# renames a mapping's lowerCamelCase keys to the constructor's keyword names and hands the
+# whole tree to one ``pb.GameRecord(**keywords)`` call; upb builds nested messages from nested
+# dicts and lists in C. It only ever takes values whose ProtoJSON meaning is plain and on which
+# the constructor is at least as strict as json_format: ints for integer fields and enum numbers
+# (the constructor refuses bools, floats and strings there), enum names, strings, lists, dicts,
+# Timestamp and Duration strings (read with FromJsonString, the call json_format makes). Anything
+# else that ProtoJSON allows (integral floats, numeric strings, a key in both spellings, ...) or
+# refuses makes it give up, and json_format decides and words the error, as before.
+
+
+class _UnsureError(Exception):
+    """A fast path cannot vouch for a value: json_format must decide."""
+
+
+_Convert = Callable[[Any], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    """How one key of a mapping becomes a constructor keyword.
+
+    Attributes:
+        keyword: the field's proto name, the constructor's keyword.
+        oneof: the oneof the field belongs to, if another field could conflict with it.
+        convert: turns a value (never None) into what the constructor takes; None when the
+            constructor either reads the value as ProtoJSON does or refuses it.
+    """
+
+    keyword: str
+    oneof: str | None
+    convert: _Convert | None
+
+
+#: A message's fields by json name and by proto name (ProtoJSON reads both).
+_Fields = dict[str, _Field]
+
+_TAKEN_AS_IS: Final = frozenset(
+    {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_STRING}
+)
+#: The well-known types written as a string, which both fast paths handle.
+_JSON_STRING_TYPES: Final = frozenset({"google.protobuf.Timestamp", "google.protobuf.Duration"})
+#: Message types whose ProtoJSON form is their own (Any, Struct, wrappers, ...), apart from the
+#: two above: the fast paths leave them to json_format.
+_SPECIAL_PACKAGE: Final = "google.protobuf."
+#: The UTC form of a timestamp that ``Timestamp.ToJsonString`` writes (ASCII digits only).
+_UTC_TIME: Final = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z"
+)
+_UNIX_EPOCH: Final = datetime.datetime(1970, 1, 1)
+_SECONDS_PER_DAY: Final = 86_400
+
+
+def fast_record(mapping: dict[str, Any]) -> pb.GameRecord | None:
+    """The record a ProtoJSON mapping stands for, or None when only json_format can tell.
+
+    When it returns a record, ``json_format.ParseDict`` would return an equal one; when it
+    returns None, ParseDict may still accept the mapping (it allows forms this path leaves to
+    it) or refuse it. It never raises.
+    """
+    try:
+        return pb.GameRecord(**_keywords(_RECORD_FIELDS, mapping))
+    except Exception:  # on any doubt json_format decides, and words the error
+        return None
+
+
+def _keywords(fields: _Fields, mapping: Any) -> dict[str, Any]:
+    """A message's mapping as constructor keywords (None values kept: the constructor skips them).
+
+    Raises:
+        _UnsureError: not a dict, an unknown key, two members of one oneof, one field given twice.
+    """
+    if type(mapping) is not dict:
+        raise _UnsureError
+    keywords: dict[str, Any] = {}
+    oneofs: list[str] = []
+    for key, value in mapping.items():
+        field = fields.get(key)
+        if field is None:
+            raise _UnsureError
+        if value is None:
+            keywords[field.keyword] = None
+            continue
+        if field.oneof is not None:
+            if field.oneof in oneofs:
+                raise _UnsureError
+            oneofs.append(field.oneof)
+        keywords[field.keyword] = value if field.convert is None else field.convert(value)
+    if len(keywords) != len(mapping):
+        raise _UnsureError  # a field under both its names: json_format overrides or merges
+    return keywords
+
+
+def _keywords_list(fields: _Fields, values: Any) -> list[dict[str, Any]]:
+    """A repeated message field's list, each element as constructor keywords."""
+    return [_keywords(fields, value) for value in _list_as_is(values)]
+
+
+def _list_as_is(values: Any) -> list[Any]:
+    """A repeated field's value, whose elements the constructor checks as ProtoJSON would."""
+    if type(values) is not list:
+        raise _UnsureError  # the constructor would take any iterable
+    return values
+
+
+def _dict_as_is(value: Any) -> dict[str, Any]:
+    """A map<string, string> field's value, whose values the constructor checks."""
+    if type(value) is not dict:
+        raise _UnsureError  # the constructor would take a list of pairs
+    return value
+
+
+def _duration(value: Any) -> duration_pb2.Duration:
+    """A Duration read from its string, as json_format reads it."""
+    if type(value) is not str:
+        raise _UnsureError  # the constructor would take a dict of seconds and nanos
+    duration = duration_pb2.Duration()
+    duration.FromJsonString(value)
+    return duration
+
+
+def _timestamp(value: Any) -> timestamp_pb2.Timestamp | dict[str, int]:
+    """A Timestamp read from its string, as json_format reads it.
+
+    FromJsonString parses with ``strptime``, which costs microseconds; the UTC form that
+    writers use is read here with the same arithmetic, other forms (offsets) by FromJsonString.
+    """
+    if type(value) is not str:
+        raise _UnsureError  # the constructor would take a dict of seconds and nanos
+    if _UTC_TIME.fullmatch(value) is None:
+        timestamp = timestamp_pb2.Timestamp()
+        timestamp.FromJsonString(value)
+        return timestamp
+    # The pattern fixes where each number is; an impossible date or time raises ValueError.
+    since = (
+        datetime.datetime(
+            int(value[0:4]),
+            int(value[5:7]),
+            int(value[8:10]),
+            int(value[11:13]),
+            int(value[14:16]),
+            int(value[17:19]),
+        )
+        - _UNIX_EPOCH
+    )
+    fraction = value[20:-1]
+    return {
+        "seconds": since.days * _SECONDS_PER_DAY + since.seconds,
+        "nanos": int(fraction.ljust(9, "0")) if fraction else 0,
+    }
+
+
+def _unsure(value: Any) -> Any:
+    """The converter of a field kind the fast path does not handle."""
+    raise _UnsureError
+
+
+class _Planner:
+    """Builds, once per message type, how its mapping becomes constructor keywords."""
+
+    def __init__(self) -> None:
+        self._fields: dict[str, _Fields] = {}
+        self._verbatim: dict[str, bool] = {}
+
+    def fields(self, message: Descriptor) -> _Fields:
+        """The plan of a message type (filled once; a message type that holds itself shares it)."""
+        plan = self._fields.get(message.full_name)
+        if plan is None:
+            plan = self._fields[message.full_name] = {}
+            names = {name for field in message.fields for name in (field.name, field.json_name)}
+            clash = not names.isdisjoint(message.oneofs_by_name)
+            for field in message.fields:
+                entry = _Field(
+                    field.name, _oneof(field), _unsure if clash else self._convert(field)
+                )
+                plan[field.json_name] = plan[field.name] = entry
+        return plan
+
+    def _convert(self, field: FieldDescriptor) -> _Convert | None:
+        """The converter of a field's values (see :class:`_Field`)."""
+        message = field.message_type
+        if message is not None and message.GetOptions().map_entry:
+            key, value = message.fields_by_name["key"], message.fields_by_name["value"]
+            string = FieldDescriptor.TYPE_STRING
+            return _dict_as_is if key.type == value.type == string else _unsure
+        single, repeated = self._converters(field)
+        return repeated if field.is_repeated else single
+
+    def _converters(self, field: FieldDescriptor) -> tuple[_Convert | None, _Convert]:
+        """The converters of one value and of a list of values of a field's type."""
+        message = field.message_type
+        if message is None:
+            if field.type in _TAKEN_AS_IS or _open_enum(field):
+                return None, _list_as_is
+            return _unsure, _unsure
+        if message.full_name in _JSON_STRING_TYPES:
+            is_time = message.full_name == "google.protobuf.Timestamp"
+            return _timestamp if is_time else _duration, _unsure
+        if message.full_name.startswith(_SPECIAL_PACKAGE):
+            return _unsure, _unsure
+        if self._taken_verbatim(message):
+            return None, _list_as_is
+        plan = self.fields(message)
+        return functools.partial(_keywords, plan), functools.partial(_keywords_list, plan)
+
+    def _taken_verbatim(self, message: Descriptor) -> bool:
+        """Whether the constructor checks a mapping of this type exactly as ProtoJSON does.
+
+        So it is when every field has one name, is singular, in no oneof that could conflict,
+        and of a type the constructor checks (such messages inside too). A list given for a
+        repeated field, or a dict for a map or a Timestamp, needs checking first.
+        """
+        known = self._verbatim.get(message.full_name)
+        if known is None:
+            self._verbatim[message.full_name] = False  # a message that holds itself is walked
+            known = not message.full_name.startswith(_SPECIAL_PACKAGE) and all(
+                self._field_verbatim(field) for field in message.fields
+            )
+            self._verbatim[message.full_name] = known
+        return known
+
+    def _field_verbatim(self, field: FieldDescriptor) -> bool:
+        if field.json_name != field.name or field.is_repeated or _oneof(field) is not None:
+            return False
+        if field.message_type is None:
+            return field.type in _TAKEN_AS_IS or _open_enum(field)
+        return self._taken_verbatim(field.message_type)
+
+
+def _oneof(field: FieldDescriptor) -> str | None:
+    """The field's oneof, when it has other members (proto3 ``optional`` makes one of one)."""
+    oneof = field.containing_oneof
+    return oneof.name if oneof is not None and len(oneof.fields) > 1 else None
+
+
+def _open_enum(field: FieldDescriptor) -> bool:
+    """An open enum field: the constructor takes its names and any int32 number, as ProtoJSON."""
+    enum = field.enum_type
+    return enum is not None and not enum.is_closed and enum.full_name != "google.protobuf.NullValue"
+
+
+_RECORD_FIELDS: Final = _Planner().fields(pb.GameRecord.DESCRIPTOR)
+
+
+# -- writing fast: a message straight to its mapping --------------------------------------------
+#
+# json_format.MessageToDict walks a message in Python with a dozen checks a value. The fast
+# writer makes the same mapping from ``ListFields()`` (the fields MessageToDict lists, in the
+# same order) with one precomputed step a field; a field kind it does not know, or any error,
+# leaves the message to MessageToDict, which then words the error as before.
+
+#: How one field's value becomes its mapping value, by field number; None: the value as it is.
+_Steps = dict[int, tuple[str, _Convert | None]]
+
+
+def fast_mapping(record: pb.GameRecord) -> dict[str, Any] | None:
+    """The mapping ``json_format.MessageToDict`` gives of a record, or None to leave it to it.
+
+    None when the record holds a field of a kind this writer leaves to MessageToDict, or a
+    value that has no JSON form (a timestamp or duration out of range). It never raises.
+    """
+    try:
+        return _mapping(_RECORD_STEPS, record)
+    except Exception:  # on any doubt MessageToDict writes it, and words the error
+        return None
+
+
+def _mapping(steps: _Steps, message: Message) -> dict[str, Any]:
+    mapping: dict[str, Any] = {}
+    for field, value in message.ListFields():
+        name, convert = steps[field.number]
+        mapping[name] = value if convert is None else convert(value)
+    return mapping
+
+
+def _to_json_string(message: timestamp_pb2.Timestamp | duration_pb2.Duration) -> str:
+    return message.ToJsonString()
+
+
+class _WritingPlanner:
+    """Builds, once per message type, the steps that turn its fields into a mapping."""
+
+    def __init__(self) -> None:
+        self._steps: dict[str, _Steps] = {}
+
+    def steps(self, message: Descriptor) -> _Steps:
+        """The steps of a message type (made once; a message type that holds itself shares them)."""
+        steps = self._steps.get(message.full_name)
+        if steps is None:
+            steps = self._steps[message.full_name] = {}
+            for field in message.fields:
+                steps[field.number] = (field.json_name, self._convert(field))
+        return steps
+
+    def _convert(self, field: FieldDescriptor) -> _Convert | None:
+        message = field.message_type
+        if message is not None and message.GetOptions().map_entry:
+            key, value = message.fields_by_name["key"], message.fields_by_name["value"]
+            string = FieldDescriptor.TYPE_STRING
+            return _string_map if key.type == value.type == string else _unsure
+        single = self._convert_one(field)
+        if not field.is_repeated:
+            return single
+        if single is None:
+            return list
+        if single is _unsure:
+            return _unsure
+        return functools.partial(_each, single)
+
+    def _convert_one(self, field: FieldDescriptor) -> _Convert | None:
+        message, enum = field.message_type, field.enum_type
+        if message is not None:
+            if message.full_name in _JSON_STRING_TYPES:
+                return _to_json_string
+            if message.full_name.startswith(_SPECIAL_PACKAGE):
+                return _unsure
+            return functools.partial(_mapping, self.steps(message))
+        if enum is not None:
+            if any(value.has_options for value in enum.values):
+                return _unsure  # a value may carry a custom JSON name
+            names = {value.number: value.name for value in enum.values}
+            return lambda number: names.get(number, number)  # an unknown number stays a number
+        return None if field.type in _TAKEN_AS_IS else _unsure
+
+
+def _each(convert: _Convert, values: Iterable[Any]) -> list[Any]:
+    return [convert(value) for value in values]
+
+
+def _string_map(values: Mapping[str, str]) -> dict[str, str]:
+    return {key: values[key] for key in values}
+
+
+_RECORD_STEPS: Final = _WritingPlanner().steps(pb.GameRecord.DESCRIPTOR)
+
+
 def record_mapping(record: pb.GameRecord) -> dict[str, Any]:
     """The ProtoJSON mapping of a record, extra tags sorted by name.
 
     Raises:
         EncodingError: a value has no JSON form (a timestamp or duration out of range).
     """
-    try:
-        mapping = json_format.MessageToDict(record)
-    except (ValueError, TypeError, json_format.SerializeToJsonError) as error:
-        raise EncodingError(f"the record has no ProtoJSON form: {error}") from None
+    mapping = fast_mapping(record)
+    if mapping is None:
+        try:
+            mapping = json_format.MessageToDict(record)
+        except (ValueError, TypeError, json_format.SerializeToJsonError) as error:
+            raise EncodingError(f"the record has no ProtoJSON form: {error}") from None
     extra = mapping.get("metadata", {}).get("extraTags")
     if extra:
         mapping["metadata"]["extraTags"] = dict(sorted(extra.items()))
