@@ -10,7 +10,14 @@ Sections (``--sections`` picks some; all by default):
 3. ``validate``: ``gamerec validate`` over a 20,000-record ``.pbs`` of mixed games with one
    worker and with all cores: records/s, plies/s (at least 5x python-chess's PGN plies/s)
    and peak memory (at 20,000 records within 1.2x of that at 1,000).
-4. ``service``: ``Validate`` calls/s and p50/p99 latency at 1, 8 and 32 callers next to an
+4. ``encodings``: ``gamerec validate`` of one 5,000-record mixed archive as ``.pbs``,
+   ``.grn`` and ``.jsonl``, one worker and all cores: plies/s against ``.pbs`` at the same
+   worker count (text at least a third of it) and, on all cores, against python-chess's PGN
+   plies/s (at least 5x).
+5. ``startup``: medians of 15 fresh processes: ``gamerec --help`` and ``gamerec validate`` of
+   one 60-ply ``.pb`` against bare ``python -c pass`` (validate within 5x) and against a
+   python-chess script that reads and replays one PGN game (validate no slower).
+6. ``service``: ``Validate`` calls/s and p50/p99 latency at 1, 8 and 32 callers next to an
    echo RPC with the same payload on the same server (at 32 callers, at least 60% of echo).
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
@@ -30,11 +37,18 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
-from bench import bench_service, bench_validate, engines, peers
+from bench import (
+    bench_encodings,
+    bench_service,
+    bench_startup,
+    bench_validate,
+    engines,
+    peers,
+)
 from bench.figures import Figure, table
 from gamerec.validator.batch import default_workers
 
-SECTIONS = ("engines", "peers", "validate", "service")
+SECTIONS = ("engines", "peers", "validate", "encodings", "startup", "service")
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
 CHESS = "python-chess PGN read+replay"
@@ -52,6 +66,8 @@ class Scale:
         repetitions: timed repetitions of each in-process figure.
         records: the large and the small ``.pbs`` for ``gamerec validate``.
         validate_runs: runs of ``gamerec validate`` per figure.
+        encoding_records: records in the archive validated in every encoding.
+        startup_runs: fresh processes per start-up figure.
         service_seconds: seconds of each service round.
         service_rounds: rounds per method and number of callers.
     """
@@ -61,12 +77,14 @@ class Scale:
     repetitions: int
     records: tuple[int, int]
     validate_runs: int
+    encoding_records: int
+    startup_runs: int
     service_seconds: float
     service_rounds: int
 
 
-FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 3.0, 3)
-QUICK = Scale(200, 50, 2, (2_000, 200), 1, 1.0, 1)
+FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 5_000, 15, 3.0, 3)
+QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1)
 
 
 class Peers:
@@ -172,8 +190,55 @@ def validate_figures(scale: Scale, known: Peers) -> list[Figure]:
     return figures
 
 
+def encoding_figures(scale: Scale, known: Peers) -> list[Figure]:
+    """Section 4: one archive in every encoding, against ``.pbs`` and python-chess."""
+    runs = _step(
+        f"gamerec validate: {scale.encoding_records:,} records as .pbs, .grn and .jsonl",
+        partial(bench_encodings.measure, scale.encoding_records, scale.validate_runs),
+    )
+    rate = {(m.encoding, m.workers): m.run.plies / m.run.seconds for m in runs}
+    cores = default_workers()
+    figures = []
+    for (encoding, workers), value in rate.items():
+        label = f".{encoding}, {'1 worker' if workers == 1 else f'{workers} workers'}"
+        binary = rate[("pbs", workers)]
+        if encoding != "pbs":
+            figures.append(
+                Figure(f"validate {label}", value, "plies/s", ".pbs, same workers", binary, 1 / 3)
+            )
+        if workers == cores:
+            target = None if encoding == "pbs" else 5.0
+            chess = known.rate(CHESS)
+            figures.append(Figure(f"validate {label}", value, "plies/s", CHESS, chess, target))
+        elif encoding == "pbs":
+            figures.append(Figure(f"validate {label}", value, "plies/s"))
+    return figures
+
+
+def startup_figures(scale: Scale) -> list[Figure]:
+    """Section 5: start-up of the main job on one file, against Python and python-chess."""
+    measured = _step(
+        f"start-up: {scale.startup_runs} fresh processes per command",
+        partial(bench_startup.measure, scale.startup_runs),
+    )
+    python = "python -c pass"
+    chess = "python-chess: read+replay one PGN game"
+    validate = "gamerec validate, one 60-ply .pb"
+    bare, ms = measured.python * 1000, measured.validate * 1000
+    figures = [
+        Figure(python, bare, "ms"),
+        Figure("gamerec --help", measured.help * 1000, "ms", python, bare),
+        Figure(validate, ms, "ms", python, bare, target=5.0, at_most=True),
+    ]
+    if measured.chess is not None:
+        peer = measured.chess * 1000
+        figures.append(Figure(chess, peer, "ms"))
+        figures.append(Figure(validate, ms, "ms", chess, peer, target=1.0, at_most=True))
+    return figures
+
+
 def service_figures(scale: Scale) -> list[Figure]:
-    """Section 4: Validate next to echo at 1, 8 and 32 callers."""
+    """Section 6: Validate next to echo at 1, 8 and 32 callers."""
     measured = _step(
         "service: Validate and echo at 1, 8 and 32 callers",
         lambda: bench_service.measure(
@@ -231,6 +296,10 @@ def main() -> None:
         figures += peer_figures(known)
     if "validate" in options.sections:
         figures += validate_figures(scale, known)
+    if "encodings" in options.sections:
+        figures += encoding_figures(scale, known)
+    if "startup" in options.sections:
+        figures += startup_figures(scale)
     if "service" in options.sections:
         figures += service_figures(scale)
     print(

@@ -21,7 +21,7 @@ in ``gamerec.recorder.grn_values``. Reading a written record gives back an equal
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, MutableSequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import BinaryIO
@@ -73,6 +73,8 @@ GLYPHS: dict[pb.Glyph.ValueType, str] = {
 _GLYPHS_BY_TEXT = {text: glyph for glyph, text in GLYPHS.items() if text}
 _COMMAND = re.compile(r"\\.|\[%([A-Za-z]+)(?:\s+([^\]]*))?\]", re.DOTALL)
 _COMMANDS = ("seat", "clk", "ts")
+_NO_COMMANDS: frozenset[str] = frozenset()
+_SEAT_ONLY = frozenset({"seat"})
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -189,31 +191,100 @@ class Comment:
 class _Line:
     """A line of moves being read: the main line or a variation.
 
-    The moves are kept as messages of their own and copied into their place (the record or
-    the variation) when the line is closed, which is faster than growing the place.
+    A plain ply is kept as its serialized bytes (as its parent message holds it: field key,
+    length, move); the bytes of the whole line are parsed into the parent in one call when the
+    line is closed. A move that needs more than its token (a comment, a variation, a glyph
+    written apart) is made a message when it is touched (:attr:`last`).
+
+    Attributes:
+        parent: the message the line's moves go into (the record, or a variation).
+        key: the field key of ``moves`` in ``parent`` (:data:`_RECORD_MOVES`, or
+            :data:`_VARIATION_MOVES`).
+        first_ply: the ply number of the line's first move.
+        opened_at: where the variation's ``(`` is (-1: the main line).
+        moves: the moves in order, as bytes (plain plies) or as messages.
     """
 
-    into: MutableSequence[pb.Move]
+    parent: pb.GameRecord | pb.Variation
+    key: bytes
     first_ply: int
     opened_at: int = -1
-    moves: list[pb.Move] = field(default_factory=list)
-    last: pb.Move | None = None
+    moves: list[pb.Move | bytes] = field(default_factory=list)
     comment: Comment = field(default_factory=Comment)
-    commands: set[str] = field(default_factory=set)
+    commands: frozenset[str] = frozenset()
 
     def next_ply(self) -> int:
         return self.first_ply + len(self.moves)
 
+    @property
+    def last(self) -> pb.Move | None:
+        """The last move as a message (made from its bytes on first use), or None."""
+        if not self.moves:
+            return None
+        last = self.moves[-1]
+        if isinstance(last, bytes):
+            last = self.moves[-1] = _parse_ply_bytes(last)
+        return last
+
     def close(self) -> None:
-        """Finish the last move's comment and copy the moves into their place."""
+        """Finish the last move's comment and put the moves into their parent, in order."""
         self.finish_move()
-        self.into.extend(self.moves)
+        run: list[bytes] = []
+        into = self.parent.moves
+        for move in self.moves:
+            if isinstance(move, bytes):
+                run.append(move)
+                continue
+            if run:
+                self.parent.MergeFromString(b"".join(run))
+                run.clear()
+            into.append(move)
+        if run:
+            self.parent.MergeFromString(b"".join(run))
 
     def finish_move(self) -> None:
         """Give the last move its comment (collected piece by piece, joined once)."""
-        if self.comment.pieces and self.last is not None:
-            self.last.comment = self.comment.text()
+        if self.comment.pieces:
+            last = self.last
+            if last is not None:
+                last.comment = self.comment.text()
         self.comment = Comment()
+
+
+#: The field keys of ``GameRecord.moves`` (field 5) and ``Variation.moves`` (field 1).
+_RECORD_MOVES = b"\x2a"
+_VARIATION_MOVES = b"\x0a"
+
+
+def _parse_ply_bytes(data: bytes) -> pb.Move:
+    """The move of one kept ply's bytes (its field key and length first)."""
+    return pb.Variation.FromString(_VARIATION_MOVES + data[1:]).moves[0]
+
+
+@lru_cache(maxsize=16384)
+def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph: str) -> bytes:
+    """A plain ply (move token, seat command, glyph) as its parent holds it: key, length, move.
+
+    Raises:
+        RecordMalformedError: the token is not a move of the game, or the seat is not one.
+    """
+    move = pb.Move.FromString(_action_bytes(game, token))
+    if seat is not None:
+        move.seat = _seat(seat)
+    if glyph:
+        move.glyph = _GLYPHS_BY_TEXT[glyph]
+    data = move.SerializeToString()
+    return key + _varint(len(data)) + data
+
+
+def _varint(value: int) -> bytes:
+    """``value`` as a protobuf varint."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
 
 
 class _RecordReader:
@@ -224,7 +295,7 @@ class _RecordReader:
         self.record = pb.GameRecord()
         self.limits = limits
         self.moves_read = 0
-        self.lines = [_Line(self.record.moves, 1)]
+        self.lines = [_Line(self.record, _RECORD_MOVES, 1)]
         self.pending_ply: str | None = None
         self.result_tag: str | None = None
         self.game_comment = Comment()
@@ -245,9 +316,11 @@ class _RecordReader:
         }
         while True:
             kind = token.lastgroup
-            if kind == "whole_ply" and self._plain_ply(token):
-                token = next(self.tokens)
-                continue
+            if kind == "whole_ply":
+                after = self._plain_plies(token)
+                if after is not token:
+                    token = after
+                    continue
             if kind == "end":
                 break
             if kind == "result":
@@ -339,38 +412,43 @@ class _RecordReader:
         if self.pending_ply is not None:
             raise self._fail(index, f"expected a move after ply number {self.pending_ply}")
 
-    def _plain_ply(self, token: re.Match[str]) -> bool:
-        """Read the most common ply, ``12. c7 {[%seat 2]}``, in one step; False if it cannot.
+    def _plain_plies(self, token: re.Match[str]) -> re.Match[str]:
+        """Read a run of the most common ply, ``12. c7 {[%seat 2]}``; return the token after it.
 
-        It does what :meth:`_whole_ply` does, without the checks the conditions below make
-        pass: no ply number pending, the number written exactly as expected, no comment text
-        left for the last move, room under the plies and moves limits, a token read before.
+        Each is read as :meth:`_whole_ply` reads it, without the checks the conditions here
+        make pass: no ply number pending, the number written exactly as expected, no comment
+        text left for the last move, room under the plies and moves limits. The run stops at
+        the first ply it cannot read so (``token`` itself, when it is that ply).
         """
         line = self.lines[-1]
-        moves = line.moves
-        if (
-            self.pending_ply is not None
-            or line.comment.pieces
-            or token.group("ply_number") != str(line.first_ply + len(moves))
-            or self.moves_read >= self.limits.max_moves
-            or (len(self.lines) == 1 and len(moves) >= self.limits.max_plies)
-        ):
-            return False
-        try:
-            action = pb.Move.FromString(_action_bytes(self.record.rules.game, token["ply_move"]))
-            seat = token.group("ply_seat")
-            if seat is not None:
-                action.seat = _seat(seat)
-        except RecordMalformedError:
-            return False  # the full path places the error
-        self.moves_read += 1
-        moves.append(action)
-        line.last = action
-        line.commands = {"seat"} if seat is not None else set()
-        glyph = token.group("ply_glyph")
-        if glyph:
-            action.glyph = _GLYPHS_BY_TEXT[glyph]
-        return True
+        if self.pending_ply is not None or line.comment.pieces:
+            return token
+        moves, key, game = line.moves, line.key, self.record.rules.game
+        room = self.limits.max_moves - self.moves_read
+        if len(self.lines) == 1:
+            room = min(room, self.limits.max_plies - len(moves))
+        expected = line.first_ply + len(moves)
+        first = expected
+        last_seat: str | None = None
+        tokens, ply_bytes, append = self.tokens, _ply_bytes, moves.append
+        while room > 0 and token.lastgroup == "whole_ply":
+            number, move, glyph, seat = token.group(
+                "ply_number", "ply_move", "ply_glyph", "ply_seat"
+            )
+            if number != str(expected):
+                break
+            try:
+                append(ply_bytes(key, game, move, seat, glyph or ""))
+            except RecordMalformedError:
+                break  # the full path places the error
+            expected += 1
+            room -= 1
+            last_seat = seat
+            token = next(tokens)
+        if expected > first:
+            self.moves_read += expected - first
+            line.commands = _SEAT_ONLY if last_seat is not None else _NO_COMMANDS
+        return token
 
     def _whole_ply(self, token: re.Match[str]) -> None:
         """A ply number, its move, the move's glyph and its seat command, read as one."""
@@ -381,7 +459,7 @@ class _RecordReader:
         seat = token.group("ply_seat")
         if seat is not None:
             line = self._line
-            line.commands.add("seat")
+            line.commands |= _SEAT_ONLY
             try:
                 move.seat = _seat(seat)
             except RecordMalformedError as error:
@@ -410,8 +488,7 @@ class _RecordReader:
         self._count_move(index, line)
         line.finish_move()
         line.moves.append(action)
-        line.last = action
-        line.commands = set()
+        line.commands = _NO_COMMANDS
         self.pending_ply = None
         if glyph:
             action.glyph = _GLYPHS_BY_TEXT[glyph]
@@ -487,18 +564,19 @@ class _RecordReader:
             raise self._exceeded(index, "max_comment_chars", "a comment of ", chars, "characters")
 
     def _apply_command(self, line: _Line, name: str, argument: str) -> None:
-        assert line.last is not None
+        last = line.last
+        assert last is not None
         if not argument:
             raise RecordMalformedError(f"[%{name}] needs a value")
         if name in line.commands:
             raise RecordMalformedError(f"this move already has a [%{name}] command")
-        line.commands.add(name)
+        line.commands |= {name}
         if name == "clk":
-            line.last.clock.CopyFrom(parse_clock(argument))
+            last.clock.CopyFrom(parse_clock(argument))
         elif name == "ts":
-            line.last.timestamp.CopyFrom(parse_timestamp(argument))
+            last.timestamp.CopyFrom(parse_timestamp(argument))
         else:
-            line.last.seat = _seat(argument)
+            last.seat = _seat(argument)
 
     def _place_in_comment(
         self, index: int, raw: str, offset: int, error: RecordMalformedError
@@ -510,14 +588,15 @@ class _RecordReader:
         index = token.start("open")
         self._no_pending_ply(index)
         line = self._line
-        if line.last is None:
+        last = line.last
+        if last is None:
             raise self._fail(index, "a variation must follow the move it replaces")
         if len(self.lines) > self.limits.max_variation_depth:
             depth = len(self.lines)
             raise self._exceeded(index, "max_variation_depth", "variations nested ", depth, "deep")
         self._count_in_tree(index)
-        variation = line.last.variations.add()
-        self.lines.append(_Line(variation.moves, line.next_ply() - 1, opened_at=index))
+        variation = last.variations.add()
+        self.lines.append(_Line(variation, _VARIATION_MOVES, line.next_ply() - 1, opened_at=index))
 
     def _close(self, token: re.Match[str]) -> None:
         index = token.start("close")

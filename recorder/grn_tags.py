@@ -93,6 +93,7 @@ _METADATA_TEXT_TAGS = {
     "TimeControl": "time_control",
     "Client": "client",
 }
+_METADATA_FIELDS = {tag.lower(): field for tag, field in _METADATA_TEXT_TAGS.items()}
 _OTHER_TAGS = ("Game", "RulesVersion", "FormatVersion", "StartTime", "Result", "Winner")
 _TERMINATION_NAMES = {value: name for name, value in _TERMINATIONS.items()}
 #: Every tag name with a field of its own, lower-cased (seat tags apart).
@@ -135,10 +136,13 @@ def read_tag(record: pb.GameRecord, name: str, value: str, *, max_seats: int = M
     lower = name.lower()
     if lower in _VARIANT_TAGS:
         _read_variant_tag(record, _VARIANT_TAGS[lower], value)
+    elif lower in _METADATA_FIELDS:
+        record.metadata.SetInParent()
+        setattr(record.metadata, _METADATA_FIELDS[lower], value)
+    elif lower in KNOWN_TAGS:  # no known tag name reads as a seat tag
+        _read_record_tag(record, lower, value)
     elif (seat := _SEAT_TAG.fullmatch(name)) is not None:
         _read_seat_tag(record, seat, value, min(max_seats, MAX_SEATS))
-    elif lower in KNOWN_TAGS:
-        _read_record_tag(record, lower, value)
     else:
         record.metadata.extra_tags[name] = value
 
@@ -191,12 +195,8 @@ def _read_record_tag(record: pb.GameRecord, lower: str, value: str) -> None:
         record.format_version = parse_uint32(value, "a format version")
     elif lower == "starttime":
         record.metadata.start_time.CopyFrom(parse_timestamp(value))
-    elif lower in ("result", "winner", "termination"):
-        _read_result_tag(record.result, lower, value)
     else:
-        tag = next(tag for tag in _METADATA_TEXT_TAGS if tag.lower() == lower)
-        record.metadata.SetInParent()
-        setattr(record.metadata, _METADATA_TEXT_TAGS[tag], value)
+        _read_result_tag(record.result, lower, value)
 
 
 def _read_result_tag(result: pb.ClaimedResult, lower: str, value: str) -> None:
