@@ -242,9 +242,47 @@ def fast_record(mapping: dict[str, Any]) -> pb.GameRecord | None:
     it) or refuse it. It never raises.
     """
     try:
-        return pb.GameRecord(**_keywords(_RECORD_FIELDS, mapping))
+        moves = mapping.get("moves")
+        if type(moves) is not list:
+            return pb.GameRecord(**_keywords(_RECORD_FIELDS, mapping))
+        rest = {key: value for key, value in mapping.items() if key != "moves"}
+        record = pb.GameRecord(**_keywords(_RECORD_FIELDS, rest))
+        record.MergeFromString(b"".join(map(_move_entry, moves)))
+        return record
     except Exception:  # on any doubt json_format decides, and words the error
         return None
+
+
+def _move_entry(mapping: Any) -> bytes:
+    """One main-line move's mapping as the record's bytes hold it (field key, length, move).
+
+    Moves recur (a game has a few hundred distinct ones), so each is remembered by its JSON
+    text: orjson writes the text of a parsed mapping back in a fraction of what converting it
+    costs, and equal texts stand for equal moves.
+
+    Raises:
+        _UnsureError: see :func:`_keywords`.
+    """
+    text = orjson.dumps(mapping)
+    entry = _MOVE_ENTRIES.get(text)
+    if entry is None:
+        data = pb.Move(**_keywords(_MOVE_FIELDS, mapping)).SerializeToString()
+        entry = _RECORD_MOVES_KEY + _varint(len(data)) + data
+        if len(text) <= _MAX_REMEMBERED_MOVE_TEXT:
+            if len(_MOVE_ENTRIES) >= _MAX_REMEMBERED_MOVES:
+                _MOVE_ENTRIES.clear()
+            _MOVE_ENTRIES[text] = entry
+    return entry
+
+
+def _varint(value: int) -> bytes:
+    """``value`` as a protobuf varint."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
 
 
 def _keywords(fields: _Fields, mapping: Any) -> dict[str, Any]:
@@ -422,7 +460,16 @@ def _open_enum(field: FieldDescriptor) -> bool:
     return enum is not None and not enum.is_closed and enum.full_name != "google.protobuf.NullValue"
 
 
-_RECORD_FIELDS: Final = _Planner().fields(pb.GameRecord.DESCRIPTOR)
+_PLANNER: Final = _Planner()
+_RECORD_FIELDS: Final = _PLANNER.fields(pb.GameRecord.DESCRIPTOR)
+_MOVE_FIELDS: Final = _PLANNER.fields(pb.Move.DESCRIPTOR)
+#: The field key of ``GameRecord.moves`` (field 5, length-delimited).
+_RECORD_MOVES_KEY: Final = b"\x2a"
+#: Moves remembered by their JSON text (a hostile input of distinct moves empties it, at most
+#: this many, each at most this long).
+_MAX_REMEMBERED_MOVES: Final = 16_384
+_MAX_REMEMBERED_MOVE_TEXT: Final = 256
+_MOVE_ENTRIES: dict[bytes, bytes] = {}
 
 
 # -- writing fast: a message straight to its mapping --------------------------------------------
