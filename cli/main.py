@@ -8,8 +8,7 @@ imported only when that command runs, so start-up costs what the job needs.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, NamedTuple
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -20,8 +19,7 @@ SETTINGS: Final[dict[str, Any]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class CommandSpec:
+class CommandSpec(NamedTuple):
     """Where a command lives and its one-line summary (the first line of its docstring)."""
 
     module: str

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import NamedTuple, TYPE_CHECKING
 
 from gamerec.recorder.encoding import Encoding, encoding_for_path
 from gamerec.recorder.errors import GamerecError
@@ -28,8 +27,7 @@ STDIN = "-"
 STDIN_NAME = "<stdin>"
 
 
-@dataclass(frozen=True, slots=True)
-class InputRecord:
+class InputRecord(NamedTuple):
     """One record of an input, not yet decoded.
 
     Attributes:
@@ -47,8 +45,7 @@ class InputRecord:
         return self.frame.parse()
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedRecord:
+class ParsedRecord(NamedTuple):
     """One record of an input, decoded.
 
     Attributes:
@@ -62,8 +59,7 @@ class ParsedRecord:
     record: pb.GameRecord
 
 
-@dataclass(frozen=True, slots=True)
-class InputFailure:
+class InputFailure(NamedTuple):
     """What could not be read: one record, or an input from some point on.
 
     Attributes:

@@ -10,8 +10,7 @@ until a record of its encoding is decoded.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import NamedTuple, TYPE_CHECKING
 
 from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
@@ -20,8 +19,7 @@ if TYPE_CHECKING:
     from gamerec.v1 import record_pb2 as pb
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(NamedTuple):
     """The bytes of one record, with where they came from (for errors) and how to decode them.
 
     Frames cross process boundaries unparsed, so a worker decodes them and still names the

@@ -12,9 +12,8 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, NamedTuple, TYPE_CHECKING
 
 from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.errors import GamerecError
@@ -35,8 +34,7 @@ CHUNK_RECORDS = 64
 CHUNKS_IN_FLIGHT_PER_WORKER = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """One record's judgement (or one source's failure), rendered.
 
     Attributes:

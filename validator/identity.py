@@ -7,8 +7,7 @@ annotate, the service) resolves a record's rules the same way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from gamerec.recorder.errors import EncodingError, GamerecError
 from gamerec.recorder.syntax import known_games
@@ -30,8 +29,7 @@ class RulesError(GamerecError):
         super().__init__(message)
 
 
-@dataclass(frozen=True, slots=True)
-class RulesIdentity:
+class RulesIdentity(NamedTuple):
     """The engine and variant that judge a record.
 
     Attributes:

@@ -13,8 +13,7 @@ moves recur across a whole archive. Engine moves are immutable, so sharing them 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import Message
@@ -93,8 +92,7 @@ class UnreadableMoveError(GamerecError):
         super().__init__(message)
 
 
-@dataclass(frozen=True, slots=True)
-class ReadMoves:
+class ReadMoves(NamedTuple):
     """The engine moves of a record's plies, as far as they can be read.
 
     Attributes:

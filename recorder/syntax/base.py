@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
+from typing import Any, Final, NamedTuple, TYPE_CHECKING, TypeAlias, cast
 
 from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError
 
@@ -38,8 +37,7 @@ LETTER_NUMBER: Final = re.compile(r"([a-z])([0-9]+)")
 _WHOLE_NUMBER: Final = re.compile(r"[0-9]{1,10}")
 
 
-@dataclass(frozen=True, slots=True)
-class VariantOption:
+class VariantOption(NamedTuple):
     """A variant option: its GRN tag, its field in the game's variant message, its values.
 
     Attributes:
@@ -92,8 +90,7 @@ class VariantOption:
         return text
 
 
-@dataclass(frozen=True, slots=True)
-class GameSyntax:
+class GameSyntax(NamedTuple):
     """One game's record syntax (see the module docstring).
 
     Attributes:

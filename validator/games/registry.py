@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, NamedTuple, TYPE_CHECKING
 
 from gamerec.recorder.grn_tags import variant_tags
 from gamerec.recorder.syntax import GAMES, GameSyntax, GameValue, syntax_named, syntax_of
@@ -32,8 +31,7 @@ ENTRY_MODULES: Final = tuple(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Citation:
+class Citation(NamedTuple):
     """Where a game's rules text says what the referee relies on beyond single moves.
 
     Attributes:
@@ -55,8 +53,7 @@ class Citation:
         return f"{self.file} {section}"
 
 
-@dataclass(frozen=True, slots=True)
-class Annotation:
+class Annotation(NamedTuple):
     """What the annotator's one-decision search maximises in a game (validator.annotation).
 
     Attributes:
@@ -68,8 +65,7 @@ class Annotation:
     threshold: int
 
 
-@dataclass(frozen=True, slots=True)
-class GameEntry:
+class GameEntry(NamedTuple):
     """Everything generic code needs to know about one game.
 
     Attributes:
