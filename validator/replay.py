@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -58,8 +58,7 @@ class Judgement:
         return self.state is not None and self.state.is_over
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """One ply of a replay, in library (not protobuf) form.
 
     Attributes:
