@@ -41,18 +41,16 @@ Choices where the rules leave room (each is tested):
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import random
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from gamerec.recorder.errors import GamerecError
 from gamerec.validator.games.protocol import (
+    BaseEngine,
     GameEvent,
-    GameState,
     Illegal,
     IllegalMoveError,
     MoveSyntaxError,
@@ -60,6 +58,7 @@ from gamerec.validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
+    any_variant,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -1128,80 +1127,31 @@ def _replay(  # noqa: PLR0912, PLR0915 -- one tight loop on purpose: locals, no 
 
 
 # ---------------------------------------------------------------------------------------------
-# Random games
-# ---------------------------------------------------------------------------------------------
-
-
-def random_game(
-    variant: ArondaVariant,
-    rng: random.Random,
-    choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
-) -> list[Move]:
-    """A complete legal game: ``choose`` (default ``rng.choice``) picks each turn; never resigns."""
-    state = ArondaState(variant)
-    moves: list[Move] = []
-    while not state.is_over:
-        legal = state.legal_moves()
-        move = rng.choice(legal) if choose is None else choose(state, legal)
-        state.play(move)
-        moves.append(move)
-    return moves
-
-
-def perft(state: ArondaState, depth: int) -> int:
-    """perft.md's leaf count from ``state`` to ``depth``, counting the last level in bulk."""
-    if state.is_over or depth == 0:
-        return 1
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        child = state.copy()
-        child.play(move)
-        total += perft(child, depth - 1)
-    return total
-
-
-# ---------------------------------------------------------------------------------------------
 # Registration
 # ---------------------------------------------------------------------------------------------
 
 _TAG_OPTIONS = {"Supply": "supply", "SecondPiece": "second_piece"}
 
 
-class ArondaEngine:
-    """The Aronda engine of the registry (``gamerec.validator.games.engine("Aronda")``)."""
+class ArondaEngine(BaseEngine[ArondaVariant, Move, ArondaState]):
+    """The Aronda engine of the registry (``gamerec.validator.games.engine("Aronda")``).
 
-    @property
-    def name(self) -> str:
-        """``Aronda``, the GRN ``Game`` tag."""
-        return NAME
+    Its own: the GRN tags of the variant. Random games and perft are ``BaseEngine``'s.
+    """
 
-    @property
-    def reason_codes(self) -> dict[str, str]:
-        """Every reason code ``check`` and ``replay`` give, with its meaning."""
-        return dict(REASON_CODES)
-
-    @property
-    def citations(self) -> dict[str, tuple[str, ...]]:
-        """Every reason code with the rules sections its sentences cite."""
-        return {
-            code: tuple(f"{RULES} {section}" for section in sections)
-            for code, sections in REASON_SECTIONS.items()
-        }
-
-    def variant(self, **options: object) -> ArondaVariant:
-        """Build a variant from ``supply``, ``second_piece`` and ``players``.
-
-        Raises:
-            VariantError: an unknown option or an impossible value.
-        """
-        known = {field.name for field in dataclasses.fields(ArondaVariant)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise VariantError(f"unknown Aronda option(s): {', '.join(unknown)}")
-        return ArondaVariant(**cast("dict[str, Any]", options))
+    def __init__(self) -> None:
+        """The Aronda engine (there is one, :data:`ENGINE`)."""
+        super().__init__(
+            name=NAME,
+            rules=RULES,
+            reason_codes=REASON_CODES,
+            reason_sections=REASON_SECTIONS,
+            variant_type=ArondaVariant,
+            state_type=ArondaState,
+            parse_move=parse_move,
+            format_move=any_variant(format_move),
+            replay=_replay,
+        )
 
     def variant_from_tags(self, tags: dict[str, str]) -> ArondaVariant:
         """Build a variant from the GRN tags ``Supply``, ``SecondPiece`` (and ``Players``).
@@ -1222,48 +1172,6 @@ class ArondaEngine:
     def variant_tags(self, variant: ArondaVariant) -> dict[str, str]:
         """The ``Supply`` and ``SecondPiece`` tags of ``variant`` (always both)."""
         return {"Supply": variant.supply, "SecondPiece": variant.second_piece}
-
-    def new_game(self, variant: ArondaVariant) -> ArondaState:
-        """The start position."""
-        return ArondaState(variant)
-
-    def parse_move(self, variant: ArondaVariant, text: str) -> Move:
-        """See :func:`parse_move`."""
-        return parse_move(text)
-
-    def format_move(self, variant: ArondaVariant, move: Move) -> str:
-        """See :func:`format_move`."""
-        return format_move(move)
-
-    def replay(
-        self,
-        variant: ArondaVariant,
-        moves: Sequence[Move],
-        seats: Sequence[int] | None = None,
-    ) -> ReplayOutcome:
-        """Check and play ``moves`` from the start; stop at the first illegal one.
-
-        Gives the same verdicts as ``check``/``play``, ply for ply, and no events.
-        ``seats[i]`` is the seat ply i claims to be by (0 or missing: unstated).
-        """
-        return _replay(variant, moves, seats)
-
-    def first_decision(self, move: Move) -> Move:
-        """The first decision of ``move``: in this game, the whole ply."""
-        return move
-
-    def random_game(
-        self,
-        variant: ArondaVariant,
-        rng: random.Random,
-        choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
-    ) -> list[Move]:
-        """See :func:`random_game`."""
-        return random_game(variant, rng, choose)
-
-    def perft(self, variant: ArondaVariant, depth: int) -> int:
-        """perft.md's count from the start position of ``variant``."""
-        return perft(ArondaState(variant), depth)
 
 
 ENGINE = ArondaEngine()

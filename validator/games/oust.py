@@ -46,6 +46,7 @@ from functools import cache
 from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
 from gamerec.validator.games.protocol import (
+    BaseEngine,
     GameEvent,
     GameState,
     Illegal,
@@ -55,6 +56,7 @@ from gamerec.validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
+    any_variant,
     tag_number,
 )
 
@@ -1323,37 +1325,26 @@ def perft(state: OustState, depth: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-class OustEngine:
-    """The Oust engine behind the protocol's ``Engine`` (see ``protocol``)."""
+class OustEngine(BaseEngine[OustVariant, Move, OustState]):
+    """The Oust engine behind the protocol's ``Engine`` (see ``protocol``).
 
-    @property
-    def name(self) -> str:
-        """``Oust``, as the GRN ``Game`` tag writes it."""
-        return NAME
+    Its own: the GRN tags of the variant, and because a turn chains placements, its first
+    decision, random games played placement by placement and a perft that counts whole turns.
+    """
 
-    @property
-    def reason_codes(self) -> dict[str, str]:
-        """Every reason code ``check`` returns, with what it means."""
-        return dict(REASON_CODES)
-
-    @property
-    def citations(self) -> dict[str, tuple[str, ...]]:
-        """Every reason code with the rules sections its sentences cite."""
-        return {
-            code: tuple(f"{RULES} {section}" for section in sections)
-            for code, sections in REASON_SECTIONS.items()
-        }
-
-    def variant(self, **options: object) -> OustVariant:
-        """Build a variant from ``side``, ``pie`` and ``players``.
-
-        Raises:
-            VariantError: an unknown option or an impossible value.
-        """
-        unknown = sorted(set(options) - {"side", "pie", "players"})
-        if unknown:
-            raise VariantError(f"unknown Oust option(s): {', '.join(unknown)}")
-        return OustVariant(**options)  # type: ignore[arg-type]
+    def __init__(self) -> None:
+        """The Oust engine (there is one, :data:`ENGINE`)."""
+        super().__init__(
+            name=NAME,
+            rules=RULES,
+            reason_codes=REASON_CODES,
+            reason_sections=REASON_SECTIONS,
+            variant_type=OustVariant,
+            state_type=OustState,
+            parse_move=parse_move,
+            format_move=any_variant(format_move),
+            replay=replay,
+        )
 
     def variant_from_tags(self, tags: dict[str, str]) -> OustVariant:
         """Build a variant from the GRN tags ``Board``, ``Pie`` (and ``Players``, which must be 2).
@@ -1372,24 +1363,6 @@ class OustEngine:
         """The tags ``Board`` and ``Pie`` of ``variant``."""
         return {"Board": str(variant.side), "Pie": "on" if variant.pie else "off"}
 
-    def new_game(self, variant: OustVariant) -> OustState:
-        """The start position: an empty board, seat 1 to move."""
-        return OustState(variant)
-
-    def parse_move(self, variant: OustVariant, text: str) -> Move:
-        """Parse a turn token (see :func:`parse_move`); the variant does not matter."""
-        return parse_move(text)
-
-    def format_move(self, variant: OustVariant, move: Move) -> str:
-        """The canonical token of ``move`` (see :func:`format_move`)."""
-        return format_move(move)
-
-    def replay(
-        self, variant: OustVariant, moves: Sequence[Move], seats: Sequence[int] | None = None
-    ) -> ReplayOutcome:
-        """Check and play whole turns from the start (see :func:`replay`)."""
-        return replay(variant, moves, seats)
-
     def first_decision(self, move: Move) -> Move:
         """The first decision of ``move``: a turn's first placement, else the move itself."""
         return move[:1] if isinstance(move, tuple) else move
@@ -1400,8 +1373,12 @@ class OustEngine:
         rng: random.Random,
         choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
     ) -> list[Move]:
-        """A complete random legal game (see :func:`random_game`)."""
+        """A complete random legal game, placement by placement (see :func:`random_game`)."""
         return random_game(variant, rng, choose)
+
+    def perft_from(self, state: OustState, depth: int) -> int:
+        """perft.md's count of whole turns from ``state`` to ``depth`` (see :func:`perft`)."""
+        return perft(state, depth)
 
 
 ENGINE = OustEngine()
