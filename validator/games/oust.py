@@ -293,6 +293,30 @@ class _Groups:
         twin.group = self.group[:]
         return twin
 
+    @classmethod
+    def of_stones(cls, board: HexBoard, *bitboards: int) -> _Groups:
+        """The tables of the groups of ``bitboards`` (each seat's stones), found afresh."""
+        groups = cls(board)
+        for stones in bitboards:
+            left = stones
+            while left:
+                group = left & -left
+                while True:
+                    grown = (group | _spread(group)) & stones
+                    if grown == group:
+                        break
+                    group = grown
+                groups.adopt(group)
+                left &= ~group
+        return groups
+
+    def adopt(self, stones: int) -> None:
+        """Record ``stones`` as one group, rooted at its first cell."""
+        root = (stones & -stones).bit_length() - 1
+        self.group[root] = stones
+        for code in cells_of(stones):
+            self.root[code] = root
+
     def found(self, code: int, bit: int) -> None:
         """Record a new single-stone group on ``code``."""
         self.root[code] = code
@@ -1103,17 +1127,14 @@ def replay(
     """Check and play whole turns from the start; stop at the first illegal one.
 
     The legal prefix runs in :func:`_accepted_prefix`, one tight loop over bitboards. At the
-    first ply that loop does not accept, the state before it is rebuilt and
-    :meth:`OustState.check` gives the verdict, so codes and messages are check's own.
+    first ply that loop does not accept, :meth:`OustState.check` gives the verdict on the state
+    before it, so codes and messages are check's own.
     """
     stop = len(moves)
     if seats is not None:
         # Seats strictly alternate in Oust (swap and pass are plies too): ply k is seat 1 + k % 2.
         stop = next((k for k, seat in enumerate(seats[:stop]) if seat and seat != 1 + k % 2), stop)
     accepted, state = _accepted_prefix(variant, moves, stop)
-    if state is None:
-        accepted, state = _accepted_prefix(variant, moves, accepted)
-        assert state is not None  # the plies before the first refused one are all legal
     for index in range(accepted, len(moves)):
         claimed = seats[index] if seats is not None and index < len(seats) else 0
         illegal = state.check(moves[index], claimed or None)
@@ -1137,16 +1158,15 @@ class _PlyRefusedError(Exception):
 
 def _accepted_prefix(
     variant: OustVariant, moves: Sequence[Move], stop: int
-) -> tuple[int, OustState | None]:
+) -> tuple[int, OustState]:
     """Play ``moves[:stop]`` while every ply is legal, on flat bitboards.
 
     Seats strictly alternate in Oust (swap and pass are plies too), so ply ``k`` (from 0) is
     always seat ``1 + k % 2``'s and no seat is tracked here.
 
     Returns:
-        ``(k, state)``: ``k`` plies were accepted; ``state`` is the position after them when
-        every one of ``moves[:stop]`` was accepted, else None (ply ``k`` is not legal, and it
-        may have been half played).
+        ``(k, state)``: ``k`` plies were accepted and ``state`` is the position after them;
+        when ``k < stop`` the fast loop does not accept ply ``k`` (it is illegal).
     """
     board = hex_board(variant.side)
     bit_of = board.bit.get
@@ -1157,7 +1177,7 @@ def _accepted_prefix(
     over = 0  # how the game ended (_WON or _RESIGNED); 0 while it goes on
     for k, move in enumerate(moves[:stop] if stop < len(moves) else moves):
         if over:
-            return k, None
+            return k, _replayed_state(variant, groups, mine, theirs, ply=k, over=over)
         if type(move) is tuple and len(move) == 1:
             (code,) = move
             bit = bit_of(code)
@@ -1174,7 +1194,10 @@ def _accepted_prefix(
                 swap_open = k == 1 and variant.pie
                 mine, theirs, ending = _replay_special(groups, move, mine, theirs, swap_open)
         except _PlyRefusedError:
-            return k, None
+            # The bitboards are those before the turn, but its placements before the refused
+            # one may have merged groups in the tables: find the groups again.
+            groups = _Groups.of_stones(board, mine, theirs)
+            return k, _replayed_state(variant, groups, mine, theirs, ply=k, over=0)
         if ending == _NEXT_SEAT:
             mine, theirs = theirs, mine
         elif ending != _SWAPPED:  # seat 1, to move after a swap, has no stone: mine stays 0
