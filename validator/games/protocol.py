@@ -3,6 +3,8 @@
 One module per game (``one``, ``aronda``, ``oust``, ``ohwahree``) exposes an ``ENGINE`` object
 that satisfies :class:`Engine`. The validator, the service, the CLI and the conformance tests
 reach every game through the registry in ``gamerec.validator.games`` and this protocol only.
+Each ``ENGINE`` is a :class:`BaseEngine`, which holds what the four share (delegation to the
+module's functions, variant options, random games, perft); :class:`Engine` stays the contract.
 
 Engines are pure: no I/O, no protobuf, no logging. They take and give moves in their own
 compact types (each module documents its ``Move``), and text in the syntax of notation.md.
