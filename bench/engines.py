@@ -6,7 +6,9 @@ with a digest of the engine's source so a changed engine makes new games), then 
 ``ENGINE.replay`` over all of them, median of several repetitions. The replay is the
 validator's own checked path: every ply is checked (``NOT_YOUR_TURN`` included, with the seats
 stated) and a rejected ply fails the benchmark. The step-by-step ``check``/``play`` path of the
-engine's state class is measured too, as the reference of what the fast replay saves.
+engine's state class is measured too, on the same games and interleaved with the replay (the
+machine is noisy), as the reference of what the fast replay saves: :func:`speedup_figure` is
+the table's row "fast replay vs check+play" of a case.
 
 Run one game alone with ``.venv/bin/python -m bench.engines ONE`` (any registry name).
 """
@@ -15,13 +17,15 @@ from __future__ import annotations
 
 import pickle
 import random
+import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.figures import DATA, median_seconds, source_digest
+from bench.figures import DATA, Figure, source_digest
 from gamerec.validator.games import engine, game_names
 from gamerec.validator.games.protocol import Engine
 
@@ -76,6 +80,11 @@ class ReplayFigures:
     replay_per_second: float
     step_per_second: float
 
+    @property
+    def speedup(self) -> float:
+        """How many times faster the fast replay is than ``check`` + ``play`` ply by ply."""
+        return self.replay_per_second / self.step_per_second
+
 
 def seeded_games(case: EngineCase, count: int) -> list[list[Any]]:
     """``count`` random legal games of ``case`` (game i from ``random.Random(i)``), cached."""
@@ -128,16 +137,50 @@ def check_and_play_all(found: Engine[Any, Any], variant: Any, games: list[list[A
             state.play(move)
 
 
+def interleaved_medians(runs: Sequence[Callable[[], object]], repetitions: int) -> list[float]:
+    """The median wall time of each run, the runs taking turns (A, B, A, B, ...).
+
+    Taking turns puts every run through the same moments of a shared, noisy machine.
+    """
+    times: list[list[float]] = [[] for _ in runs]
+    for _ in range(max(1, repetitions)):
+        for run, took in zip(runs, times, strict=True):
+            started = time.perf_counter()
+            run()
+            took.append(time.perf_counter() - started)
+    return [statistics.median(took) for took in times]
+
+
 def measure(case: EngineCase, count: int, repetitions: int) -> ReplayFigures:
-    """Generate (or load) the games of ``case`` and time both replays."""
+    """Generate (or load) the games of ``case`` and time both replays, taking turns."""
     found = engine(case.game)
     variant = found.variant(**case.options)
     games = seeded_games(case, count)
     seats = seats_of(found, variant, games)
     plies = sum(map(len, games))
-    replay = median_seconds(lambda: replay_all(found, variant, games, seats), repetitions)
-    step = median_seconds(lambda: check_and_play_all(found, variant, games), 1)
+    replay, step = interleaved_medians(
+        [
+            lambda: replay_all(found, variant, games, seats),
+            lambda: check_and_play_all(found, variant, games),
+        ],
+        repetitions,
+    )
     return ReplayFigures(case, len(games), plies, plies / replay, plies / step)
+
+
+def speedup_figure(figures: ReplayFigures) -> Figure:
+    """The table's row for a case: the fast replay's plies/s next to check+play's.
+
+    Its ratio is how many times the fast path saves; below 1x it would not pay its code.
+    """
+    return Figure(
+        f"{figures.case.label}: fast replay vs check+play",
+        figures.replay_per_second,
+        "plies/s",
+        "check+play per ply",
+        figures.step_per_second,
+        target=1.0,
+    )
 
 
 def main() -> None:
@@ -154,8 +197,8 @@ def main() -> None:
         print(
             f"{case.label}: {figures.games:,} games, {figures.plies:,} plies; "
             f"Engine.replay {figures.replay_per_second:,.0f} plies/s (median of 5), "
-            f"check+play {figures.step_per_second:,.0f} plies/s "
-            f"({time.perf_counter() - started:.1f} s in all)"
+            f"check+play {figures.step_per_second:,.0f} plies/s, "
+            f"fast replay {figures.speedup:.1f}x ({time.perf_counter() - started:.1f} s in all)"
         )
 
 

@@ -275,6 +275,90 @@ def test_replay_agreement_covers_every_reason_code() -> None:
     assert seen - {""} == set(REASON_CODES)
 
 
+# -- the state before a refused turn (the replay takes a first piece back) -----------------------
+
+
+def state_slots(state: object) -> dict[str, object]:
+    """Everything an ArondaState holds, as plain values."""
+    return {name: getattr(state, name) for name in ArondaState.__slots__}
+
+
+def refused_turns(
+    variant: ArondaVariant, moves: list[Move], ply: int, rng: random.Random
+) -> Iterator[Move]:
+    """Turns for ply ``ply`` whose first piece is legal but which are refused after it.
+
+    A second piece on an owned field, off the board, next to nothing of the mover, or on the
+    field of a first piece that won the game; and the first piece alone where a second has a
+    legal field.
+    """
+    move = moves[ply]
+    if ply == 0 or move in (PASS, RESIGN):
+        return
+    first = move[0]
+    yield (first,)
+    for second in (FIELD_COUNT, FIELD_COUNT + 7, rng.randrange(FIELD_COUNT), first):
+        yield (first, second)
+
+
+def first_piece_possesses(variant: ArondaVariant, moves: list[Move], ply: int) -> bool:
+    """Whether the first piece of ``moves[ply]`` fills its field."""
+    state = ENGINE.replay(variant, moves[:ply]).state
+    assert isinstance(state, ArondaState)
+    field = moves[ply][0]
+    return state.pieces(state.to_move, field) + 1 == CAPACITY[field]
+
+
+def test_a_turn_refused_after_its_first_piece_leaves_the_state_of_the_ply_before() -> None:
+    rng = random.Random(12)
+    kinds: set[str] = set()
+    possessing = after_pass = 0
+    for seed in range(60):
+        variant = VARIANTS[seed % len(VARIANTS)]
+        moves = game(variant, seed)
+        for ply in range(len(moves)):
+            before = ENGINE.replay(variant, moves[:ply]).state
+            assert isinstance(before, ArondaState)
+            for turn in refused_turns(variant, moves, ply, rng):
+                outcome = ENGINE.replay(variant, [*moves[:ply], turn])
+                if outcome.illegal is None:
+                    continue
+                kinds.add(outcome.illegal.code)
+                possessing += first_piece_possesses(variant, moves, ply)
+                after_pass += moves[ply - 1] == PASS  # the passes in a row must come back too
+                assert outcome.plies == ply
+                refused = outcome.state
+                assert isinstance(refused, ArondaState)
+                assert state_slots(refused) == state_slots(before)
+                # The state is whole: the game goes on from it as from the ply before.
+                refused.play(moves[ply])
+                after = ENGINE.replay(variant, moves[: ply + 1]).state
+                assert state_slots(refused) == state_slots(after)
+    assert {"WRONG_PLACEMENT_COUNT", "FIELD_OWNED", "NO_SUCH_FIELD", "NOT_CONNECTED"} <= kinds
+    assert possessing > 100 and after_pass > 5
+
+
+def test_a_second_piece_after_the_winning_first_leaves_the_state_before_the_turn() -> None:
+    won = 0
+    for seed in range(200):
+        variant = VARIANTS[seed % len(VARIANTS)]
+        moves = game(variant, seed)
+        last = moves[-1]
+        end = ENGINE.replay(variant, moves).state
+        assert isinstance(end, ArondaState)
+        if end.ending != "thirteen-fields" or len(last) != 1:
+            continue
+        won += 1
+        outcome = ENGINE.replay(variant, [*moves[:-1], (last[0], last[0])])
+        assert outcome.illegal is not None
+        assert outcome.illegal.code == "WRONG_PLACEMENT_COUNT"
+        refused, before = outcome.state, ENGINE.replay(variant, moves[:-1]).state
+        assert isinstance(refused, ArondaState)
+        assert isinstance(before, ArondaState)
+        assert state_slots(refused) == state_slots(before)
+    assert won > 5
+
+
 # -- the cascade (§5 step 2) ----------------------------------------------------------------------
 
 

@@ -54,3 +54,4 @@ def test_fixture_holds_every_row_of_perft_md() -> None:
 def test_perft_count_matches_the_spec(row: PerftRow) -> None:
     variant = ENGINE.variant_from_tags(row.tags)
     assert perft(ENGINE.new_game(variant), row.depth) == row.leaves
+    assert ENGINE.perft(variant, row.depth) == row.leaves

@@ -11,7 +11,7 @@ from typing import NamedTuple
 import pytest
 
 from gamerec.validator.games import protocol
-from gamerec.validator.games.one import ENGINE, OneState, perft
+from gamerec.validator.games.one import ENGINE, OneState
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "perft" / "one.txt"
 DEFAULT_RUN_LEAVES = 250_000
@@ -54,18 +54,18 @@ def test_fixture_holds_every_one_row_of_perft_md() -> None:
 
 @pytest.mark.parametrize("row", [marked(row) for row in perft_rows()])
 def test_perft_count(row: PerftRow) -> None:
-    assert perft(start(row.tags), row.depth) == row.leaves
+    assert ENGINE.perft_from(start(row.tags), row.depth) == row.leaves
 
 
 @pytest.mark.parametrize("tags", [{"Players": "2"}, {"Players": "3", "Mirror": "every"}])
 def test_fast_perft_agrees_with_the_protocol_perft(tags: dict[str, str]) -> None:
-    assert perft(start(tags), 2) == protocol.perft(start(tags), 2)
+    assert ENGINE.perft_from(start(tags), 2) == protocol.perft(start(tags), 2)
 
 
 @pytest.mark.slow
 def test_fast_perft_agrees_with_the_protocol_perft_at_depth_3() -> None:
     tags = {"Players": "2", "Board": "10,10,20"}
-    assert perft(start(tags), 3) == protocol.perft(start(tags), 3) == 57860
+    assert ENGINE.perft_from(start(tags), 3) == protocol.perft(start(tags), 3) == 57860
 
 
 @pytest.mark.parametrize(("players", "captures"), [(2, 160), (3, 0)])

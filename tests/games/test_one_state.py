@@ -8,7 +8,7 @@ from collections.abc import Hashable
 import pytest
 
 from gamerec.validator.games import engine
-from gamerec.validator.games.one import ENGINE, OneEngine, OneState, OneVariant, perft
+from gamerec.validator.games.one import ENGINE, OneEngine, OneState, OneVariant
 from gamerec.validator.games.protocol import Engine, GameState, Position, Site, VariantError
 
 
@@ -157,7 +157,7 @@ def test_random_game_follows_choose() -> None:
 
 def test_perft_of_a_finished_game_is_one_leaf() -> None:
     state = state_after("resign")
-    assert state.is_over and perft(state, 3) == 1
+    assert state.is_over and ENGINE.perft_from(state, 3) == 1
 
 
 def test_diagram_draws_rings_from_a_outwards() -> None:

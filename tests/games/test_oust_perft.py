@@ -64,6 +64,7 @@ def test_fixture_holds_the_spec_rows() -> None:
 @pytest.mark.parametrize(("variant", "depth", "count"), rows_param(deep=False))
 def test_perft_shallow(variant: OustVariant, depth: int, count: int) -> None:
     assert perft(OustState(variant), depth) == count
+    assert ENGINE.perft(variant, depth) == count  # the engine's perft counts whole turns too
 
 
 @pytest.mark.parametrize(

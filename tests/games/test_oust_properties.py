@@ -352,6 +352,48 @@ def test_replay_agrees_with_check_and_play_ply_for_ply(
     assert oust._accepted_prefix(variant, moves, min(stop, len(moves)))[0] == plies
 
 
+def state_picture(state: GameState[Move]) -> tuple[object, ...]:
+    """What an Oust state shows: digest, legal moves, the turn, and every stone's group."""
+    assert isinstance(state, OustState)
+    stones = [code for seat in (1, 2) for code in state.stones(seat)]
+    groups = {code: state.group_of(code) for code in stones}
+    return state.digest(), state.legal_moves(), state.ply, state.must_pass, groups
+
+
+def refused_after_a_capture(turn: tuple[int, ...]) -> list[Move]:
+    """Turns that play ``turn``'s first, capturing placement and are then refused."""
+    off_board = cell_code("z99")
+    first = turn[:1]
+    refused: list[Move] = [(*first, first[0]), (*first, off_board), (*turn, turn[0])]
+    if len(turn) > 1:
+        refused.append(first)  # a placement is left after the capture: MUST_PLACE_AGAIN
+    return refused
+
+
+def test_a_turn_refused_after_a_capture_leaves_the_state_of_the_ply_before() -> None:
+    captures_undone = 0
+    for side, seed in itertools.product((3, 5, 7), range(12)):
+        variant, moves = game(side, seed)
+        for ply, move in enumerate(moves):
+            if not isinstance(move, tuple):
+                continue
+            before = OustState(variant)
+            for played in moves[:ply]:
+                before.play(played)
+            if not before.board.neighbour_mask[move[0]] & before._stones[before.to_move]:
+                continue  # the first placement does not capture
+            after = before.copy()
+            after.play(move)
+            for turn in refused_after_a_capture(move):
+                outcome = ENGINE.replay(variant, [*moves[:ply], turn])
+                assert outcome.illegal is not None and outcome.plies == ply
+                assert state_picture(outcome.state) == state_picture(before)
+                outcome.state.play(move)  # the game goes on from it as from the ply before
+                assert state_picture(outcome.state) == state_picture(after)
+                captures_undone += 1
+    assert captures_undone > 100
+
+
 # ---------------------------------------------------------------------------------------------
 # Conformance: listed turns, check and the placement-level API agree
 

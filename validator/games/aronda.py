@@ -41,18 +41,16 @@ Choices where the rules leave room (each is tested):
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import random
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, Final, TypeAlias
 
 from gamerec.recorder.errors import GamerecError
 from gamerec.validator.games.protocol import (
+    BaseEngine,
     GameEvent,
-    GameState,
     Illegal,
     IllegalMoveError,
     MoveSyntaxError,
@@ -60,6 +58,7 @@ from gamerec.validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
+    any_variant,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -909,186 +908,79 @@ def _most_fields(me: int, mine: int, theirs: int) -> tuple[int, ...]:
     return (me,) if mine > theirs else (3 - me,)
 
 
-def _replay(  # noqa: PLR0912, PLR0915 -- one tight loop on purpose: locals, no calls per ply
+_NO_SEATS: Final[tuple[int, ...]] = ()
+# What a turn's first piece changed when it filled a field, seen by the mover: its owned fields,
+# both seats' pieces and both supplies just before the possession (see _take_back).
+_Before: TypeAlias = tuple[int, list[int], list[int], int, int]
+
+
+def _replay(  # noqa: PLR0912, PLR0915 -- one tight loop on purpose: the common ply calls nothing
     variant: ArondaVariant, moves: Sequence[Move], seats: Sequence[int] | None
 ) -> ReplayOutcome:
     """Check and play ``moves`` from the start on local bitmasks (see ArondaEngine.replay).
 
-    The position lives in locals seen from the seat to move ("me") and the other seat
-    ("them"), swapped after every ply. chain_me / chain_them are kept up to date
-    incrementally: a piece joins its seat's chain at once (it is legal, so it touches the
-    chain or the edge) and floods it further only when it links cut-off marked fields; a
-    possession recomputes the chain of the taker and, if it removed chain pieces, the other's.
+    The position lives in locals seen from the seat to move ("me") and the other seat ("them"),
+    swapped after every ply. A piece joins its seat's chain at once (it is legal, so it touches
+    the chain or the edge); :func:`_possess` resolves a filled field. A refused turn may have
+    played its first piece: the state before it takes the piece back (:func:`_take_back`).
     """
-    pass_allowed = variant.supply == "pass"
-    lose_on_second = variant.second_piece == "lose"
-    capacity = CAPACITY
-    neighbours = NEIGHBOUR_MASK
-    around_low = _AROUND_LOW
-    around_high = _AROUND_HIGH
-    edge = EDGE
-    everything = ALL_FIELDS
-    claims = seats if seats is not None else ()
-    claim_count = len(claims)
-
-    me = 1
-    own_me = own_them = 0
-    pieces_me = [0] * FIELD_COUNT
-    pieces_them = [0] * FIELD_COUNT
-    held_me = held_them = 0  # fields holding at least one piece of the seat
-    supply_me = supply_them = SUPPLY
-    chain_me = chain_them = 0
-    first_turn = True
-    must_pass = False
-    passes = 0  # passes in a row just played
-    ending = ""
-    winners: tuple[int, ...] = ()
-    resigned: tuple[int, ...] = ()
+    fields, capacity, neighbours, edge = FIELD_COUNT, CAPACITY, NEIGHBOUR_MASK, EDGE
+    claims, claim_count = (seats, len(seats)) if seats is not None else ((), 0)
+    me, ply, passes, must_pass, placed = 1, 0, 0, False, 0  # placed: pieces of this turn so far
+    own_me = own_them = held_me = held_them = chain_me = chain_them = 0  # held: has a piece
+    pieces_me, pieces_them, supply_me, supply_them = [0] * fields, [0] * fields, SUPPLY, SUPPLY
+    ending, winners, resigned = "", _NO_SEATS, _NO_SEATS
     illegal: Illegal | None = None
-    ply = 0
-
+    before: _Before | None = None
     for move in moves:
-        if ending:
-            illegal = _game_over()
+        if ending or (ply < claim_count and claims[ply] and claims[ply] != me):
+            illegal = _game_over() if ending else _not_your_turn(claims[ply], me)
             break
-        if ply < claim_count:
-            claim = claims[ply]
-            if claim and claim != me:
-                illegal = _not_your_turn(claim, me)
-                break
         count = len(move)
-        if count == 1 and move[0] == PASS_CODE:
-            if not must_pass:
-                illegal = _pass_not_allowed(me, variant)
-                break
-            ply += 1
-            passes += 1
-            if passes == 2:
-                ending = "passes"
-                winners = _most_fields(me, own_me.bit_count(), own_them.bit_count())
-                continue
-        elif count == 1 and move[0] == RESIGN_CODE:
-            ply += 1
-            resigned = (me,)
-            winners = (3 - me,)
-            ending = "resignation"
-            continue
+        if not ((count == 2 and ply) or (count == 1 and move[0] >= 0)):  # pass, resign or refused
+            verdict = _other_turn(variant, move, me, (ply, passes, must_pass), (own_me, own_them))
+            illegal, passes, ending, winners, resigned = verdict
         else:
-            if count == 0 or count > 2 or (first_turn and count == 2):
-                illegal = _wrong_count(count, first_turn)
-                break
-            passes = 0
-            index = 0
             for field in move:
-                if ending:
-                    illegal = _turn_already_won(me, move[0])
-                    break
-                if field < 0 or field >= FIELD_COUNT:
-                    illegal = _no_such_field(_placement_label(index, count), field)
+                if field < 0 or field >= fields or not supply_me:
+                    illegal = _placement_refusal(move, placed, me, (own_me, own_them), chain_me)
                     break
                 bit = 1 << field
-                if bit & (own_me | own_them):
-                    owner = me if bit & own_me else 3 - me
-                    illegal = _field_owned(_placement_label(index, count), field, owner)
+                if bit & (own_me | own_them) or not (bit & edge or neighbours[field] & chain_me):
+                    illegal = _placement_refusal(move, placed, me, (own_me, own_them), chain_me)
                     break
-                if not (bit & edge or neighbours[field] & chain_me):
-                    illegal = _not_connected(_placement_label(index, count), field, me)
-                    break
-                if not supply_me:
-                    illegal = _no_pieces_left(_placement_label(index, count), field, me)
-                    break
-                index += 1
+                placed += 1
                 supply_me -= 1
-                placed = pieces_me[field] + 1
-                pieces_me[field] = placed
-                if placed < capacity[field]:
+                pieces = pieces_me[field] + 1
+                pieces_me[field] = pieces
+                if pieces < capacity[field]:
                     if not bit & chain_me:
                         held_me |= bit
                         chain_me |= bit
-                        marked = own_me | held_me
-                        if neighbours[field] & marked & ~chain_me:
-                            chain = chain_me
-                            while True:
-                                grown = (
-                                    chain | around_low[chain & 8191] | around_high[chain >> 13]
-                                ) & marked
-                                if grown == chain:
-                                    break
-                                chain = grown
-                            chain_me = chain
+                        if neighbours[field] & (own_me | held_me) & ~chain_me:
+                            chain_me = _flood(chain_me, own_me | held_me)
                     continue
-                # Possession from inside, then the from-outside cascade, wave by wave: only
-                # neighbours of the fields taken in the last wave can newly qualify.
-                own_me |= bit
-                taken = wave = bit
-                unowned = everything ^ (own_me | own_them)
-                while wave:
-                    candidates = (around_low[wave & 8191] | around_high[wave >> 13]) & unowned
-                    wave = 0
-                    while candidates:
-                        lowest = candidates & -candidates
-                        code = lowest.bit_length() - 1
-                        if (neighbours[code] & own_me).bit_count() >= capacity[code]:
-                            wave |= lowest
-                        candidates ^= lowest
-                    own_me |= wave
-                    unowned ^= wave
-                    taken |= wave
-                back = taken & (held_me | held_them)
-                while back:
-                    lowest = back & -back
-                    code = lowest.bit_length() - 1
-                    back ^= lowest
-                    supply_me += pieces_me[code]
-                    pieces_me[code] = 0
-                    supply_them += pieces_them[code]
-                    pieces_them[code] = 0
-                held_me &= ~taken
-                lost = held_them & taken
-                if lost:
-                    held_them ^= lost
-                    if lost & chain_them:
-                        marked = own_them | held_them
-                        chain = marked & edge
-                        while True:
-                            grown = (
-                                chain | around_low[chain & 8191] | around_high[chain >> 13]
-                            ) & marked
-                            if grown == chain:
-                                break
-                            chain = grown
-                        chain_them = chain
-                marked = own_me | held_me
-                chain = marked & edge
-                while True:
-                    grown = (chain | around_low[chain & 8191] | around_high[chain >> 13]) & marked
-                    if grown == chain:
-                        break
-                    chain = grown
-                chain_me = chain
+                if placed == 1:
+                    before = own_me, pieces_me[:], pieces_them[:], supply_me, supply_them
+                mine = own_me, pieces_me, held_me, supply_me, chain_me
+                theirs = own_them, pieces_them, held_them, supply_them, chain_them
+                sides = _possess(bit, mine, theirs)
+                own_me, held_me, supply_me, chain_me, held_them, supply_them, chain_them = sides
                 if own_me.bit_count() >= WINNING_FIELDS:
-                    ending = "thirteen-fields"
-                    winners = (me,)
-            if illegal is not None:
-                break
-            if ending:
-                ply += 1
-                continue
-            if count == 1 and not first_turn:
-                unowned = everything ^ (own_me | own_them)
-                second = unowned & (
-                    edge | around_low[chain_me & 8191] | around_high[chain_me >> 13]
-                )
-                if supply_me and second:
-                    illegal = _second_piece_missing(me, move[0], second)
-                    break
-                if lose_on_second:
-                    ply += 1
-                    ending = "second-piece"
-                    winners = (3 - me,)
-                    continue
-            first_turn = False
-            ply += 1
+                    ending, winners = "thirteen-fields", (me,)
+                    if placed < count:
+                        illegal = _turn_already_won(me, move[0])
+                        break
+            if illegal is None and count == 1 and ply and not ending:
+                second = supply_me and _access(own_me | own_them, chain_me)
+                illegal, ending, winners = _one_piece_turn(variant, move[0], me, second)
+            if illegal is None:
+                passes, placed, before = 0, 0, None
+        if illegal is not None:
+            break
+        ply += 1
+        if ending:
+            continue
         # Hand the turn over, then §4.3 for the seat whose turn starts.
         me = 3 - me
         own_me, own_them = own_them, own_me
@@ -1096,71 +988,215 @@ def _replay(  # noqa: PLR0912, PLR0915 -- one tight loop on purpose: locals, no 
         held_me, held_them = held_them, held_me
         supply_me, supply_them = supply_them, supply_me
         chain_me, chain_them = chain_them, chain_me
-        unowned = everything ^ (own_me | own_them)
-        if supply_me and unowned & edge:
-            must_pass = False
-            continue
-        access = unowned & (edge | around_low[chain_me & 8191] | around_high[chain_me >> 13])
-        if access and supply_me:
-            must_pass = False
-        elif access and pass_allowed:
-            must_pass = True
-        else:
-            must_pass = False
-            ending = "blocked"
-            winners = (3 - me,)
-
-    if illegal is not None:
-        before = _replay(variant, moves[:ply], seats)
-        return ReplayOutcome(before.state, ply, illegal)
-    state = ArondaState(variant)
-    state._owned = [0, own_me, own_them] if me == 1 else [0, own_them, own_me]
-    state._pieces = [[], pieces_me, pieces_them] if me == 1 else [[], pieces_them, pieces_me]
-    state._supply = [0, supply_me, supply_them] if me == 1 else [0, supply_them, supply_me]
-    state._seat = me
-    state._ply = ply
-    state._passes = passes
-    state._must_pass = must_pass and not ending
-    state._ending = ending
-    state._winners = winners
-    state._resigned = resigned
-    return ReplayOutcome(state, ply, None)
+        must_pass = False
+        if not supply_me or (own_me | own_them) & edge == edge:
+            start = _turn_start(variant, me, supply_me, own_me | own_them, chain_me)
+            must_pass, ending, winners = start
+    me_now, them_now = (own_me, pieces_me, supply_me), (own_them, pieces_them, supply_them)
+    turn = ply, passes, must_pass and not ending, ending, winners, resigned
+    state = _replayed_state(variant, me, me_now, them_now, turn)
+    if placed:
+        _take_back(state, moves[ply][0], before)
+    return ReplayOutcome(state, ply, illegal)
 
 
-# ---------------------------------------------------------------------------------------------
-# Random games
-# ---------------------------------------------------------------------------------------------
+def _flood(chain: int, marked: int) -> int:
+    """``chain`` grown through the ``marked`` fields joined to it: a chain of §4.2."""
+    while True:
+        grown = (chain | _AROUND_LOW[chain & _LOW_MASK] | _AROUND_HIGH[chain >> _LOW_BITS]) & marked
+        if grown == chain:
+            return chain
+        chain = grown
 
 
-def random_game(
+def _access(owned: int, chain: int) -> int:
+    """Fields without an owner on the edge or next to ``chain`` (§4.2, 1 and 2).
+
+    ``owned`` are the fields either seat owns.
+    """
+    return (ALL_FIELDS ^ owned) & (EDGE | around(chain))
+
+
+def _other_turn(
+    variant: ArondaVariant, move: Move, me: int, turn: tuple[int, int, bool], owned: tuple[int, int]
+) -> tuple[Illegal | None, int, str, tuple[int, ...], tuple[int, ...]]:
+    """Judge a turn by ``me`` that is not one or two pieces on fields: pass, resign or refused.
+
+    Refused: the wrong number of pieces (§4.1), a lone pass or resign code among pieces (a
+    field that does not exist). ``turn`` holds the plies played, the passes in a row and
+    whether ``me`` must pass; ``owned`` the fields of ``me`` and of the other seat.
+
+    Returns:
+        ``(illegal, passes, ending, winners, resigned)``: why the turn is illegal (or None),
+        then the passes in a row, the ending, the winners and the resigned seats after it.
+    """
+    ply, passes, must_pass = turn
+    count = len(move)
+    if count == 1 and move[0] == RESIGN_CODE:
+        return None, passes, "resignation", (3 - me,), (me,)
+    if count == 1 and move[0] == PASS_CODE:
+        if not must_pass:
+            return _pass_not_allowed(me, variant), passes, "", (), ()
+        if not passes:
+            return None, 1, "", (), ()
+        own_me, own_them = owned
+        return None, 2, "passes", _most_fields(me, own_me.bit_count(), own_them.bit_count()), ()
+    if count != 1:
+        return _wrong_count(count, not ply), passes, "", (), ()
+    return _no_such_field(_placement_label(0, 1), move[0]), passes, "", (), ()
+
+
+def _placement_refusal(
+    move: Move, index: int, me: int, owned: tuple[int, int], chain_me: int
+) -> Illegal:
+    """Why placement ``index`` of ``move`` by ``me`` is refused, in the order of §4.2.
+
+    ``owned`` holds the fields of ``me`` and of the other seat, ``chain_me`` the chain of ``me``.
+    """
+    field = move[index]
+    label = _placement_label(index, len(move))
+    if not 0 <= field < FIELD_COUNT:
+        return _no_such_field(label, field)
+    bit = 1 << field
+    own_me, own_them = owned
+    if bit & (own_me | own_them):
+        return _field_owned(label, field, me if bit & own_me else 3 - me)
+    if not (bit & EDGE or NEIGHBOUR_MASK[field] & chain_me):
+        return _not_connected(label, field, me)
+    return _no_pieces_left(label, field, me)
+
+
+def _possess(
+    bit: int,
+    mine: tuple[int, list[int], int, int, int],
+    theirs: tuple[int, list[int], int, int, int],
+) -> tuple[int, int, int, int, int, int, int]:
+    """The mover's piece filled the field ``bit``: possession from inside, then from outside.
+
+    Step 1 takes ``bit``, step 2 the cascade wave by wave (only neighbours of the fields taken
+    in the last wave can newly qualify); the pieces on every field taken go home (§5.3).
+
+    Args:
+        bit: the filled field.
+        mine: the mover's owned fields, pieces (changed in place), held fields, supply, chain.
+        theirs: the same of the other seat.
+
+    Returns:
+        The mover's owned fields, held fields, supply and chain, then the other seat's held
+        fields, supply and chain.
+    """
+    own_me, pieces_me, held_me, supply_me, chain_me = mine
+    own_them, pieces_them, held_them, supply_them, chain_them = theirs
+    own_me |= bit
+    unowned = ALL_FIELDS ^ (own_me | own_them)
+    taken = wave = bit
+    while wave:
+        candidates = (_AROUND_LOW[wave & _LOW_MASK] | _AROUND_HIGH[wave >> _LOW_BITS]) & unowned
+        wave = 0
+        while candidates:
+            lowest = candidates & -candidates
+            code = lowest.bit_length() - 1
+            if (NEIGHBOUR_MASK[code] & own_me).bit_count() >= CAPACITY[code]:
+                wave |= lowest
+            candidates ^= lowest
+        own_me |= wave
+        unowned ^= wave
+        taken |= wave
+    home = taken & (held_me | held_them)
+    while home:
+        lowest = home & -home
+        code = lowest.bit_length() - 1
+        home ^= lowest
+        supply_me += pieces_me[code]
+        pieces_me[code] = 0
+        supply_them += pieces_them[code]
+        pieces_them[code] = 0
+    held_me &= ~taken
+    lost = held_them & taken
+    if lost:  # the other seat's marked fields shrink: its chain is found again from the edge
+        held_them ^= lost
+        marked = own_them | held_them
+        chain_them = _flood(marked & EDGE, marked) if lost & chain_them else chain_them
+    # The mover's marked fields only grow, so its chain grows from the old one and the taken.
+    marked = own_me | held_me
+    chain_me = _flood(chain_me | taken | marked & EDGE, marked)
+    return own_me, held_me, supply_me, chain_me, held_them, supply_them, chain_them
+
+
+def _one_piece_turn(
+    variant: ArondaVariant, field: int, me: int, second: int
+) -> tuple[Illegal | None, str, tuple[int, ...]]:
+    """Judge a turn of one piece on ``field`` after seat 1's first turn (§4.1, §4.3).
+
+    It is a whole turn only when the second piece has no legal field (``second``, 0 also when
+    the supply is empty); under ``SecondPiece lose`` the mover then loses.
+
+    Returns:
+        ``(illegal, ending, winners)``.
+    """
+    if second:
+        return _second_piece_missing(me, field, second), "", ()
+    if variant.second_piece == "lose":
+        return None, "second-piece", (3 - me,)
+    return None, "", ()
+
+
+def _turn_start(
+    variant: ArondaVariant, me: int, supply: int, owned: int, chain: int
+) -> tuple[bool, str, tuple[int, ...]]:
+    """§4.3 for ``me``, whose turn starts: it plays, must pass, or has lost (blocked).
+
+    ``owned`` are the fields either seat owns, ``chain`` the chain of ``me``.
+
+    Returns:
+        ``(must_pass, ending, winners)``.
+    """
+    access = _access(owned, chain)
+    if access and supply:
+        return False, "", ()
+    if access and variant.supply == "pass":
+        return True, "", ()
+    return False, "blocked", (3 - me,)
+
+
+def _replayed_state(
     variant: ArondaVariant,
-    rng: random.Random,
-    choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
-) -> list[Move]:
-    """A complete legal game: ``choose`` (default ``rng.choice``) picks each turn; never resigns."""
-    state = ArondaState(variant)
-    moves: list[Move] = []
-    while not state.is_over:
-        legal = state.legal_moves()
-        move = rng.choice(legal) if choose is None else choose(state, legal)
-        state.play(move)
-        moves.append(move)
-    return moves
+    me: int,
+    mine: tuple[int, list[int], int],
+    theirs: tuple[int, list[int], int],
+    turn: tuple[int, int, bool, str, tuple[int, ...], tuple[int, ...]],
+) -> ArondaState:
+    """A state with ``me`` to move, the fast replay's locals handed over (lists not copied).
+
+    ``mine`` and ``theirs`` are the owned fields, pieces and supply of ``me`` and of the other
+    seat; ``turn`` holds the plies played, the passes in a row, whether ``me`` must pass, the
+    ending, the winners and the resigned seats.
+    """
+    state = ArondaState.__new__(ArondaState)
+    first, second = (mine, theirs) if me == 1 else (theirs, mine)
+    state._variant = variant
+    state._owned = [0, first[0], second[0]]
+    state._pieces = [[], first[1], second[1]]
+    state._supply = [0, first[2], second[2]]
+    state._seat = me
+    state._ply, state._passes, state._must_pass, state._ending, state._winners = turn[:5]
+    state._resigned = turn[5]
+    return state
 
 
-def perft(state: ArondaState, depth: int) -> int:
-    """perft.md's leaf count from ``state`` to ``depth``, counting the last level in bulk."""
-    if state.is_over or depth == 0:
-        return 1
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        child = state.copy()
-        child.play(move)
-        total += perft(child, depth - 1)
-    return total
+def _take_back(state: ArondaState, field: int, before: _Before | None) -> None:
+    """Take back the refused turn's first piece, on ``field``: the state before the turn.
+
+    ``before`` is what the piece changed when it filled its field (None when it did not): the
+    mover's owned fields, both seats' pieces and supplies just before the possession.
+    """
+    me = state._seat
+    if before is not None:
+        state._owned[me], state._pieces[me], state._pieces[3 - me] = before[:3]
+        state._supply[me], state._supply[3 - me] = before[3:]
+    state._pieces[me][field] -= 1
+    state._supply[me] += 1
+    state._ending, state._winners = "", ()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1170,38 +1206,25 @@ def perft(state: ArondaState, depth: int) -> int:
 _TAG_OPTIONS = {"Supply": "supply", "SecondPiece": "second_piece"}
 
 
-class ArondaEngine:
-    """The Aronda engine of the registry (``gamerec.validator.games.engine("Aronda")``)."""
+class ArondaEngine(BaseEngine[ArondaVariant, Move, ArondaState]):
+    """The Aronda engine of the registry (``gamerec.validator.games.engine("Aronda")``).
 
-    @property
-    def name(self) -> str:
-        """``Aronda``, the GRN ``Game`` tag."""
-        return NAME
+    Its own: the GRN tags of the variant. Random games and perft are ``BaseEngine``'s.
+    """
 
-    @property
-    def reason_codes(self) -> dict[str, str]:
-        """Every reason code ``check`` and ``replay`` give, with its meaning."""
-        return dict(REASON_CODES)
-
-    @property
-    def citations(self) -> dict[str, tuple[str, ...]]:
-        """Every reason code with the rules sections its sentences cite."""
-        return {
-            code: tuple(f"{RULES} {section}" for section in sections)
-            for code, sections in REASON_SECTIONS.items()
-        }
-
-    def variant(self, **options: object) -> ArondaVariant:
-        """Build a variant from ``supply``, ``second_piece`` and ``players``.
-
-        Raises:
-            VariantError: an unknown option or an impossible value.
-        """
-        known = {field.name for field in dataclasses.fields(ArondaVariant)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise VariantError(f"unknown Aronda option(s): {', '.join(unknown)}")
-        return ArondaVariant(**cast("dict[str, Any]", options))
+    def __init__(self) -> None:
+        """The Aronda engine (there is one, :data:`ENGINE`)."""
+        super().__init__(
+            name=NAME,
+            rules=RULES,
+            reason_codes=REASON_CODES,
+            reason_sections=REASON_SECTIONS,
+            variant_type=ArondaVariant,
+            state_type=ArondaState,
+            parse_move=parse_move,
+            format_move=any_variant(format_move),
+            replay=_replay,
+        )
 
     def variant_from_tags(self, tags: dict[str, str]) -> ArondaVariant:
         """Build a variant from the GRN tags ``Supply``, ``SecondPiece`` (and ``Players``).
@@ -1222,48 +1245,6 @@ class ArondaEngine:
     def variant_tags(self, variant: ArondaVariant) -> dict[str, str]:
         """The ``Supply`` and ``SecondPiece`` tags of ``variant`` (always both)."""
         return {"Supply": variant.supply, "SecondPiece": variant.second_piece}
-
-    def new_game(self, variant: ArondaVariant) -> ArondaState:
-        """The start position."""
-        return ArondaState(variant)
-
-    def parse_move(self, variant: ArondaVariant, text: str) -> Move:
-        """See :func:`parse_move`."""
-        return parse_move(text)
-
-    def format_move(self, variant: ArondaVariant, move: Move) -> str:
-        """See :func:`format_move`."""
-        return format_move(move)
-
-    def replay(
-        self,
-        variant: ArondaVariant,
-        moves: Sequence[Move],
-        seats: Sequence[int] | None = None,
-    ) -> ReplayOutcome:
-        """Check and play ``moves`` from the start; stop at the first illegal one.
-
-        Gives the same verdicts as ``check``/``play``, ply for ply, and no events.
-        ``seats[i]`` is the seat ply i claims to be by (0 or missing: unstated).
-        """
-        return _replay(variant, moves, seats)
-
-    def first_decision(self, move: Move) -> Move:
-        """The first decision of ``move``: in this game, the whole ply."""
-        return move
-
-    def random_game(
-        self,
-        variant: ArondaVariant,
-        rng: random.Random,
-        choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
-    ) -> list[Move]:
-        """See :func:`random_game`."""
-        return random_game(variant, rng, choose)
-
-    def perft(self, variant: ArondaVariant, depth: int) -> int:
-        """perft.md's count from the start position of ``variant``."""
-        return perft(ArondaState(variant), depth)
 
 
 ENGINE = ArondaEngine()

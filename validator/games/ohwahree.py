@@ -40,6 +40,7 @@ from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
 from gamerec.recorder.errors import GamerecError
 from gamerec.validator.games.protocol import (
+    BaseEngine,
     GameEvent,
     GameState,
     Illegal,
@@ -992,45 +993,26 @@ def random_game(
 # Registration
 # ---------------------------------------------------------------------------------------------
 
-_OPTION_NAMES: Final = ("players", "stones_per_pit", "direction")
 
+class OhWahReeEngine(BaseEngine[OhWahReeVariant, Move, OhWahReeState]):
+    """Oh-Wah-Ree behind the engine protocol of protocol.py.
 
-class OhWahReeEngine:
-    """Oh-Wah-Ree behind the engine protocol of protocol.py."""
+    Its own: the GRN tags of the variant, move tokens that depend on the variant, and random
+    games that stop at a forced cycle.
+    """
 
-    @property
-    def name(self) -> str:
-        """``Oh-Wah-Ree``, as the GRN ``Game`` tag writes it."""
-        return NAME
-
-    @property
-    def reason_codes(self) -> dict[str, str]:
-        """Every reason code ``check`` returns, with a one-line description."""
-        return dict(REASON_CODES)
-
-    @property
-    def citations(self) -> dict[str, tuple[str, ...]]:
-        """Every reason code with the rules sections its sentences cite."""
-        return {
-            code: tuple(f"{RULES} {section}" for section in sections)
-            for code, sections in REASON_SECTIONS.items()
-        }
-
-    def variant(self, **options: object) -> OhWahReeVariant:
-        """A variant from ``players`` (required), ``stones_per_pit`` and ``direction``.
-
-        Raises:
-            VariantError: a missing ``players``, an unknown option or an impossible value.
-        """
-        unknown = sorted(set(options) - set(_OPTION_NAMES))
-        if unknown:
-            raise VariantError(f"unknown Oh-Wah-Ree options: {', '.join(unknown)}")
-        if "players" not in options:
-            raise VariantError("Oh-Wah-Ree needs the number of players")
-        return OhWahReeVariant(
-            players=cast(int, options["players"]),
-            stones_per_pit=cast(int, options.get("stones_per_pit", 0)),
-            direction=cast(str, options.get("direction", "")),
+    def __init__(self) -> None:
+        """The Oh-Wah-Ree engine (there is one, :data:`ENGINE`)."""
+        super().__init__(
+            name=NAME,
+            rules=RULES,
+            reason_codes=REASON_CODES,
+            reason_sections=REASON_SECTIONS,
+            variant_type=OhWahReeVariant,
+            state_type=OhWahReeState,
+            parse_move=parse_move,
+            format_move=format_move,
+            replay=replay,
         )
 
     def variant_from_tags(self, tags: dict[str, str]) -> OhWahReeVariant:
@@ -1055,31 +1037,6 @@ class OhWahReeEngine:
             "StonesPerPit": str(variant.stones_per_pit),
             "Direction": variant.direction,
         }
-
-    def new_game(self, variant: OhWahReeVariant) -> OhWahReeState:
-        """The start position: S stones in every pit, empty stores, seat 1 to move (rules §3)."""
-        return OhWahReeState(variant)
-
-    def parse_move(self, variant: OhWahReeVariant, text: str) -> Move:
-        """Parse a move token (see :func:`parse_move`; the variant does not matter)."""
-        return parse_move(text)
-
-    def format_move(self, variant: OhWahReeVariant, move: Move) -> str:
-        """The canonical token of ``move`` under ``variant`` (see :func:`format_move`)."""
-        return format_move(variant, move)
-
-    def replay(
-        self, variant: OhWahReeVariant, moves: Sequence[Move], seats: Sequence[int] | None = None
-    ) -> ReplayOutcome:
-        """Check and play ``moves`` from the start; stop at the first illegal ply.
-
-        ``seats`` gives the seat each ply claims (0 = unstated); missing entries are unstated.
-        """
-        return replay(variant, moves, seats)
-
-    def first_decision(self, move: Move) -> Move:
-        """The first decision of ``move``: in this game, the whole ply."""
-        return move
 
     def random_game(
         self,

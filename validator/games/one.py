@@ -2,7 +2,8 @@
 
 The rules are docs/rules/one.md; the move text is notation.md (ONE section). Sections, in the
 order every engine file follows: constants and the board as data, variant, state, notation,
-the fast replay, random games, registration (:data:`ENGINE`).
+the fast replay, registration (:data:`ENGINE`; its random games and perft are those of
+``protocol.BaseEngine``, playing listed moves unchecked).
 
 Moves
     A move is a plain tuple of *point codes*, ``Move = tuple[int, ...]``:
@@ -27,17 +28,16 @@ State
 from __future__ import annotations
 
 import hashlib
-import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, pairwise, repeat
-from typing import Any, Final, NamedTuple, cast
+from typing import Final, NamedTuple
 
 from gamerec.validator.games.protocol import (
+    BaseEngine,
     GameEvent,
-    GameState,
     Illegal,
     IllegalMoveError,
     MoveSyntaxError,
@@ -45,6 +45,7 @@ from gamerec.validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
+    any_variant,
     tag_number,
 )
 
@@ -1036,90 +1037,31 @@ def _capture_inline(
     return 0
 
 
-def perft(state: OneState, depth: int) -> int:
-    """Count the leaves of the legal-move tree to ``depth`` (perft.md).
-
-    Same answer as ``protocol.perft``, faster: the last level is counted in bulk.
-    """
-    if depth == 0 or state.is_over:
-        return 1
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        child = state.copy()
-        child._apply(move)
-        total += perft(child, depth - 1)
-    return total
-
-
-# ---------------------------------------------------------------------------------------------
-# Random games
-# ---------------------------------------------------------------------------------------------
-
-
-def random_game(
-    variant: OneVariant,
-    rng: random.Random,
-    choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
-) -> list[Move]:
-    """Play one complete legal game and return its plies (never resigns).
-
-    ``choose(state, legal)`` picks each ply (default ``rng.choice``); a seeded ``rng`` always
-    gives the same game.
-    """
-    state = OneState(variant)
-    moves: list[Move] = []
-    while not state.is_over:
-        legal = state.legal_moves()
-        move = rng.choice(legal) if choose is None else choose(state, legal)
-        if choose is None:
-            state._apply(move)
-        else:
-            state.play(move)
-        moves.append(move)
-    return moves
-
-
 # ---------------------------------------------------------------------------------------------
 # Registration
 # ---------------------------------------------------------------------------------------------
 
 
-class OneEngine:
-    """The ONE engine behind the protocol's ``Engine`` shape; use the module's ``ENGINE``."""
+class OneEngine(BaseEngine[OneVariant, Move, OneState]):
+    """The ONE engine behind the protocol's ``Engine`` shape; use the module's ``ENGINE``.
 
-    @property
-    def name(self) -> str:
-        """``"ONE"``."""
-        return NAME
+    Its own: the GRN tags of the variant, and perft and random games that play listed moves
+    unchecked (:meth:`OneState._apply`).
+    """
 
-    @property
-    def reason_codes(self) -> dict[str, str]:
-        """Every reason code ``check`` can return, with a one-line description."""
-        return dict(REASON_CODES)
-
-    @property
-    def citations(self) -> dict[str, tuple[str, ...]]:
-        """Every reason code with the rules sections its sentences cite."""
-        return {
-            code: tuple(f"{RULES} {section}" for section in sections)
-            for code, sections in REASON_SECTIONS.items()
-        }
-
-    def variant(self, **options: object) -> OneVariant:
-        """Build a variant from ``players`` (required), ``rings``, ``mirror``, ``tiebreak``.
-
-        Raises:
-            VariantError: a missing ``players``, an unknown option or an impossible value.
-        """
-        unknown = set(options) - {"players", "rings", "mirror", "tiebreak"}
-        if unknown:
-            raise VariantError(f"unknown ONE option(s): {', '.join(sorted(unknown))}")
-        if "players" not in options:
-            raise VariantError("ONE needs the number of players")
-        return OneVariant(**cast("dict[str, Any]", options))
+    def __init__(self) -> None:
+        """The ONE engine (there is one, :data:`ENGINE`)."""
+        super().__init__(
+            name=NAME,
+            rules=RULES,
+            reason_codes=REASON_CODES,
+            reason_sections=REASON_SECTIONS,
+            variant_type=OneVariant,
+            state_type=OneState,
+            parse_move=parse_move,
+            format_move=any_variant(format_move),
+            replay=replay,
+        )
 
     def variant_from_tags(self, tags: dict[str, str]) -> OneVariant:
         """Build a variant from the GRN tags ``Players``, ``Board``, ``Mirror``, ``Tiebreak``.
@@ -1150,36 +1092,9 @@ class OneEngine:
             "Tiebreak": variant.tiebreak,
         }
 
-    def new_game(self, variant: OneVariant) -> OneState:
-        """The start position: empty board, K stones per seat, seat 1 to move (§3)."""
-        return OneState(variant)
-
-    def parse_move(self, variant: OneVariant, text: str) -> Move:
-        """Parse a move token (see :func:`parse_move`; the board is not consulted)."""
-        return parse_move(text)
-
-    def format_move(self, variant: OneVariant, move: Move) -> str:
-        """The canonical lower-case token of ``move``."""
-        return format_move(move)
-
-    def replay(
-        self, variant: OneVariant, moves: Sequence[Move], seats: Sequence[int] | None = None
-    ) -> ReplayOutcome:
-        """Check and play ``moves`` from the start (see :func:`replay`)."""
-        return replay(variant, moves, seats)
-
-    def first_decision(self, move: Move) -> Move:
-        """The first decision of ``move``: in this game, the whole ply."""
-        return move
-
-    def random_game(
-        self,
-        variant: OneVariant,
-        rng: random.Random,
-        choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
-    ) -> list[Move]:
-        """Play one complete legal game (see :func:`random_game`)."""
-        return random_game(variant, rng, choose)
+    def _play_listed(self, state: OneState, move: Move) -> None:
+        """Play a move of ``state.legal_moves()`` without checking it again."""
+        state._apply(move)
 
 
 #: The ONE engine (registered as ``ONE`` in ``gamerec.validator.games``).

@@ -46,6 +46,7 @@ from functools import cache
 from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
 from gamerec.validator.games.protocol import (
+    BaseEngine,
     GameEvent,
     GameState,
     Illegal,
@@ -55,6 +56,7 @@ from gamerec.validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
+    any_variant,
     tag_number,
 )
 
@@ -290,6 +292,30 @@ class _Groups:
         twin.root = self.root[:]
         twin.group = self.group[:]
         return twin
+
+    @classmethod
+    def of_stones(cls, board: HexBoard, *bitboards: int) -> _Groups:
+        """The tables of the groups of ``bitboards`` (each seat's stones), found afresh."""
+        groups = cls(board)
+        for stones in bitboards:
+            left = stones
+            while left:
+                group = left & -left
+                while True:
+                    grown = (group | _spread(group)) & stones
+                    if grown == group:
+                        break
+                    group = grown
+                groups.adopt(group)
+                left &= ~group
+        return groups
+
+    def adopt(self, stones: int) -> None:
+        """Record ``stones`` as one group, rooted at its first cell."""
+        root = (stones & -stones).bit_length() - 1
+        self.group[root] = stones
+        for code in cells_of(stones):
+            self.root[code] = root
 
     def found(self, code: int, bit: int) -> None:
         """Record a new single-stone group on ``code``."""
@@ -1101,17 +1127,14 @@ def replay(
     """Check and play whole turns from the start; stop at the first illegal one.
 
     The legal prefix runs in :func:`_accepted_prefix`, one tight loop over bitboards. At the
-    first ply that loop does not accept, the state before it is rebuilt and
-    :meth:`OustState.check` gives the verdict, so codes and messages are check's own.
+    first ply that loop does not accept, :meth:`OustState.check` gives the verdict on the state
+    before it, so codes and messages are check's own.
     """
     stop = len(moves)
     if seats is not None:
         # Seats strictly alternate in Oust (swap and pass are plies too): ply k is seat 1 + k % 2.
         stop = next((k for k, seat in enumerate(seats[:stop]) if seat and seat != 1 + k % 2), stop)
     accepted, state = _accepted_prefix(variant, moves, stop)
-    if state is None:
-        accepted, state = _accepted_prefix(variant, moves, accepted)
-        assert state is not None  # the plies before the first refused one are all legal
     for index in range(accepted, len(moves)):
         claimed = seats[index] if seats is not None and index < len(seats) else 0
         illegal = state.check(moves[index], claimed or None)
@@ -1135,16 +1158,15 @@ class _PlyRefusedError(Exception):
 
 def _accepted_prefix(
     variant: OustVariant, moves: Sequence[Move], stop: int
-) -> tuple[int, OustState | None]:
+) -> tuple[int, OustState]:
     """Play ``moves[:stop]`` while every ply is legal, on flat bitboards.
 
     Seats strictly alternate in Oust (swap and pass are plies too), so ply ``k`` (from 0) is
     always seat ``1 + k % 2``'s and no seat is tracked here.
 
     Returns:
-        ``(k, state)``: ``k`` plies were accepted; ``state`` is the position after them when
-        every one of ``moves[:stop]`` was accepted, else None (ply ``k`` is not legal, and it
-        may have been half played).
+        ``(k, state)``: ``k`` plies were accepted and ``state`` is the position after them;
+        when ``k < stop`` the fast loop does not accept ply ``k`` (it is illegal).
     """
     board = hex_board(variant.side)
     bit_of = board.bit.get
@@ -1155,7 +1177,7 @@ def _accepted_prefix(
     over = 0  # how the game ended (_WON or _RESIGNED); 0 while it goes on
     for k, move in enumerate(moves[:stop] if stop < len(moves) else moves):
         if over:
-            return k, None
+            return k, _replayed_state(variant, groups, mine, theirs, ply=k, over=over)
         if type(move) is tuple and len(move) == 1:
             (code,) = move
             bit = bit_of(code)
@@ -1172,7 +1194,10 @@ def _accepted_prefix(
                 swap_open = k == 1 and variant.pie
                 mine, theirs, ending = _replay_special(groups, move, mine, theirs, swap_open)
         except _PlyRefusedError:
-            return k, None
+            # The bitboards are those before the turn, but its placements before the refused
+            # one may have merged groups in the tables: find the groups again.
+            groups = _Groups.of_stones(board, mine, theirs)
+            return k, _replayed_state(variant, groups, mine, theirs, ply=k, over=0)
         if ending == _NEXT_SEAT:
             mine, theirs = theirs, mine
         elif ending != _SWAPPED:  # seat 1, to move after a swap, has no stone: mine stays 0
@@ -1323,37 +1348,26 @@ def perft(state: OustState, depth: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-class OustEngine:
-    """The Oust engine behind the protocol's ``Engine`` (see ``protocol``)."""
+class OustEngine(BaseEngine[OustVariant, Move, OustState]):
+    """The Oust engine behind the protocol's ``Engine`` (see ``protocol``).
 
-    @property
-    def name(self) -> str:
-        """``Oust``, as the GRN ``Game`` tag writes it."""
-        return NAME
+    Its own: the GRN tags of the variant, and because a turn chains placements, its first
+    decision, random games played placement by placement and a perft that counts whole turns.
+    """
 
-    @property
-    def reason_codes(self) -> dict[str, str]:
-        """Every reason code ``check`` returns, with what it means."""
-        return dict(REASON_CODES)
-
-    @property
-    def citations(self) -> dict[str, tuple[str, ...]]:
-        """Every reason code with the rules sections its sentences cite."""
-        return {
-            code: tuple(f"{RULES} {section}" for section in sections)
-            for code, sections in REASON_SECTIONS.items()
-        }
-
-    def variant(self, **options: object) -> OustVariant:
-        """Build a variant from ``side``, ``pie`` and ``players``.
-
-        Raises:
-            VariantError: an unknown option or an impossible value.
-        """
-        unknown = sorted(set(options) - {"side", "pie", "players"})
-        if unknown:
-            raise VariantError(f"unknown Oust option(s): {', '.join(unknown)}")
-        return OustVariant(**options)  # type: ignore[arg-type]
+    def __init__(self) -> None:
+        """The Oust engine (there is one, :data:`ENGINE`)."""
+        super().__init__(
+            name=NAME,
+            rules=RULES,
+            reason_codes=REASON_CODES,
+            reason_sections=REASON_SECTIONS,
+            variant_type=OustVariant,
+            state_type=OustState,
+            parse_move=parse_move,
+            format_move=any_variant(format_move),
+            replay=replay,
+        )
 
     def variant_from_tags(self, tags: dict[str, str]) -> OustVariant:
         """Build a variant from the GRN tags ``Board``, ``Pie`` (and ``Players``, which must be 2).
@@ -1372,24 +1386,6 @@ class OustEngine:
         """The tags ``Board`` and ``Pie`` of ``variant``."""
         return {"Board": str(variant.side), "Pie": "on" if variant.pie else "off"}
 
-    def new_game(self, variant: OustVariant) -> OustState:
-        """The start position: an empty board, seat 1 to move."""
-        return OustState(variant)
-
-    def parse_move(self, variant: OustVariant, text: str) -> Move:
-        """Parse a turn token (see :func:`parse_move`); the variant does not matter."""
-        return parse_move(text)
-
-    def format_move(self, variant: OustVariant, move: Move) -> str:
-        """The canonical token of ``move`` (see :func:`format_move`)."""
-        return format_move(move)
-
-    def replay(
-        self, variant: OustVariant, moves: Sequence[Move], seats: Sequence[int] | None = None
-    ) -> ReplayOutcome:
-        """Check and play whole turns from the start (see :func:`replay`)."""
-        return replay(variant, moves, seats)
-
     def first_decision(self, move: Move) -> Move:
         """The first decision of ``move``: a turn's first placement, else the move itself."""
         return move[:1] if isinstance(move, tuple) else move
@@ -1400,8 +1396,12 @@ class OustEngine:
         rng: random.Random,
         choose: Callable[[GameState[Move], list[Move]], Move] | None = None,
     ) -> list[Move]:
-        """A complete random legal game (see :func:`random_game`)."""
+        """A complete random legal game, placement by placement (see :func:`random_game`)."""
         return random_game(variant, rng, choose)
+
+    def perft_from(self, state: OustState, depth: int) -> int:
+        """perft.md's count of whole turns from ``state`` to ``depth`` (see :func:`perft`)."""
+        return perft(state, depth)
 
 
 ENGINE = OustEngine()
