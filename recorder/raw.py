@@ -10,7 +10,7 @@ until a record of its encoding is decoded.
 
 from __future__ import annotations
 
-from typing import NamedTuple, TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.limits import DEFAULT_LIMITS, Limits

@@ -13,7 +13,7 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, islice
-from typing import Literal, NamedTuple, TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.errors import GamerecError

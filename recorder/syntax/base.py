@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, Final, NamedTuple, TYPE_CHECKING, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias, cast
 
 from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from typing import Any, Final, NamedTuple, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from gamerec.recorder.grn_tags import variant_tags
 from gamerec.recorder.syntax import GAMES, GameSyntax, GameValue, syntax_named, syntax_of
