@@ -4,7 +4,8 @@ Sections (``--sections`` picks some; all by default):
 
 1. ``engines``: each engine's checked replay (``Engine.replay``) over 2,000 seeded random
    games, plies/s, against sgfmill's 9x9 Go replay (ONE, Aronda, Oust: at least 2x) and
-   OpenSpiel's Oware (Oh-Wah-Ree, two seats: at least 1x).
+   OpenSpiel's Oware (Oh-Wah-Ree, two seats: at least 1x), and the fast replay against the
+   same games played with ``check`` and ``play`` per ply (the fast path must pay: above 1x).
 2. ``peers``: the peers themselves (OpenSpiel Oware, python-chess reading and replaying PGN,
    sgfmill replaying 9x9 Go), measured in the same run (the ``bench`` extra installs them).
 3. ``validate``: ``gamerec validate`` over a 20,000-record ``.pbs`` of mixed games with one
@@ -137,6 +138,7 @@ def engine_figures(scale: Scale, known: Peers) -> list[Figure]:
                 target=1.0 if oware else 2.0,
             )
         )
+        figures.append(engines.speedup_figure(measured))
     return figures
 
 
