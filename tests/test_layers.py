@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -40,8 +42,9 @@ ENGINE_FORBIDDEN = (
     "subprocess",
     "socket",
 )
-#: What an engine may take from the rest of gamerec: the shared errors, and the games' own.
-ENGINE_ALLOWED = ("gamerec.recorder.errors", "gamerec.validator.games")
+#: What an engine may take from the rest of gamerec: the shared errors, the games' record
+#: grammar (pure Python: one grammar serves the GRN reader and the engine), and the games' own.
+ENGINE_ALLOWED = ("gamerec.recorder.errors", "gamerec.recorder.syntax", "gamerec.validator.games")
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -87,10 +90,25 @@ def test_engines_are_pure(path: Path) -> None:
     assert offenders == []
 
 
-def test_engines_import_only_the_shared_error_module_from_recorder() -> None:
+def test_engines_import_only_the_errors_and_the_grammar_from_recorder() -> None:
     for path in ENGINE_FILES:
         recorder_imports = {n for n in imported_modules(path) if _within(n, "gamerec.recorder")}
-        assert recorder_imports <= {"gamerec.recorder.errors"}, path
+        allowed = {"gamerec.recorder.errors", "gamerec.recorder.syntax"}
+        assert recorder_imports <= allowed, path
+
+
+def test_the_grammar_engines_use_is_pure_python() -> None:
+    # Engines read tokens with the record's grammar; importing it must bring no protobuf.
+    code = (
+        "import sys\n"
+        "import gamerec.recorder.syntax.one, gamerec.recorder.syntax.aronda\n"
+        "import gamerec.recorder.syntax.oust, gamerec.recorder.syntax.ohwahree\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('google', 'gamerec.v1'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.strip() == "[]"
 
 
 def _python_files() -> list[Path]:

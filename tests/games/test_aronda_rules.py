@@ -195,11 +195,18 @@ def test_field_tokens_off_the_board_parse_and_keep_their_text(text: str) -> None
 
 @pytest.mark.parametrize(
     "text",
-    ["", "x1", "c1", "o", "o-1", "o01", "o1,", ",o1", "o1, o3", "o1 o3", "pass,o1", "o1;o3"],
+    ["", "x1", "c1", "o", "o-1", "o1,", ",o1", "o1, o3", "o1 o3", "pass,o1", "o1;o3"],
 )
 def test_text_that_is_no_turn_is_a_syntax_error(text: str) -> None:
     with pytest.raises(MoveSyntaxError):
         parse_move(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [("o01", "o1"), ("i08", "i8"), ("m002,c", "m2,c")])
+def test_leading_zeros_read_as_the_number_they_spell(text: str, same_as: str) -> None:
+    # notation.md, "Indices that name nothing, and leading zeros": the record's grammar and
+    # the engine's are one, so the engine reads a01-style tokens as the GRN reader does.
+    assert parse_move(text) == parse_move(same_as)
 
 
 def test_off_board_codes_and_names_are_one_to_one() -> None:

@@ -196,7 +196,8 @@ def test_a_name_that_is_not_a_cell_has_no_neighbours() -> None:
         ("g7", (cell_code("g7"),)),
         ("e5,f5,k9", (cell_code("e5"), cell_code("f5"), cell_code("k9"))),
         ("  G7 ", (cell_code("g7"),)),
-        ("E5, F5 ,K9", (cell_code("e5"), cell_code("f5"), cell_code("k9"))),
+        ("E5,F5,K9", (cell_code("e5"), cell_code("f5"), cell_code("k9"))),
+        ("g07,e005", (cell_code("g7"), cell_code("e5"))),
         ("pass", PASS),
         (" SWAP ", SWAP),
         ("Resign", RESIGN),
@@ -209,7 +210,8 @@ def test_parse_reads_turn_tokens_case_insensitively(text: str, expected: object)
 
 
 @pytest.mark.parametrize(
-    "text", ["", "g", "7", "g7,", ",g7", "g7;h7", "gg7", "g-7", "banana", "pass,g7", "g7 h7"]
+    "text",
+    ["", "g", "7", "g7,", ",g7", "g7;h7", "gg7", "g-7", "banana", "pass,g7", "g7 h7", "e5, f5"],
 )
 def test_text_that_is_not_a_turn_token_is_a_syntax_error(text: str) -> None:
     with pytest.raises(MoveSyntaxError):

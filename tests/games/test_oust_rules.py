@@ -285,7 +285,7 @@ def test_after_a_capture_with_no_legal_placement_left_the_turn_ends() -> None:
 
 def test_the_turn_is_written_as_its_placements_every_one_but_the_last_capturing() -> None:
     state = replayed(SIDE_7, "1. g7 2. h7 3. c8 4. i7,c9")
-    assert ENGINE.format_move(SIDE_7, parse_move("I7, C9")) == "i7,c9"
+    assert ENGINE.format_move(SIDE_7, parse_move("I7,C9")) == "i7,c9"
     assert names(state.stones(2)) == ["h7", "i7", "c9"]
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from gamerec.recorder.errors import EncodingError
-from gamerec.recorder.notation import GameValue, format_action
+from gamerec.recorder.errors import EncodingError, NotationError
+from gamerec.recorder.notation import GameValue, format_action, parse_action
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games.protocol import MoveSyntaxError
 from gamerec.validator.games.registry import GameEntry, entries, entry_of
@@ -116,3 +116,37 @@ def test_every_move_of_generated_games_maps_straight(entry: GameEntry) -> None:
             direct = entry.move_of(move)
             assert direct is not None
             assert direct == token_path(entry, move)
+
+
+#: Text made of the characters move tokens are made of, and a few that are not.
+token_texts = st.text(alphabet="abcgimoxz0123456789,; -ACGIMOWX", max_size=12)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda entry: entry.name)
+@given(text=token_texts)
+@example(text="c7")
+@example(text=" C07xC9 ")
+@example(text="o1,o3")
+@example(text="e5,f5")
+@example(text="4cw")
+@example(text="04")
+@example(text="resign")
+@example(text="pass")
+def test_the_engine_reads_a_token_exactly_as_the_record_does(entry: GameEntry, text: str) -> None:
+    # One grammar per game: the GRN reader's (parse_action) and the engine's parse_move agree
+    # on which texts are moves, and on the move they stand for.
+    variant = some_variant(entry)
+    try:
+        recorded = parse_action(entry.game, text)
+    except NotationError:
+        recorded = None
+    try:
+        engine_move = entry.engine.parse_move(variant, text)
+    except MoveSyntaxError:
+        engine_move = None
+    if recorded is None or recorded.WhichOneof("action") not in (entry.action, "resign"):
+        special = text.strip().lower() in ("pass", "swap")
+        assert engine_move is None or special
+        return
+    assert engine_move is not None
+    assert engine_move == token_path(entry, recorded)

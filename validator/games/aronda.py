@@ -42,12 +42,12 @@ Choices where the rules leave room (each is tested):
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
-from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.errors import GamerecError, NotationError
+from gamerec.recorder.syntax import aronda as syntax
 from gamerec.validator.games.protocol import (
     BaseEngine,
     GameEvent,
@@ -809,7 +809,6 @@ class ArondaState:
 # Notation (notation.md, Aronda)
 # ---------------------------------------------------------------------------------------------
 
-_FIELD_TOKEN = re.compile(r"c|([imo])(0|[1-9][0-9]{0,17})")
 _RINGS = "imo"
 _OFF_BOARD_BASE = FIELD_COUNT
 
@@ -823,15 +822,23 @@ def field_code(name: str) -> int:
     Raises:
         MoveSyntaxError: the text is not a field token.
     """
-    text = name.strip().lower()
-    found = _FIELD_TOKEN.fullmatch(text)
-    if not found:
+    try:
+        fields = syntax.parse_move(name.strip().lower())
+    except NotationError:
+        fields = ()
+    if len(fields) != 1:
         raise MoveSyntaxError(f"{name!r} is not an Aronda field (c, i1..i8, m1..m8, o1..o8)")
-    if text in FIELD_CODES:
-        return FIELD_CODES[text]
-    index = int(found.group(2))
+    return _code_of_field(*fields[0])
+
+
+def _code_of_field(ring: str, index: int) -> int:
+    """The code of a field form (``("o", 1)``; the centre is ``("c", 0)``)."""
+    if ring == "c":
+        return FIELD_CODES["c"]
+    if 1 <= index <= 8:
+        return FIELD_CODES[f"{ring}{index}"]
     step = 0 if index == 0 else index - 8
-    return _OFF_BOARD_BASE + 3 * step + _RINGS.index(found.group(1))
+    return _OFF_BOARD_BASE + 3 * step + _RINGS.index(ring)
 
 
 def field_name(code: int) -> str:
@@ -873,12 +880,11 @@ def parse_move(text: str) -> Move:
         return PASS
     if token == "resign":
         return RESIGN
-    if not token or any(part != part.strip() or not part for part in token.split(",")):
-        raise MoveSyntaxError(f"{text!r} is not an Aronda turn (o1, o1,o3, pass, resign)")
     try:
-        return tuple(field_code(part) for part in token.split(","))
-    except MoveSyntaxError:
-        raise MoveSyntaxError(f"{text!r} is not an Aronda turn (o1, o1,o3, pass, resign)") from None
+        fields = syntax.parse_move(token)
+    except NotationError as error:
+        raise MoveSyntaxError(str(error)) from None
+    return tuple(_code_of_field(ring, index) for ring, index in fields)
 
 
 def format_move(move: Move) -> str:

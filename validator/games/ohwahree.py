@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import hashlib
 import random
-import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
-from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.errors import GamerecError, NotationError
+from gamerec.recorder.syntax import ohwahree as syntax
 from gamerec.validator.games.protocol import (
     BaseEngine,
     GameEvent,
@@ -651,8 +651,6 @@ def check_position(
 # Notation
 # ---------------------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"(resign)|([0-9]+)(ccw|cw)?", re.ASCII | re.IGNORECASE)
-
 
 def parse_move(text: str) -> Move:
     """Parse ``4``, ``4ccw``, ``4cw`` or ``resign`` (case-insensitive, spaces around ignored).
@@ -660,17 +658,14 @@ def parse_move(text: str) -> Move:
     Raises:
         MoveSyntaxError: the text is not an Oh-Wah-Ree move token.
     """
-    match = _TOKEN.fullmatch(text.strip())
-    if match is None:
-        raise MoveSyntaxError(f"{text!r} is not an Oh-Wah-Ree move (a pit like 4, 4ccw, 4cw)")
-    if match[1]:
+    token = text.strip().lower()
+    if token == RESIGN:
         return RESIGN
     try:
-        pit = int(match[2])
-    except ValueError:  # more digits than int() converts
-        raise MoveSyntaxError(f"{text[:20]!r}... is not an Oh-Wah-Ree move") from None
-    suffix = match[3]
-    return Sow(pit, None if suffix is None else cast(SowDirection, suffix.lower()))
+        pit, suffix = syntax.parse_move(token)
+    except NotationError as error:
+        raise MoveSyntaxError(str(error)) from None
+    return Sow(pit, cast(SowDirection, suffix) if suffix else None)
 
 
 def format_move(variant: OhWahReeVariant, move: Move) -> str:

@@ -28,13 +28,14 @@ State
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, pairwise, repeat
 from typing import Final, NamedTuple
 
+from gamerec.recorder.errors import NotationError
+from gamerec.recorder.syntax import one as syntax
 from gamerec.validator.games.protocol import (
     BaseEngine,
     GameEvent,
@@ -891,10 +892,6 @@ class OneState:
 # Notation (notation.md, ONE)
 # ---------------------------------------------------------------------------------------------
 
-_POINT = r"[a-z][0-9]{1,18}"
-_TOKEN = re.compile(rf"{_POINT}(?:x{_POINT})*", re.ASCII)
-_POINTS = re.compile(_POINT, re.ASCII)
-
 
 def point_code(name: str) -> int:
     """The code of a point name (``"c7"`` -> 184), whether or not a board has that point.
@@ -902,16 +899,17 @@ def point_code(name: str) -> int:
     Raises:
         MoveSyntaxError: ``name`` is not a ring letter followed by an index.
     """
-    text = name.strip().lower()
-    if not _POINTS.fullmatch(text):
+    move = parse_move(name)
+    if len(move) != 1:
         raise MoveSyntaxError(f"{name!r} is not a ONE point (a ring letter and an index)")
-    return _code(RING_LETTERS.index(text[0]), int(text[1:]))
+    return move[0]
 
 
 def parse_move(text: str) -> Move:
     """Parse a ONE move token: ``c7``, ``c7xc9xa5`` or ``resign`` (case-insensitive).
 
-    An index has at most 18 digits; leading zeros are read as a number (``c07`` is ``c7``).
+    The record's grammar reads it (``gamerec.recorder.syntax.one``): leading zeros are read as
+    the number they spell (``c07`` is ``c7``), an index is at most 2^32 - 1.
 
     Raises:
         MoveSyntaxError: the text is not a ONE move token (``pass`` is not one: ONE has none).
@@ -919,9 +917,11 @@ def parse_move(text: str) -> Move:
     token = text.strip().lower()
     if token == "resign":
         return RESIGN
-    if not _TOKEN.fullmatch(token):
-        raise MoveSyntaxError(f"{text!r} is not a ONE move (a point, a capture or resign)")
-    return tuple(_code(RING_LETTERS.index(p[0]), int(p[1:])) for p in _POINTS.findall(token))
+    try:
+        points = syntax.parse_move(token)
+    except NotationError as error:
+        raise MoveSyntaxError(str(error)) from None
+    return tuple(_code(ring - 1, index) for ring, index in points)
 
 
 def format_move(move: Move) -> str:

@@ -39,12 +39,13 @@ from __future__ import annotations
 
 import hashlib
 import random
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
+from gamerec.recorder.errors import NotationError
+from gamerec.recorder.syntax import oust as syntax
 from gamerec.validator.games.protocol import (
     BaseEngine,
     GameEvent,
@@ -121,10 +122,10 @@ def cell_code(name: str) -> int:
     Raises:
         MoveSyntaxError: ``name`` is not a letter followed by a number.
     """
-    match = _CELL_TEXT.fullmatch(name.strip().lower())
-    if match is None:
+    move = parse_move(name)
+    if isinstance(move, str) or len(move) != 1:
         raise MoveSyntaxError(f"{name!r} is not an Oust cell name (a letter and a number)")
-    return _code_of(match.group(1), match.group(2))
+    return move[0]
 
 
 def cell_name(code: int) -> str:
@@ -133,11 +134,9 @@ def cell_name(code: int) -> str:
     return f"{chr(ord('a') + letter)}{number + 1}"
 
 
-_CELL_TEXT = re.compile(r"([a-z])([0-9]{1,18})")  # a row number beyond any board still parses
-
-
-def _code_of(letter: str, number: str) -> int:
-    return ROW_BITS * (int(number) - 1) + ord(letter) - ord("a")
+def _code_of(column: int, row: int) -> int:
+    """The code of a cell form: its column's rank (``a`` = 1) and its row."""
+    return ROW_BITS * (row - 1) + column - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -1087,8 +1086,9 @@ _SPECIALS: dict[str, Special] = {PASS: PASS, SWAP: SWAP, RESIGN: RESIGN}
 def parse_move(text: str) -> Move:
     """Parse a turn token of notation.md: ``g7``, ``e5,f5,k9``, ``pass``, ``swap``, ``resign``.
 
-    Case-insensitive; space around the token and around each placement is ignored. Cells off
-    the board parse (``check`` reports them).
+    Case-insensitive, space around the token ignored; read by the record's grammar
+    (``gamerec.recorder.syntax.oust``), so no space inside it. Cells off the board parse
+    (``check`` reports them).
 
     Raises:
         MoveSyntaxError: the text is not an Oust move token.
@@ -1097,16 +1097,11 @@ def parse_move(text: str) -> Move:
     special = _SPECIALS.get(lowered)
     if special is not None:
         return special
-    codes = []
-    for part in lowered.split(","):
-        match = _CELL_TEXT.fullmatch(part.strip())
-        if match is None:
-            raise MoveSyntaxError(
-                f"{text!r} is not an Oust move: expected cells like g7 joined by ',', "
-                "or pass, swap, resign"
-            )
-        codes.append(_code_of(match.group(1), match.group(2)))
-    return tuple(codes)
+    try:
+        cells = syntax.parse_move(lowered)
+    except NotationError as error:
+        raise MoveSyntaxError(str(error)) from None
+    return tuple(_code_of(column, row) for column, row in cells)
 
 
 def format_move(move: Move) -> str:
