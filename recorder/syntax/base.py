@@ -75,6 +75,16 @@ class VariantOption(NamedTuple):
             return whole_numbers(text, ",", what)
         return whole_number(text, what)
 
+    def value_of(self, value: Any) -> int | tuple[int, ...] | str:
+        """A field's value as engines take it: a number, a tuple of numbers, or the word.
+
+        Raises:
+            EncodingError: an enum value this version does not know.
+        """
+        if self.names is None:
+            return tuple(value) if self.repeated else int(value)
+        return self.write(value)
+
     def write(self, value: Any) -> str:
         """The tag's text for a field's value (an enum option takes the value's number).
 

@@ -58,7 +58,9 @@ from gamerec.validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
+    VariantValue,
     any_variant,
+    option_word,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -1232,20 +1234,22 @@ class ArondaEngine(BaseEngine[ArondaVariant, Move, ArondaState]):
             replay=_replay,
         )
 
-    def variant_from_tags(self, tags: dict[str, str]) -> ArondaVariant:
-        """Build a variant from the GRN tags ``Supply``, ``SecondPiece`` (and ``Players``).
+    def variant_from_values(self, values: Mapping[str, VariantValue]) -> ArondaVariant:
+        """A variant from the options ``Supply``, ``SecondPiece`` (and ``Players``).
 
-        Values are case-insensitive; a missing tag takes the default; other tags are ignored.
+        Words are case-insensitive; a missing option takes the default; other names are ignored.
 
         Raises:
             VariantError: an unknown value, or ``Players`` other than 2.
         """
         options: dict[str, Any] = {}
         for tag, option in _TAG_OPTIONS.items():
-            if tag in tags:
-                options[option] = tags[tag].strip().lower()
-        if "Players" in tags and tags["Players"].strip() != str(SEATS):
-            raise VariantError(f"Aronda is played by 2 players, not {tags['Players']!r}")
+            if tag in values:
+                options[option] = option_word(values[tag])
+        players = values.get("Players")
+        if players is not None and option_word(players) != str(SEATS):
+            written = players if isinstance(players, str) else str(players)
+            raise VariantError(f"Aronda is played by 2 players, not {written!r}")
         return ArondaVariant(**options)
 
     def variant_tags(self, variant: ArondaVariant) -> dict[str, str]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Final, Literal, NamedTuple, TypeAlias, cast
@@ -50,7 +50,9 @@ from gamerec.validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
-    tag_number,
+    VariantValue,
+    option_number,
+    option_word,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -1010,19 +1012,19 @@ class OhWahReeEngine(BaseEngine[OhWahReeVariant, Move, OhWahReeState]):
             replay=replay,
         )
 
-    def variant_from_tags(self, tags: dict[str, str]) -> OhWahReeVariant:
-        """A variant from the GRN tags ``Players`` (required), ``StonesPerPit``, ``Direction``.
+    def variant_from_values(self, values: Mapping[str, VariantValue]) -> OhWahReeVariant:
+        """A variant from the options ``Players`` (required), ``StonesPerPit``, ``Direction``.
 
         Raises:
             VariantError: ``Players`` missing, or a value that is not possible.
         """
-        if "Players" not in tags:
+        if "Players" not in values:
             raise VariantError("an Oh-Wah-Ree record needs the Players tag")
-        stones = tags.get("StonesPerPit")
+        stones = values.get("StonesPerPit")
         return OhWahReeVariant(
-            players=tag_number("Players", tags["Players"]),
-            stones_per_pit=0 if stones is None else tag_number("StonesPerPit", stones, least=1),
-            direction=tags.get("Direction", "").strip().lower(),
+            players=option_number("Players", values["Players"]),
+            stones_per_pit=0 if stones is None else option_number("StonesPerPit", stones, least=1),
+            direction=option_word(values.get("Direction", "")),
         )
 
     def variant_tags(self, variant: OhWahReeVariant) -> dict[str, str]:

@@ -46,8 +46,11 @@ from gamerec.validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
+    VariantValue,
     any_variant,
-    tag_number,
+    option_number,
+    option_numbers,
+    option_word,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -1063,24 +1066,23 @@ class OneEngine(BaseEngine[OneVariant, Move, OneState]):
             replay=replay,
         )
 
-    def variant_from_tags(self, tags: dict[str, str]) -> OneVariant:
-        """Build a variant from the GRN tags ``Players``, ``Board``, ``Mirror``, ``Tiebreak``.
+    def variant_from_values(self, values: Mapping[str, VariantValue]) -> OneVariant:
+        """A variant from the options ``Players``, ``Board``, ``Mirror``, ``Tiebreak``.
 
-        ``Players`` is required; values are read case-insensitively; other tags are ignored.
+        ``Players`` is required; words are read case-insensitively; other names are ignored.
 
         Raises:
             VariantError: ``Players`` is missing, or a value is unknown or impossible.
         """
-        if "Players" not in tags:
+        if "Players" not in values:
             raise VariantError("a ONE record needs the Players tag")
-        options: dict[str, object] = {"players": tag_number("Players", tags["Players"])}
-        if "Board" in tags:
-            sizes = tags["Board"].split(",")
-            options["rings"] = tuple(tag_number("Board", size) for size in sizes)
-        if "Mirror" in tags:
-            options["mirror"] = tags["Mirror"].strip().lower()
-        if "Tiebreak" in tags:
-            options["tiebreak"] = tags["Tiebreak"].strip().lower()
+        options: dict[str, object] = {"players": option_number("Players", values["Players"])}
+        if "Board" in values:
+            options["rings"] = option_numbers("Board", values["Board"])
+        if "Mirror" in values:
+            options["mirror"] = option_word(values["Mirror"])
+        if "Tiebreak" in values:
+            options["tiebreak"] = option_word(values["Tiebreak"])
         return self.variant(**options)
 
     def variant_tags(self, variant: OneVariant) -> dict[str, str]:

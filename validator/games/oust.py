@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final, Literal, NamedTuple, TypeAlias, cast
@@ -57,8 +57,10 @@ from gamerec.validator.games.protocol import (
     ReplayOutcome,
     Site,
     VariantError,
+    VariantValue,
     any_variant,
-    tag_number,
+    option_number,
+    option_word,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -1364,17 +1366,17 @@ class OustEngine(BaseEngine[OustVariant, Move, OustState]):
             replay=replay,
         )
 
-    def variant_from_tags(self, tags: dict[str, str]) -> OustVariant:
-        """Build a variant from the GRN tags ``Board``, ``Pie`` (and ``Players``, which must be 2).
+    def variant_from_values(self, values: Mapping[str, VariantValue]) -> OustVariant:
+        """A variant from the options ``Board``, ``Pie`` (and ``Players``, which must be 2).
 
         Raises:
             VariantError: a value that is not a number, not ``on``/``off``, or out of range.
         """
-        side = tag_number("Board", tags.get("Board", str(DEFAULT_SIDE)))
-        players = tag_number("Players", tags.get("Players", "2"))
-        pie_text = tags.get("Pie", "on").strip().lower()
+        side = option_number("Board", values.get("Board", DEFAULT_SIDE))
+        players = option_number("Players", values.get("Players", 2))
+        pie_text = option_word(values.get("Pie", "on"))
         if pie_text not in ("on", "off"):
-            raise VariantError(f"Oust Pie tag must be on or off, not {tags['Pie']!r}")
+            raise VariantError(f"Oust Pie tag must be on or off, not {values['Pie']!r}")
         return OustVariant(side=side, pie=pie_text == "on", players=players)
 
     def variant_tags(self, variant: OustVariant) -> dict[str, str]:

@@ -268,11 +268,22 @@ class Engine(Protocol[VariantT, MoveT]):
         """
         ...
 
-    def variant_from_tags(self, tags: dict[str, str]) -> VariantT:
-        """Build a variant from GRN tag values (``Players``, ``Board``, ``Mirror`` ...).
+    def variant_from_values(self, values: Mapping[str, VariantValue]) -> VariantT:
+        """Build a variant from its options by GRN tag name (``Players``, ``Board`` ...).
 
-        Tags that are not rule options of this game are ignored; a missing option tag takes
-        the documented default.
+        A value is what a record holds (a number, a tuple of numbers, an option's word such as
+        ``first``) or a tag's text (``"3"``, ``"10,10,20"``): a record's rules map here
+        straight, with no text between, and a tag's text is read as the GRN reader reads it.
+        Names that are not rule options of this game are ignored; a missing option takes the
+        documented default.
+
+        Raises:
+            VariantError: a missing required option, or a value that is unknown or impossible.
+        """
+        ...
+
+    def variant_from_tags(self, tags: Mapping[str, str]) -> VariantT:
+        """Build a variant from GRN tag texts (:meth:`variant_from_values` of them).
 
         Raises:
             VariantError: a missing required tag, or a value that is unknown or impossible.
@@ -331,6 +342,40 @@ class Engine(Protocol[VariantT, MoveT]):
         seed always gives the same game. Never resigns.
         """
         ...
+
+
+#: A variant option's value: a number, a tuple of numbers, a word, or a GRN tag's text.
+VariantValue = int | tuple[int, ...] | str
+#: The largest number a variant option may hold (nine digits, as a tag may write).
+MAX_NUMBER = 999_999_999
+
+
+def option_number(tag: str, value: VariantValue, least: int = 0) -> int:
+    """A number option: a tag's text read by :func:`tag_number`, or a record's number.
+
+    Raises:
+        VariantError: not a whole number from ``least`` to :data:`MAX_NUMBER` (the
+            message :func:`tag_number` gives, whichever form the value came in).
+    """
+    if isinstance(value, str):
+        return tag_number(tag, value, least)
+    if isinstance(value, int) and not isinstance(value, bool) and least <= value <= MAX_NUMBER:
+        return value
+    floor = f" of at least {least}" if least else ""
+    raise VariantError(f"the {tag} tag must be a whole number{floor}, not {str(value)!r}")
+
+
+def option_numbers(tag: str, value: VariantValue) -> tuple[int, ...]:
+    """A list option (ONE's ring sizes): ``"10,10,20"`` or a record's numbers, each checked."""
+    if isinstance(value, str):
+        return tuple(tag_number(tag, part) for part in value.split(","))
+    parts = (value,) if isinstance(value, int) else value
+    return tuple(option_number(tag, part) for part in parts)
+
+
+def option_word(value: VariantValue) -> str:
+    """A word option (``first``, ``on``): a tag's text or a record's word, lower case."""
+    return str(value).strip().lower()
 
 
 def tag_number(tag: str, text: str, least: int = 0) -> int:
@@ -464,6 +509,14 @@ class BaseEngine(Generic[OptionsT, MoveT, StateT]):
             raise VariantError(f"{self._name} needs the option(s) {', '.join(missing)}")
         build: Callable[..., OptionsT] = self._variant_type
         return build(**options)
+
+    def variant_from_values(self, values: Mapping[str, VariantValue]) -> OptionsT:
+        """Build a variant from its options by GRN tag name (see ``Engine``); each game's own."""
+        raise NotImplementedError
+
+    def variant_from_tags(self, tags: Mapping[str, str]) -> OptionsT:
+        """Build a variant from GRN tag texts (:meth:`variant_from_values` reads text too)."""
+        return self.variant_from_values(tags)
 
     def new_game(self, variant: OptionsT) -> StateT:
         """The start position of a game under ``variant``."""

@@ -16,7 +16,7 @@ import importlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from gamerec.recorder.grn_tags import variant_tags
+from gamerec.recorder.errors import EncodingError
 from gamerec.recorder.syntax import GAMES, GameSyntax, GameValue, syntax_named, syntax_of
 from gamerec.recorder.syntax.registered import REGISTERED
 from gamerec.v1 import record_pb2 as pb
@@ -108,8 +108,33 @@ class GameEntry(NamedTuple):
             VariantError: the variant is impossible, or an option is missing.
             EncodingError: the variant belongs to another game, or a value is unknown.
         """
-        tags = {tag: value for tag, value in variant_tags(rules) if value != "0"}
-        return self.engine.variant_from_tags(tags)
+        return self.engine.variant_from_values(self.variant_values(rules))
+
+    def variant_values(self, rules: pb.Rules) -> dict[str, int | tuple[int, ...] | str]:
+        """The options a record's rules set, by GRN tag name, as the engine takes them.
+
+        Straight from the fields, no text between. An option the record leaves at zero (or
+        empty) is not set and takes its default: proto3 cannot tell zero from unset.
+
+        Raises:
+            EncodingError: the variant belongs to another game, or a value is unknown.
+        """
+        which = rules.WhichOneof("variant")
+        if which is None:
+            return {}
+        syntax = self.syntax
+        if which != syntax.variant:
+            raise EncodingError(
+                f"the record is a game of {syntax.name} but has a {which} variant, "
+                "so GRN cannot hold it"
+            )
+        message = getattr(rules, which)
+        values = {}
+        for option in syntax.options:
+            value = getattr(message, option.field)
+            if value:
+                values[option.tag] = option.value_of(value)
+        return values
 
 
 def lead(values: Sequence[int], seat: int) -> int:
