@@ -41,7 +41,6 @@ Choices where the rules leave room (each is tested):
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
@@ -60,6 +59,7 @@ from gamerec.validator.games.protocol import (
     VariantError,
     VariantValue,
     any_variant,
+    digest_of,
     option_word,
 )
 
@@ -796,7 +796,7 @@ class ArondaState:
         data += bytes((self._supply[1], self._supply[2], self.to_move, self._ply == 0))
         data += bytes((self._passes, self._must_pass, sum(1 << s for s in self._winners)))
         data += bytes((self._resigned[0] if self._resigned else 0,))
-        return hashlib.blake2b(bytes(data), digest_size=16).hexdigest()
+        return digest_of(bytes(data))
 
     def __repr__(self) -> str:
         """A short text: ply, seat to move or ending, scores and supplies."""

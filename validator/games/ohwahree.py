@@ -30,7 +30,6 @@ tables) is handed to the state class, which gives the verdict.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ from gamerec.validator.games.protocol import (
     Site,
     VariantError,
     VariantValue,
+    digest_of,
     option_number,
     option_word,
 )
@@ -610,7 +610,7 @@ class OhWahReeState:
                 ",".join(map(str, self._resigned)),
             )
         )
-        return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
+        return digest_of(text.encode("ascii"))
 
     def __repr__(self) -> str:
         return (

@@ -27,7 +27,6 @@ State
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -48,6 +47,7 @@ from gamerec.validator.games.protocol import (
     VariantError,
     VariantValue,
     any_variant,
+    digest_of,
     option_number,
     option_numbers,
     option_word,
@@ -869,7 +869,7 @@ class OneState:
             "1" if self._ending else "0",
             point_name(self._banned) if self._banned != NO_POINT else "-",
         )
-        return hashlib.blake2b("|".join(fields).encode("ascii"), digest_size=16).hexdigest()
+        return digest_of("|".join(fields).encode("ascii"))
 
     def diagram(self) -> str:
         """The board as text, one row per ring from ``a`` outwards.

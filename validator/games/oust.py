@@ -37,7 +37,6 @@ State
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -59,6 +58,7 @@ from gamerec.validator.games.protocol import (
     VariantError,
     VariantValue,
     any_variant,
+    digest_of,
     option_number,
     option_word,
 )
@@ -1058,7 +1058,7 @@ class OustState:
             )
         )
         cells = bytes(self.owner(code) for code in self._board.cells)
-        return hashlib.blake2b(b"oust:" + header + cells, digest_size=16).hexdigest()
+        return digest_of(b"oust:" + header + cells)
 
     def __repr__(self) -> str:
         """A short description for debugging."""

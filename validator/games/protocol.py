@@ -24,6 +24,11 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
 from gamerec.recorder.errors import GamerecError
 
+try:  # hashlib's own blake2b, without the OpenSSL library hashlib loads on import
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover - an interpreter without the built-in module
+    from hashlib import blake2b as _blake2b
+
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
@@ -376,6 +381,11 @@ def option_numbers(tag: str, value: VariantValue) -> tuple[int, ...]:
 def option_word(value: VariantValue) -> str:
     """A word option (``first``, ``on``): a tag's text or a record's word, lower case."""
     return str(value).strip().lower()
+
+
+def digest_of(data: bytes) -> str:
+    """The digest engines give a position (``GameState.digest``): blake2b, 16 bytes, in hex."""
+    return _blake2b(data, digest_size=16).hexdigest()
 
 
 def tag_number(tag: str, text: str, least: int = 0) -> int:
