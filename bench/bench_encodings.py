@@ -14,7 +14,8 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.bench_validate import ValidateRun, collection, median_run
+from bench.bench_validate import ValidateRun, collection, median_of
+from bench.bench_validate import measure as measure_run
 from gamerec.recorder.codecs import read_records, write_records
 from gamerec.validator.batch import default_workers
 
@@ -50,11 +51,22 @@ def archive(count: int, encoding: str) -> Path:
 
 
 def measure(count: int = RECORDS, repetitions: int = 3) -> list[EncodingRun]:
-    """Every encoding with one worker and with all cores."""
+    """Every encoding with one worker and with all cores.
+
+    The runs take turns (one of each, then the next round), so that a ratio compares runs
+    made under the same load on a shared machine; each figure is the median of its runs.
+    """
+    cases = [
+        (encoding, workers) for encoding in ENCODINGS for workers in sorted({1, default_workers()})
+    ]
+    paths = {encoding: archive(count, encoding) for encoding in ENCODINGS}
+    runs: dict[tuple[str, int], list[ValidateRun]] = {case: [] for case in cases}
+    for _ in range(max(1, repetitions)):
+        for encoding, workers in cases:
+            runs[(encoding, workers)].append(measure_run(paths[encoding], workers))
     return [
-        EncodingRun(encoding, workers, median_run(archive(count, encoding), workers, repetitions))
-        for encoding in ENCODINGS
-        for workers in sorted({1, default_workers()})
+        EncodingRun(encoding, workers, median_of(runs[(encoding, workers)]))
+        for encoding, workers in cases
     ]
 
 

@@ -104,7 +104,11 @@ def measure(path: Path, workers: int) -> ValidateRun:
 
 def median_run(path: Path, workers: int, repetitions: int) -> ValidateRun:
     """The median time of several runs, with the largest memory any of them reached."""
-    runs = [measure(path, workers) for _ in range(max(1, repetitions))]
+    return median_of([measure(path, workers) for _ in range(max(1, repetitions))])
+
+
+def median_of(runs: list[ValidateRun]) -> ValidateRun:
+    """The median time of some runs of one command, with the largest memory any reached."""
     return ValidateRun(
         runs[0].records,
         runs[0].plies,

@@ -134,7 +134,7 @@ def _placed(places: Places, error: RecordMalformedError, index: int) -> Exceptio
     return type(error)(error.reason, source=places.source, where=where)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=32768)
 def _action_bytes(game: GameValue, token: str) -> bytes:
     """A move token's action, serialized (tokens recur; building the message costs the most)."""
     return parse_action(game, token).SerializeToString()
@@ -251,9 +251,16 @@ class _Line:
         self.comment = Comment()
 
 
+#: The field keys of ``Move.seat`` (field 1, varint) and ``Move.glyph`` (field 10, varint).
+_MOVE_SEAT_KEY = b"\x08"
+_MOVE_GLYPH_KEY = b"\x50"
 #: The field keys of ``GameRecord.moves`` (field 5) and ``Variation.moves`` (field 1).
 _RECORD_MOVES = b"\x2a"
 _VARIATION_MOVES = b"\x0a"
+
+
+#: Each glyph's ``glyph`` field.
+_GLYPH_FIELDS = {text: _MOVE_GLYPH_KEY + bytes([glyph]) for text, glyph in _GLYPHS_BY_TEXT.items()}
 
 
 def _parse_ply_bytes(data: bytes) -> pb.Move:
@@ -265,16 +272,25 @@ def _parse_ply_bytes(data: bytes) -> pb.Move:
 def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph: str) -> bytes:
     """A plain ply (move token, seat command, glyph) as its parent holds it: key, length, move.
 
+    The move's bytes are its action's followed by its seat and glyph fields (a message's
+    fields may come in any order), so a move not seen before costs its action only.
+
     Raises:
         RecordMalformedError: the token is not a move of the game, or the seat is not one.
     """
-    move = pb.Move.FromString(_action_bytes(game, token))
+    body = _action_bytes(game, token)
     if seat is not None:
-        move.seat = _seat(seat)
+        body += _seat_field(seat)
     if glyph:
-        move.glyph = _GLYPHS_BY_TEXT[glyph]
-    data = move.SerializeToString()
-    return key + _varint(len(data)) + data
+        body += _GLYPH_FIELDS[glyph]
+    return key + _varint(len(body)) + body
+
+
+@lru_cache(maxsize=256)
+def _seat_field(argument: str) -> bytes:
+    """The ``seat`` field of a move (field 1, a varint) for a seat command's argument."""
+    seat = _seat(argument)
+    return _MOVE_SEAT_KEY + _varint(seat) if seat else b""
 
 
 def _varint(value: int) -> bytes:
