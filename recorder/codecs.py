@@ -240,7 +240,12 @@ def _pbs_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame
     return read_pbs_frames(stream, source, limits=limits)
 
 
-def _json_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
+def json_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
+    """The one frame of a ``.json`` stream (a leading byte-order mark is skipped).
+
+    Raises:
+        LimitExceededError: the stream is longer than the record-bytes limit.
+    """
     maximum = limits.max_record_bytes
     data = stream.read(maximum + 1)
     if len(data) > maximum:
@@ -249,8 +254,12 @@ def _json_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Fram
     yield Frame(data.removeprefix(_BOM), source, limits=limits, encoding=Encoding.JSON)
 
 
-def _jsonl_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
-    """One frame per line that is not blank (a leading byte-order mark is skipped)."""
+def jsonl_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
+    """One frame per line of a ``.jsonl`` stream that is not blank (a leading BOM skipped).
+
+    Raises:
+        LimitExceededError: a line is longer than the record-bytes limit (its line named).
+    """
     maximum = limits.max_record_bytes
     number = 0
     while True:
@@ -295,8 +304,8 @@ _Framer: TypeAlias = Callable[[BinaryIO, str, Limits], Iterator[Frame]]
 _FRAMERS: dict[Encoding, _Framer] = {
     Encoding.PB: _pb_frames,
     Encoding.PBS: _pbs_frames,
-    Encoding.JSON: _json_frames,
-    Encoding.JSONL: _jsonl_frames,
+    Encoding.JSON: json_frames,
+    Encoding.JSONL: jsonl_frames,
     Encoding.GRN: _grn_frames,
 }
 

@@ -49,6 +49,7 @@ from gamerec.recorder.grn_values import (
 from gamerec.recorder.limits import HARDEST_VARIATION_DEPTH, Limits, exceeded, resolved
 from gamerec.recorder.notation import GameValue, format_action, parse_action
 from gamerec.recorder.syntax import game_names, known_games
+from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
 #: The deepest nesting of variations. The protobuf decoders stop at 100 nested messages; a
@@ -283,24 +284,14 @@ def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph:
         body += _seat_field(seat)
     if glyph:
         body += _GLYPH_FIELDS[glyph]
-    return key + _varint(len(body)) + body
+    return key + encode_varint(len(body)) + body
 
 
 @lru_cache(maxsize=256)
 def _seat_field(argument: str) -> bytes:
     """The ``seat`` field of a move (field 1, a varint) for a seat command's argument."""
     seat = _seat(argument)
-    return _MOVE_SEAT_KEY + _varint(seat) if seat else b""
-
-
-def _varint(value: int) -> bytes:
-    """``value`` as a protobuf varint."""
-    out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+    return _MOVE_SEAT_KEY + encode_varint(seat) if seat else b""
 
 
 class _RecordReader:

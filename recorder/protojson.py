@@ -28,10 +28,10 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
-from gamerec.recorder.limits import Limits, check_mapping, check_record, exceeded, resolved
+from gamerec.recorder.limits import Limits, check_mapping, check_record, resolved
+from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
-_BOM = b"\xef\xbb\xbf"
 _FIELD_CHAIN = re.compile(r"Failed to parse (\w+) field: ")
 _AT_PATH = re.compile(r'\s+at "?GameRecord\.?([^"\s]*?)"?\.*$')
 _MAX_REASON_CHARS = 300
@@ -53,19 +53,10 @@ def read_json(
             exceeds another limit.
         RecordMalformedError: not JSON (line and column given), or not a GameRecord.
     """
-    limits = resolved(limits, max_record_bytes)
-    maximum = limits.max_record_bytes
-    data = stream.read(maximum + 1)
-    if len(data) > maximum:
-        raise exceeded(
-            "max_record_bytes",
-            "a .json record of at least ",
-            len(data),
-            "bytes",
-            maximum,
-            source=source,
-        )
-    yield parse_json_record(data.removeprefix(_BOM), source, first_line=1, limits=limits)
+    from gamerec.recorder.codecs import json_frames  # noqa: PLC0415 (codecs loads this lazily)
+
+    for frame in json_frames(stream, source, resolved(limits, max_record_bytes)):
+        yield frame.parse()
 
 
 def read_jsonl(
@@ -82,28 +73,10 @@ def read_jsonl(
             exceeds another limit.
         RecordMalformedError: a line is not JSON or not a GameRecord (its line is named).
     """
-    limits = resolved(limits, max_record_bytes)
-    maximum = limits.max_record_bytes
-    number = 0
-    while True:
-        line = stream.readline(maximum + 2)
-        if not line:
-            return
-        number += 1
-        if len(line) > maximum + 1 or (len(line) == maximum + 1 and not line.endswith(b"\n")):
-            raise exceeded(
-                "max_record_bytes",
-                "a JSON Lines record of at least ",
-                len(line),
-                "bytes",
-                maximum,
-                source=source,
-                where=f"line {number}",
-            )
-        if number == 1:
-            line = line.removeprefix(_BOM)
-        if line.strip():
-            yield parse_json_record(line, source, first_line=number, limits=limits)
+    from gamerec.recorder.codecs import jsonl_frames  # noqa: PLC0415 (codecs loads this lazily)
+
+    for frame in jsonl_frames(stream, source, resolved(limits, max_record_bytes)):
+        yield frame.parse()
 
 
 def parse_json_record(
@@ -267,22 +240,12 @@ def _move_entry(mapping: Any) -> bytes:
     entry = _MOVE_ENTRIES.get(text)
     if entry is None:
         data = pb.Move(**_keywords(_MOVE_FIELDS, mapping)).SerializeToString()
-        entry = _RECORD_MOVES_KEY + _varint(len(data)) + data
+        entry = _RECORD_MOVES_KEY + encode_varint(len(data)) + data
         if len(text) <= _MAX_REMEMBERED_MOVE_TEXT:
             if len(_MOVE_ENTRIES) >= _MAX_REMEMBERED_MOVES:
                 _MOVE_ENTRIES.clear()
             _MOVE_ENTRIES[text] = entry
     return entry
-
-
-def _varint(value: int) -> bytes:
-    """``value`` as a protobuf varint."""
-    out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 def _keywords(fields: _Fields, mapping: Any) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from gamerec.recorder.errors import GamerecError
 
@@ -54,8 +54,7 @@ class IllegalMoveError(GamerecError):
         super().__init__(f"{illegal.code}: {illegal.message}")
 
 
-@dataclass(frozen=True, slots=True)
-class Illegal:
+class Illegal(NamedTuple):
     """Why a move is illegal.
 
     Attributes:
@@ -91,8 +90,7 @@ class GameEvent:
     count: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Site:
+class Site(NamedTuple):
     """One place on the board in a :class:`Position`.
 
     Attributes:
@@ -108,8 +106,7 @@ class Site:
     pieces: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(NamedTuple):
     """A plain, game-neutral picture of a state: for replay frames, rendering and JSON.
 
     Attributes:
@@ -229,8 +226,7 @@ class GameState(Protocol[MoveT]):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayOutcome:
+class ReplayOutcome(NamedTuple):
     """What :meth:`Engine.replay` found.
 
     Attributes:
