@@ -7,17 +7,18 @@ nothing here loads a codec or an engine. The inputs themselves are read by
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gamerec.cli.edge import fail
+from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line, fail
 from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.limits import DEFAULT_LIMITS, Limits, limit_name
 
 if TYPE_CHECKING:
-    from gamerec.recorder.inputs import InputFailure, ParsedRecord
+    from gamerec.cli.progress import Meter
+    from gamerec.recorder.inputs import InputFailure, InputRecord, ParsedRecord
 
 
 def encoding_help() -> str:
@@ -67,15 +68,85 @@ def limits_of(settings: list[str] | None) -> Limits:
         fail(f"--limit: {error}")
 
 
+def input_paths(paths: list[str]) -> list[str]:
+    """The files ``paths`` name, folders walked; what the walk skipped is said on stderr."""
+    from gamerec.recorder.inputs import walk_inputs
+
+    walk = walk_inputs(paths)
+    if note := walk.skipped_note():
+        typer.echo(f"gamerec: {note}", err=True)
+    return walk.files
+
+
 def records_of(
-    paths: list[str], encoding: Encoding | None, limits: Limits | None = None
+    files: list[str], encoding: Encoding | None, limits: Limits | None, meter: Meter
 ) -> Iterator[ParsedRecord | InputFailure]:
-    """Every record of every input (folders expanded), with an InputFailure where one breaks.
+    """Every record of every input file, with an InputFailure where one breaks.
 
     A record that cannot be decoded, or is over one of the ``limits``, fails alone: the
     records after it are still read. A fault that ends an input (a file that cannot be opened,
     a broken ``.pbs`` length prefix) fails the rest of that input; the next input is read.
+    The ``meter`` counts the bytes read.
     """
-    from gamerec.recorder.inputs import parsed_inputs
+    from gamerec.recorder.inputs import parsed
 
-    return parsed_inputs(paths, encoding, limits)
+    return parsed(metered_inputs(files, encoding, limits, meter))
+
+
+def metered_inputs(
+    files: list[str], encoding: Encoding | None, limits: Limits | None, meter: Meter
+) -> Iterator[InputRecord | InputFailure]:
+    """The raw records of every input file, counted by ``meter`` (whose total is set here)."""
+    from gamerec.cli.progress import inputs_total
+    from gamerec.recorder.inputs import read_inputs
+
+    meter.total, sizes = inputs_total(files)
+    return meter.items(read_inputs(files, encoding, limits), sizes)
+
+
+#: Shows one record (with the meter's ``echo``); False when the record is not a legal game.
+ShowRecord = Callable[["ParsedRecord", Callable[[str], None]], bool]
+
+
+def each_record(
+    paths: list[str],
+    encoding: Encoding | None,
+    limits: Limits,
+    show: ShowRecord,
+    *,
+    label: str,
+    as_json: bool,
+) -> int:
+    """Show every record of ``paths`` under a progress display; the exit code.
+
+    What cannot be read is an error line on stderr (and, with ``as_json``, an
+    UnreadableInput line on stdout in its place). The exit code is 2 when something could not
+    be read, else 1 when ``show`` said some record is not a legal game, else 0.
+    """
+    from gamerec.cli.progress import Meter
+    from gamerec.recorder.inputs import InputFailure
+
+    files = input_paths(paths)
+    failed = invalid = False
+    with Meter(label, None) as meter:
+        for item in records_of(files, encoding, limits, meter):
+            if isinstance(item, InputFailure):
+                meter.echo(error_line(item.message), err=True)
+                if as_json:
+                    meter.echo(unreadable_json(item))
+                failed = True
+            elif not show(item, meter.echo):
+                invalid = True
+    return EXIT_FAILED if failed else EXIT_FINDINGS if invalid else EXIT_OK
+
+
+def unreadable_json(failure: InputFailure) -> str:
+    """What could not be read, as the ``--json`` line of an UnreadableInput."""
+    from gamerec.cli.verdicts import message_json
+    from gamerec.v1 import lines_pb2
+
+    reason = failure.message.removeprefix(f"{failure.source}: ")
+    line = lines_pb2.UnreadableInput(
+        source=failure.source, record_number=failure.number, unreadable=reason
+    )
+    return message_json(line)

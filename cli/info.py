@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gamerec.cli.arguments import FromOption, LimitOption, PathsArgument, limits_of, records_of
-from gamerec.cli.edge import EXIT_FAILED, error_line
+from gamerec.cli.arguments import FromOption, LimitOption, PathsArgument, each_record, limits_of
 
 if TYPE_CHECKING:
+    from gamerec.recorder.inputs import ParsedRecord
     from gamerec.recorder.summary import RecordSummary
 
 
@@ -17,7 +18,9 @@ def info(
     paths: PathsArgument,
     as_json: Annotated[
         bool,
-        typer.Option("--json", help="Print JSON Lines: one object per record."),
+        typer.Option(
+            "--json", help="Print one RecordInfo per record as a line of ProtoJSON (see README)."
+        ),
     ] = False,
     from_: FromOption = None,
     limit: LimitOption = None,
@@ -27,25 +30,22 @@ def info(
     An input that cannot be read is reported on stderr, the others are still summarized,
     and the exit code is 2.
     """
-    from gamerec.recorder.inputs import InputFailure
+
+    def show(item: ParsedRecord, echo: Callable[[str], None]) -> bool:
+        echo(_json_line(item) if as_json else _line(item))
+        return True
+
+    limits = limits_of(limit)
+    raise typer.Exit(each_record(paths, from_, limits, show, label="info", as_json=as_json))
+
+
+def _line(item: ParsedRecord) -> str:
     from gamerec.recorder.summary import summarize
 
-    show = _json_line if as_json else _line
-    failed = False
-    for item in records_of(paths, from_, limits_of(limit)):
-        if isinstance(item, InputFailure):
-            typer.echo(error_line(item.message), err=True)
-            failed = True
-        else:
-            typer.echo(show(item.source, item.number, summarize(item.record)))
-    if failed:
-        raise typer.Exit(EXIT_FAILED)
-
-
-def _line(path: str, number: int, summary: RecordSummary) -> str:
+    summary = summarize(item.record)
     seats = ", ".join(name or "(unnamed)" for name in summary.seats) or "none"
     parts = [
-        f"{path} #{number}",
+        f"{item.source} #{item.number}",
         summary.game,
         summary.variant_text() or "(default variant)",
         f"seats: {seats}",
@@ -66,7 +66,19 @@ def _result(summary: RecordSummary) -> str:
     return f"{claim} ({'; '.join(details)})" if details else claim
 
 
-def _json_line(path: str, number: int, summary: RecordSummary) -> str:
-    import orjson
+def _json_line(item: ParsedRecord) -> str:
+    """The record as a RecordInfo message (protos/gamerec/v1/lines.proto), one JSON line."""
+    from gamerec.cli.verdicts import message_json
+    from gamerec.v1 import lines_pb2
 
-    return orjson.dumps({"source": path, "record": number, **summary.as_mapping()}).decode()
+    record = item.record
+    line = lines_pb2.RecordInfo(
+        source=item.source,
+        record_number=item.number,
+        game=record.rules.game,
+        rules=record.rules,
+        seat_names=[seat.name for seat in record.seats],
+        plies=len(record.moves),
+        result=record.result if record.HasField("result") else None,
+    )
+    return message_json(line)

@@ -7,23 +7,22 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gamerec.cli.arguments import FromOption, LimitOption, PathsArgument, limits_of, records_of
-from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
-from gamerec.recorder.encoding import Encoding
-from gamerec.recorder.limits import Limits
+from gamerec.cli.arguments import FromOption, LimitOption, PathsArgument, each_record, limits_of
 
 if TYPE_CHECKING:
+    from gamerec.recorder.inputs import ParsedRecord
     from gamerec.v1 import record_pb2 as pb
     from gamerec.v1 import verdict_pb2 as vpb
-
-JsonOption = Annotated[
-    bool, typer.Option("--json", help="Print ProtoJSON, one object per record per line.")
-]
 
 
 def score(
     paths: PathsArgument,
-    as_json: JsonOption = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print one ScoredRecord per record as a line of ProtoJSON (see README)."
+        ),
+    ] = False,
     from_: FromOption = None,
     limit: LimitOption = None,
 ) -> None:
@@ -34,26 +33,42 @@ def score(
     the first illegal ply is shown), 2 when an input cannot be read.
     """
     from gamerec.cli.verdicts import message_json, result_text
+    from gamerec.v1 import lines_pb2
     from gamerec.validator.judge import computed_result, judge
 
     limits = limits_of(limit)
 
-    def show(source: str, number: int, record: pb.GameRecord) -> bool:
+    def show(item: ParsedRecord, echo: Callable[[str], None]) -> bool:
+        record = item.record
         judgement = judge(record, limits=limits)
         result = computed_result(record, judgement)
+        valid = not judgement.findings
         if as_json:
-            typer.echo(message_json(result))
+            scored = lines_pb2.ScoredRecord(
+                source=item.source,
+                record_number=item.number,
+                game=record.rules.game,
+                valid=valid,
+                result=result,
+            )
+            echo(message_json(scored))
         else:
-            typer.echo(f"{source} #{number}: {_game(record)}  {result_text(result) or 'no result'}")
-            typer.echo(_seat_table(record, result))
-        return not judgement.findings
+            shown = result_text(result) or "no result"
+            echo(f"{item.source} #{item.number}: {_game(record)}  {shown}")
+            echo(_seat_table(record, result))
+        return valid
 
-    _run(paths, from_, limits, show)
+    raise typer.Exit(each_record(paths, from_, limits, show, label="score", as_json=as_json))
 
 
 def adjudicate(
     paths: PathsArgument,
-    as_json: JsonOption = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print one Ruling per record as a line of ProtoJSON (see README)."
+        ),
+    ] = False,
     from_: FromOption = None,
     limit: LimitOption = None,
 ) -> None:
@@ -69,39 +84,22 @@ def adjudicate(
 
     limits = limits_of(limit)
 
-    def show(source: str, number: int, record: pb.GameRecord) -> bool:
-        ruling = adjudicate_record(record, limits=limits)
+    def show(item: ParsedRecord, echo: Callable[[str], None]) -> bool:
+        ruling = adjudicate_record(item.record, limits=limits)
+        ruling.source = ruling.verdict.source = item.source
+        ruling.record_number = ruling.verdict.record_number = item.number
         if as_json:
-            typer.echo(message_json(ruling))
-        else:
-            decision = DECISIONS[ruling.decision].upper()
-            typer.echo(f"{source} #{number}: {_game(record)}  {decision}")
-            typer.echo(f"  {ruling.explanation}")
-            for finding in ruling.verdict.errors:
-                typer.echo(f"  {finding_text(finding)}")
-            typer.echo(_seat_table(record, ruling.result))
+            echo(message_json(ruling))
+            return ruling.verdict.valid
+        decision = DECISIONS[ruling.decision].upper()
+        echo(f"{item.source} #{item.number}: {_game(item.record)}  {decision}")
+        echo(f"  {ruling.explanation}")
+        for finding in ruling.verdict.errors:
+            echo(f"  {finding_text(finding)}")
+        echo(_seat_table(item.record, ruling.result))
         return ruling.verdict.valid
 
-    _run(paths, from_, limits, show)
-
-
-def _run(
-    paths: list[str],
-    encoding: Encoding | None,
-    limits: Limits,
-    show: Callable[[str, int, pb.GameRecord], bool],
-) -> None:
-    """Show every record; exit 0 / 1 (some record not valid) / 2 (some input unreadable)."""
-    from gamerec.recorder.inputs import InputFailure
-
-    failed = invalid = False
-    for item in records_of(paths, encoding, limits):
-        if isinstance(item, InputFailure):
-            typer.echo(error_line(item.message), err=True)
-            failed = True
-        elif not show(item.source, item.number, item.record):
-            invalid = True
-    raise typer.Exit(EXIT_FAILED if failed else EXIT_FINDINGS if invalid else EXIT_OK)
+    raise typer.Exit(each_record(paths, from_, limits, show, label="adjudicate", as_json=as_json))
 
 
 def _game(record: pb.GameRecord) -> str:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,6 +12,7 @@ from gamerec.cli.arguments import LimitOption, encoding_help, limits_of
 from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line
 from gamerec.cli.verdicts import render_verdict_json, render_verdict_text
 from gamerec.recorder.encoding import Encoding
+from gamerec.recorder.words import plural
 
 if TYPE_CHECKING:
     from gamerec.v1 import verdict_pb2 as vpb
@@ -47,45 +47,24 @@ class Tally:
     def summary(self) -> str:
         """``12 records: 10 valid, 1 invalid, 1 unreadable; 1,234 plies in 0.52 s (...)``."""
         seconds = max(time.perf_counter() - self.started, 1e-9)
-        noun = "record" if self.records == 1 else "records"
         return (
-            f"{self.records:,} {noun}: {self.valid:,} valid, {self.invalid:,} invalid, "
-            f"{self.unreadable:,} unreadable; {self.plies:,} plies in {seconds:.2f} s "
+            f"{plural(self.records, 'record')}: {self.valid:,} valid, {self.invalid:,} invalid, "
+            f"{self.unreadable:,} unreadable; {plural(self.plies, 'ply')} in {seconds:.2f} s "
             f"({self.records / seconds:,.0f} records/s, {self.plies / seconds:,.0f} plies/s)"
         )
+
+    def progress_note(self) -> str:
+        """``1,234 records, 2 invalid, 1 unreadable`` (the counts that are not 0)."""
+        note = plural(self.records, "record")
+        for count, word in ((self.invalid, "invalid"), (self.unreadable, "unreadable")):
+            note += f", {count:,} {word}" if count else ""
+        return note
 
     def exit_code(self) -> int:
         """2 when something could not be read, else 1 when something is invalid, else 0."""
         if self.unreadable:
             return EXIT_FAILED
         return EXIT_FINDINGS if self.invalid else EXIT_OK
-
-
-class Progress:
-    """A one-line progress counter on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, stream: TextIO) -> None:
-        """Draw on ``stream`` if it is a terminal."""
-        self._stream = stream
-        self._enabled = stream.isatty()
-        self._drawn_at = 0.0
-
-    def update(self, tally: Tally) -> None:
-        """Redraw at most ten times a second."""
-        now = time.perf_counter()
-        if self._enabled and now - self._drawn_at > 0.1:
-            self._drawn_at = now
-            self._stream.write(
-                f"\r{tally.records:,} records ({tally.invalid:,} invalid, "
-                f"{tally.unreadable:,} unreadable)"
-            )
-            self._stream.flush()
-
-    def clear(self) -> None:
-        """Remove the progress line."""
-        if self._enabled and self._drawn_at:
-            self._stream.write("\r\033[K")
-            self._stream.flush()
 
 
 def validate(
@@ -127,25 +106,29 @@ def validate(
     record is valid, 1 when any is invalid, 2 when any input could not be read (the others
     are still validated). A one-line summary goes to stderr.
     """
-    from gamerec.validator.batch import judge_sources
+    from gamerec.cli.arguments import input_paths, metered_inputs, unreadable_json
+    from gamerec.cli.progress import Meter
+    from gamerec.recorder.inputs import InputFailure
+    from gamerec.validator.batch import judge_items
 
     render = render_verdict_json if as_json else render_verdict_text
     if quiet:  # valid records are not printed, so the workers need not render them
         render = _render_invalid_json if as_json else _render_invalid_text
     limits = limits_of(limit)
+    files = input_paths(paths)
     tally = Tally()
-    progress = Progress(sys.stderr)
-    outcomes = judge_sources(paths, render, encoding=from_, workers=workers, limits=limits)
-    for outcome in outcomes:
-        tally.add(outcome)
-        progress.update(tally)
-        if outcome.status == "unreadable":
-            progress.clear()
-            typer.echo(error_line(outcome.text), err=True)
-        elif not (quiet and outcome.status == "valid"):
-            progress.clear()
-            typer.echo(outcome.text)
-    progress.clear()
+    with Meter("validate", None) as meter:
+        items = metered_inputs(files, from_, limits, meter)
+        for outcome in judge_items(items, render, workers=workers):
+            tally.add(outcome)
+            meter.update(note=tally.progress_note())
+            if outcome.status == "unreadable":
+                meter.echo(error_line(outcome.text), err=True)
+                if as_json:
+                    failure = InputFailure(outcome.source, outcome.number, outcome.text)
+                    meter.echo(unreadable_json(failure))
+            elif not (quiet and outcome.status == "valid"):
+                meter.echo(outcome.text)
     typer.echo(tally.summary(), err=True)
     raise typer.Exit(tally.exit_code())
 

@@ -11,14 +11,15 @@ file that cannot be opened, a broken ``.pbs`` length prefix) fails that input fr
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gamerec.recorder.encoding import Encoding, encoding_for_path
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.limits import Limits
 from gamerec.recorder.raw import Frame
+from gamerec.recorder.words import noun_for, plural
 
 if TYPE_CHECKING:
     from gamerec.v1 import record_pb2 as pb
@@ -74,25 +75,124 @@ class InputFailure(NamedTuple):
     message: str
 
 
-def input_files(arguments: Iterable[str]) -> list[str]:
+#: Folders a walk does not enter: tools' installs, caches and build output. Hidden folders
+#: (a name that starts with a dot: ``.git``, ``.venv``, ``.tox``) and links to folders are
+#: not entered either. A folder named on the command line is always walked.
+TOOL_FOLDERS: Final = frozenset(
+    {"node_modules", "__pycache__", "venv", "site-packages", "build", "dist", "htmlcov"}
+)
+#: How many bytes of a ``.json`` file found in a walk are read to tell whether it is a record.
+_JSON_HEAD_BYTES = 4096
+_FIRST_KEY = re.compile(rb'\s*\{\s*"([^"\\]*)"')
+_NOT_AN_OBJECT = re.compile(rb'\s*[\["0-9tfn-]')
+
+
+class Walk(NamedTuple):
+    """What the arguments name: the record files, and what a folder walk left out.
+
+    Attributes:
+        files: the inputs in order (each folder's record files sorted), ``-`` kept as given.
+        skipped_folders: folders below a walked folder that were not entered (hidden, a
+            tool's folder of :data:`TOOL_FOLDERS`, or a link).
+        skipped_files: ``.json`` files found in a walk that are JSON but no game record
+            (``package.json``): their first key is no field of a GameRecord.
+    """
+
+    files: list[str]
+    skipped_folders: list[str]
+    skipped_files: list[str]
+
+    def skipped_note(self, shown: int = 3) -> str:
+        """One line saying what was skipped (``""`` when nothing was).
+
+        At most ``shown`` names of each kind: ``skipped 1 folder: a/node_modules; 2 .json
+        files that are not game records: a/package.json, a/tsconfig.json``.
+        """
+        parts = []
+        if self.skipped_folders:
+            noun = plural(len(self.skipped_folders), "folder")
+            parts.append(f"{noun}: {_names(self.skipped_folders, shown)}")
+        if self.skipped_files:
+            noun = plural(len(self.skipped_files), ".json file")
+            verb = noun_for(len(self.skipped_files), "is")
+            parts.append(
+                f"{noun} that {verb} not game records: {_names(self.skipped_files, shown)}"
+            )
+        return "skipped " + "; ".join(parts) if parts else ""
+
+
+def _names(names: list[str], shown: int) -> str:
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more:,} more" if more > 0 else "")
+
+
+def walk_inputs(arguments: Iterable[str]) -> Walk:
     """The inputs the arguments name, in order: a folder stands for every record file in it.
 
     A folder is searched recursively for files with a record extension (``.pb``, ``.pbs``,
-    ``.json``, ``.jsonl``, ``.grn``), in sorted order; files named directly and ``-`` are
-    kept as given, whatever their extension.
+    ``.json``, ``.jsonl``, ``.grn``), in sorted order, leaving out hidden folders, tools'
+    folders (:data:`TOOL_FOLDERS`), links to folders, and ``.json`` files that are plainly no
+    record (:func:`looks_like_json_record`). Files named directly and ``-`` are kept as
+    given, whatever their extension or content.
     """
-    files: list[str] = []
+    walk = Walk([], [], [])
     for argument in arguments:
-        path = Path(argument)
-        if argument != STDIN and path.is_dir():
-            files += sorted(
-                str(found)
-                for found in path.rglob("*")
-                if found.is_file() and encoding_for_path(found) is not None
-            )
+        if argument != STDIN and os.path.isdir(argument):
+            _walk_folder(argument, walk)
         else:
-            files.append(argument)
-    return files
+            walk.files.append(argument)
+    return walk
+
+
+def _walk_folder(folder: str, walk: Walk) -> None:
+    found: list[str] = []
+    for top, folders, names in os.walk(folder):
+        entered = []
+        for name in folders:
+            path = os.path.join(top, name)
+            if name.startswith(".") or name in TOOL_FOLDERS or os.path.islink(path):
+                walk.skipped_folders.append(path)
+            else:
+                entered.append(name)
+        folders[:] = entered
+        found += (os.path.join(top, name) for name in names if encoding_for_path(name))
+    for path in sorted(found):
+        if encoding_for_path(path) is Encoding.JSON and not looks_like_json_record(path):
+            walk.skipped_files.append(path)
+        else:
+            walk.files.append(path)
+    walk.skipped_folders.sort()
+
+
+def looks_like_json_record(path: str) -> bool:
+    """Whether a ``.json`` file may hold a record, as its first bytes tell.
+
+    False only when they show JSON that is no GameRecord: a value that is not an object, or
+    an object whose first key is no field of GameRecord (``package.json``). Anything else is
+    read, so that a broken record is reported, not skipped.
+    """
+    try:
+        with open(path, "rb") as file:
+            head = file.read(_JSON_HEAD_BYTES).removeprefix(b"\xef\xbb\xbf")
+    except OSError:
+        return True  # reading it reports why it cannot be read
+    first_key = _FIRST_KEY.match(head)
+    if first_key is not None:
+        return first_key.group(1).decode("utf-8", "replace") in _record_field_names()
+    return _NOT_AN_OBJECT.match(head) is None
+
+
+def _record_field_names() -> frozenset[str]:
+    """The names a GameRecord's fields have in ProtoJSON (JSON names and proto names)."""
+    from gamerec.v1 import record_pb2 as pb  # noqa: PLC0415 (protobuf only when a .json is found)
+
+    fields = pb.GameRecord.DESCRIPTOR.fields
+    return frozenset(name for field in fields for name in (field.name, field.json_name))
+
+
+def input_files(arguments: Iterable[str]) -> list[str]:
+    """The files the arguments name (:func:`walk_inputs`), what was skipped left unsaid."""
+    return walk_inputs(arguments).files
 
 
 def source_name(path: str) -> str:
@@ -130,7 +230,12 @@ def parsed_inputs(
     paths: Iterable[str], encoding: Encoding | None = None, limits: Limits | None = None
 ) -> Iterator[ParsedRecord | InputFailure]:
     """:func:`read_inputs` with every record decoded; a record that does not decode fails alone."""
-    for item in read_inputs(paths, encoding, limits):
+    return parsed(read_inputs(paths, encoding, limits))
+
+
+def parsed(items: Iterable[InputRecord | InputFailure]) -> Iterator[ParsedRecord | InputFailure]:
+    """Every item of :func:`read_inputs` decoded; a record that does not decode fails alone."""
+    for item in items:
         if isinstance(item, InputFailure):
             yield item
             continue

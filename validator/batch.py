@@ -84,7 +84,12 @@ def judge_sources(
         limits: the limits every record is read and judged under (default
             ``DEFAULT_LIMITS``); a record over one is ``unreadable`` and the rest go on.
     """
-    items = read_inputs(sources, encoding, limits)
+    yield from judge_items(read_inputs(sources, encoding, limits), render, workers=workers)
+
+
+def judge_items(items: Iterable[_Item], render: Render, *, workers: int = 0) -> Iterator[Outcome]:
+    """:func:`judge_sources` over records already read (``read_inputs``), in their order."""
+    items = iter(items)
     first = list(islice(items, CHUNK_RECORDS))
     workers = workers or default_workers()
     if workers == 1:

@@ -231,10 +231,16 @@ class Ruling(_message.Message):
     DECISION_FIELD_NUMBER: _builtins.int
     RESULT_FIELD_NUMBER: _builtins.int
     EXPLANATION_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    RECORD_NUMBER_FIELD_NUMBER: _builtins.int
     decision: Global___Decision.ValueType
     """What the adjudication decided."""
     explanation: _builtins.str
     """The ruling in plain language, citing the rules (e.g. "rules/one.md §6.2")."""
+    source: _builtins.str
+    """Where the record came from, as in Verdict (set by the CLI; empty in service responses)."""
+    record_number: _builtins.int
+    """The 1-based number of the record in its source (0 when not from a file)."""
     @_builtins.property
     def verdict(self) -> Global___Verdict:
         """The full verdict of the validation the ruling rests on."""
@@ -250,10 +256,12 @@ class Ruling(_message.Message):
         decision: Global___Decision.ValueType = ...,
         result: Global___ComputedResult | None = ...,
         explanation: _builtins.str = ...,
+        source: _builtins.str = ...,
+        record_number: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result", "verdict", b"verdict"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "explanation", b"explanation", "result", b"result", "verdict", b"verdict"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "explanation", b"explanation", "record_number", b"record_number", "result", b"result", "source", b"source", "verdict", b"verdict"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -30,19 +30,29 @@ def test_info_prints_one_line_per_record() -> None:
     )
 
 
-def test_info_json_prints_json_lines() -> None:
-    result = run("info", "--json", str(VALID / "oust-e3-forced-pass.pb"))
-    assert json.loads(result.stdout) == {
-        "source": str(VALID / "oust-e3-forced-pass.pb"),
-        "record": 1,
-        "game": "Oust",
-        "variant": {"Board": "3"},
-        "seats": ["Kim", "Lou"],
+def test_info_json_prints_a_record_info_in_the_vocabulary_of_validate_json() -> None:
+    path = str(VALID / "oust-e3-forced-pass.pb")
+    info = json.loads(run("info", "--json", path).stdout)
+    assert info == {
+        "source": path,
+        "recordNumber": 1,
+        "game": "GAME_OUST",
+        "rules": {
+            "game": "GAME_OUST",
+            "oust": {"boardSide": 3, "players": 0, "pie": "OUST_PIE_UNSPECIFIED"},
+            "rulesVersion": "",
+        },
+        "seatNames": ["Kim", "Lou"],
         "plies": 14,
-        "result": "0-1",
-        "winners": [],
-        "termination": "normal",
+        "result": {
+            "scores": {"values": [0, 1]},
+            "termination": "TERMINATION_NORMAL",
+            "winners": [],
+        },
     }
+    verdict = json.loads(run("validate", "--json", path).stdout)
+    shared = {"source", "recordNumber", "game"}
+    assert {key: verdict[key] for key in shared} == {key: info[key] for key in shared}
 
 
 def test_info_takes_a_folder_as_every_record_file_in_it() -> None:

@@ -166,11 +166,13 @@ def test_score_prints_scores_ranks_and_winners_per_seat() -> None:
     assert "    seat 2 Ben             1  rank 3" in result.stdout
 
 
-def test_score_json_is_the_computed_result() -> None:
-    result = run("score", "--json", str(VALID / "ohwahree-e2-three-seats.grn"))
-    body = json.loads(result.stdout)
-    assert body["scores"] == [10, 16, 22]
-    assert body["provisional"] is True
+def test_score_json_is_the_computed_result_with_its_source() -> None:
+    path = str(VALID / "ohwahree-e2-three-seats.grn")
+    body = json.loads(run("score", "--json", path).stdout)
+    assert body["result"]["scores"] == [10, 16, 22]
+    assert body["result"]["provisional"] is True
+    assert (body["source"], body["recordNumber"], body["game"]) == (path, 1, "GAME_OH_WAH_REE")
+    assert body["valid"] is True
 
 
 def test_adjudicate_explains_the_ruling() -> None:
