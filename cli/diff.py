@@ -17,6 +17,7 @@ from gamerec.cli.arguments import encoding_help
 from gamerec.cli.edge import EXIT_FINDINGS, reported_errors
 from gamerec.cli.verdicts import STATUS_WORDS, finding_text, message_json, result_text
 from gamerec.recorder.codecs import Encoding, read_records
+from gamerec.recorder.words import plural
 from gamerec.v1 import diff_pb2 as dpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -98,8 +99,8 @@ def _divergence_lines(divergence: dpb.MoveDivergence, left: pb.GameRecord) -> li
     lines = [
         f"moves differ from ply {divergence.ply}{to_move}: "
         f"A {divergence.left_move or '(ends)'}, B {divergence.right_move or '(ends)'}",
-        f"  A: {divergence.left_plies} plies, {_verdict_text(divergence.left_verdict)}",
-        f"  B: {divergence.right_plies} plies, {_verdict_text(divergence.right_verdict)}",
+        f"  A: {plural(divergence.left_plies, 'ply')}, {_verdict_text(divergence.left_verdict)}",
+        f"  B: {plural(divergence.right_plies, 'ply')}, {_verdict_text(divergence.right_verdict)}",
     ]
     if divergence.HasField("position"):
         lines.append(f"the position both share before ply {divergence.ply}:")

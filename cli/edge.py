@@ -7,6 +7,8 @@ different; 2 the job could not be done (unreadable or malformed input, bad argum
 from __future__ import annotations
 
 import contextlib
+import os
+import re
 from collections.abc import Iterator
 from typing import NoReturn
 
@@ -30,11 +32,39 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_FAILED)
 
 
+#: The temporary file an output is written into before it is renamed over the output
+#: (``codecs.write_records``): ``.<name>.<8 random characters>.tmp`` beside it.
+_TEMPORARY = re.compile(r"\.(?P<output>.+)\.[a-z0-9_]{8}\.tmp")
+
+
 def os_error_text(error: OSError) -> str:
-    """``<file>: <why>`` for a file that cannot be opened, read or written."""
-    if error.filename is not None:
-        return f"{error.filename}: {error.strerror or error}"
-    return str(error)
+    """``<file>: <why>`` for a file that cannot be opened, read or written.
+
+    A fault of the temporary file an output is written into names the output, and the
+    folder that is missing when there is one: ``cannot write out/a.pbs: there is no folder
+    out``.
+    """
+    if error.filename is None:
+        return str(error)
+    name = os.fsdecode(error.filename)
+    reason = error.strerror or str(error)
+    folder, base = os.path.split(name)
+    temporary = _TEMPORARY.fullmatch(base)
+    if temporary is None:
+        return f"{name}: {reason}"
+    output = os.path.join(folder, temporary["output"])
+    missing = _missing_folder(folder)
+    if isinstance(error, FileNotFoundError) and missing:
+        return f"cannot write {output}: there is no folder {missing}"
+    return f"cannot write {output}: {reason}"
+
+
+def _missing_folder(folder: str) -> str:
+    """The outermost folder of ``folder`` that does not exist ("" when it exists)."""
+    missing = ""
+    while folder and not os.path.isdir(folder):
+        missing, folder = folder, os.path.dirname(folder)
+    return missing
 
 
 @contextlib.contextmanager

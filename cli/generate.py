@@ -17,6 +17,7 @@ from gamerec.cli.arguments import encoding_help
 from gamerec.cli.edge import fail, reported_errors
 from gamerec.recorder.codecs import Encoding, encoding_for_path, write_records
 from gamerec.recorder.syntax.registered import known_games
+from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games.protocol import VariantError
 from gamerec.validator.generation import generate as generate_records
@@ -99,10 +100,9 @@ def generate(
         records = _Counted(generate_records(game, tags, count, seed, policy.value))
         written = write_records(records, dest, encoding)
     if dest != "-":
-        noun = "game" if written == 1 else "games"
         typer.echo(
-            f"gamerec: {written} {noun} written to {dest} ({encoding.value}), "
-            f"{records.plies:,} plies, seed {seed}, policy {policy.value}",
+            f"gamerec: {plural(written, 'game')} written to {dest} ({encoding.value}), "
+            f"{plural(records.plies, 'ply')}, seed {seed}, policy {policy.value}",
             err=True,
         )
 

@@ -97,6 +97,7 @@ class Meter:
         if self._display is None:
             return
         self._flush()
+        self._display.update(self._task, completed=self.done, total=self.total, note=self.note)
         self._display.stop()
         self._display = None
 

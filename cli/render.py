@@ -20,6 +20,7 @@ from gamerec.cli.arguments import encoding_help
 from gamerec.cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors
 from gamerec.cli.verdicts import finding_text
 from gamerec.recorder.codecs import Encoding, read_records
+from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.frames import ReplayStoppedError
 from gamerec.validator.identity import RulesError, identify
@@ -89,7 +90,7 @@ def render(
         _report_written(output, drawn, len(record.moves))
         return
     if ply is not None and drawn[-1].ply != ply:
-        fail(f"{label}: the record has {drawn[-1].ply} plies; there is no ply {ply}")
+        fail(f"{label}: the record has {plural(drawn[-1].ply, 'ply')}; there is no ply {ply}")
     _write(output, draw_svg(drawn[-1]))
     if output != "-":
         typer.echo(f"gamerec: {drawn[-1].title} written to {output}", err=True)

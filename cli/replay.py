@@ -11,6 +11,7 @@ from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, error_line, fail, repor
 from gamerec.cli.verdicts import finding_text, message_json
 from gamerec.recorder.codecs import Encoding, read_records
 from gamerec.recorder.limits import Limits
+from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.frames import ReplayStoppedError, Step, frame_of, steps
 from gamerec.validator.identity import RulesError, RulesIdentity, identify
@@ -63,7 +64,8 @@ def replay(
         typer.echo(error_line(f"{path} #{number}: {finding_text(stopped.finding)}"), err=True)
         raise typer.Exit(EXIT_FINDINGS) from None
     if ply is not None:
-        fail(f"{path} #{number}: the record has {shown[-1].ply} plies; there is no ply {ply}")
+        has = plural(shown[-1].ply, "ply")
+        fail(f"{path} #{number}: the record has {has}; there is no ply {ply}")
     if not as_json:
         typer.echo()
         typer.echo(_drawing(shown[-1], identity))

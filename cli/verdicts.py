@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gamerec.recorder.notation import game_label
+from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 
@@ -55,7 +56,7 @@ def render_verdict_text(verdict: vpb.Verdict) -> str:
     parts = [
         f"{verdict.source} #{verdict.record_number}: {word}",
         game,
-        f"{verdict.plies_replayed} plies",
+        plural(verdict.plies_replayed, "ply"),
         STATUS_WORDS.get(verdict.status, "?"),
         result_text(verdict.result),
     ]

@@ -83,7 +83,6 @@ TOOL_FOLDERS: Final = frozenset(
 )
 #: How many bytes of a ``.json`` file found in a walk are read to tell whether it is a record.
 _JSON_HEAD_BYTES = 4096
-_FIRST_KEY = re.compile(rb'\s*\{\s*"([^"\\]*)"')
 _NOT_AN_OBJECT = re.compile(rb'\s*[\["0-9tfn-]')
 
 
@@ -171,23 +170,17 @@ def looks_like_json_record(path: str) -> bool:
     an object whose first key is no field of GameRecord (``package.json``). Anything else is
     read, so that a broken record is reported, not skipped.
     """
+    from gamerec.recorder.recognition import first_json_key, record_field_names  # noqa: PLC0415
+
     try:
         with open(path, "rb") as file:
             head = file.read(_JSON_HEAD_BYTES).removeprefix(b"\xef\xbb\xbf")
     except OSError:
         return True  # reading it reports why it cannot be read
-    first_key = _FIRST_KEY.match(head)
-    if first_key is not None:
-        return first_key.group(1).decode("utf-8", "replace") in _record_field_names()
+    key = first_json_key(head)
+    if key is not None:
+        return key in record_field_names()
     return _NOT_AN_OBJECT.match(head) is None
-
-
-def _record_field_names() -> frozenset[str]:
-    """The names a GameRecord's fields have in ProtoJSON (JSON names and proto names)."""
-    from gamerec.v1 import record_pb2 as pb  # noqa: PLC0415 (protobuf only when a .json is found)
-
-    fields = pb.GameRecord.DESCRIPTOR.fields
-    return frozenset(name for field in fields for name in (field.name, field.json_name))
 
 
 def input_files(arguments: Iterable[str]) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from gamerec.recorder.encoding import Encoding
+from gamerec.recorder.errors import RecordMalformedError
 from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
@@ -61,9 +62,20 @@ class Frame(NamedTuple):
 
         Raises:
             RecordMalformedError: the bytes are not a record of their encoding; names the
-                place.
+                place (a ``NotARecordError`` when they plainly hold no record at all).
             LimitExceededError: the record exceeds a limit.
         """
+        try:
+            return self._decoded()
+        except RecordMalformedError as error:
+            from gamerec.recorder.recognition import not_a_record  # noqa: PLC0415 (on a fault)
+
+            plain = not_a_record(self, error)
+            if plain is None:
+                raise
+            raise plain from error
+
+    def _decoded(self) -> pb.GameRecord:
         if self.encoding is Encoding.GRN:
             from gamerec.recorder.grn import parse_grn_record  # noqa: PLC0415 (when needed)
             from gamerec.recorder.grn_lexer import RawRecord  # noqa: PLC0415

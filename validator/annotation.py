@@ -45,6 +45,7 @@ from typing import Any, Final
 
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.grn import GLYPHS
+from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.frames import ReplayStoppedError, steps
@@ -186,7 +187,9 @@ def edit_ply(
             and ``remove_glyph`` is not given.
     """
     if not 1 <= ply <= len(record.moves):
-        raise AnnotationError(f"the record has {len(record.moves)} plies; there is no ply {ply}")
+        raise AnnotationError(
+            f"the record has {plural(len(record.moves), 'ply')}; there is no ply {ply}"
+        )
     edited = pb.GameRecord()
     edited.CopyFrom(record)
     move = edited.moves[ply - 1]

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final, TypeVar, overload
 
 from gamerec.recorder.errors import DeadlineExceededError
+from gamerec.recorder.words import plural
 
 #: How many moves an engine may read between two looks at the clock. A look costs about
 #: 50 ns; the fastest engine ply about 600 ns, so checking every 1,024 plies costs nothing
@@ -64,7 +65,7 @@ class PacedMoves(Sequence[T]):
         """One move (checking the clock at every 1,024th index), or a paced slice."""
         if type(index) is int:
             if not index & _CHECK_MASK:
-                check_deadline(self._deadline, f"{index:,} of {len(self._moves):,} plies")
+                check_deadline(self._deadline, f"{index:,} of {plural(len(self._moves), 'ply')}")
             return self._moves[index]
         assert isinstance(index, slice)
         return PacedMoves(self._moves[index], self._deadline)
@@ -73,7 +74,7 @@ class PacedMoves(Sequence[T]):
         """The moves in order, checking the clock before every 1,024 of them."""
         moves = self._moves
         for start in range(0, len(moves), PLIES_PER_CHECK):
-            check_deadline(self._deadline, f"{start:,} of {len(moves):,} plies")
+            check_deadline(self._deadline, f"{start:,} of {plural(len(moves), 'ply')}")
             yield from moves[start : start + PLIES_PER_CHECK]
 
 

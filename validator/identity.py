@@ -11,6 +11,7 @@ from typing import Any, Final, NamedTuple
 
 from gamerec.recorder.errors import EncodingError, GamerecError
 from gamerec.recorder.syntax import known_games
+from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games.protocol import Engine, VariantError
 from gamerec.validator.games.registry import GameEntry, entry_of
@@ -112,7 +113,7 @@ def _identify(record: pb.GameRecord) -> RulesIdentity:
     if record.seats and len(record.seats) != seats_at_table:
         raise RulesError(
             "SEAT_COUNT_MISMATCH",
-            f"the record lists {len(record.seats)} seats but its {name} variant has "
-            f"{seats_at_table} players",
+            f"the record lists {plural(len(record.seats), 'seat')} but its {name} variant has "
+            f"{plural(seats_at_table, 'player')}",
         )
     return RulesIdentity(entry=entry, variant=variant)

@@ -21,6 +21,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.deadline import check_deadline, paced
@@ -109,7 +110,7 @@ def walk(
     """
     reader = reader_for(identity)
     total = len(record.moves)
-    check_deadline(deadline, f"0 of {total:,} plies")
+    check_deadline(deadline, f"0 of {plural(total, 'ply')}")
     read = reader.main_line(record, serialized)
     if not steps:
         return _fast(record, identity, read, deadline)
@@ -120,7 +121,7 @@ def walk(
     if include_start and not judgement.plies:
         yield Step(0, 0, "", state.copy(), ())
     for index in range(judgement.plies, total):
-        check_deadline(deadline, f"{index:,} of {total:,} plies")
+        check_deadline(deadline, f"{index:,} of {plural(total, 'ply')}")
         move = record.moves[index]
         finding = _refusal(identity, read, index, move, state)
         if finding is not None:
@@ -166,12 +167,12 @@ def _fast(
 ) -> Judgement:
     """The engine's checked fast replay of the first ``plies`` plies (None: all of them)."""
     total = len(record.moves) if plies is None else plies
-    check_deadline(deadline, f"0 of {total:,} plies")
+    check_deadline(deadline, f"0 of {plural(total, 'ply')}")
     readable = read.moves[:total] if total < len(read.moves) else read.moves
     outcome = identity.engine.replay(
         identity.variant, paced(readable, deadline), read.seats[: len(readable)]
     )
-    check_deadline(deadline, f"{outcome.plies:,} of {total:,} plies")
+    check_deadline(deadline, f"{outcome.plies:,} of {plural(total, 'ply')}")
     judgement = Judgement(identity=identity, state=outcome.state, plies=outcome.plies)
     reader = reader_for(identity)
     if outcome.plies:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
+from gamerec.cli.edge import os_error_text
 from gamerec.cli.main import app
 from gamerec.recorder.codecs import Encoding, decode_record, read_records
 
@@ -27,7 +28,8 @@ BROKEN_PLACES = {
     "bad-variant.grn": "line 3, column 10: Mirror must be one of",
     "duplicate-tag.grn": "line 3, column 1: tag Event is given twice",
     "missing-game.grn": "line 1, column 1: this record has no Game tag",
-    "not-a-record.pb": "byte 0: not a GameRecord",
+    "not-a-record.pb": " is not a game record: its first bytes are no field of a GameRecord; "
+    "as binary protobuf: byte 0: field 1 (format_version) has wire type 7",
     "not-utf8.grn": "line 8, column 11: byte 150 (0xe4) is not UTF-8",
     "oversized-frame.pbs": "record 1 at byte 0: the frame claims 2147483648 bytes",
     "truncated.pb": "byte 436: not a GameRecord: field 7 (comment) claims",
@@ -98,7 +100,9 @@ def test_from_and_to_override_the_extensions(tmp_path: Path) -> None:
 def test_a_broken_input_fails_with_one_line_naming_the_place(name: str, tmp_path: Path) -> None:
     out = tmp_path / "out.grn"
     result = run("convert", str(BROKEN / name), str(out))
-    assert_failed_with_one_line(result, f"{BROKEN / name}: {BROKEN_PLACES[name]}")
+    place = BROKEN_PLACES[name]
+    separator = "" if place.startswith(" is not") else ": "
+    assert_failed_with_one_line(result, f"{BROKEN / name}{separator}{place}")
     assert result.stdout == ""
     assert list(tmp_path.iterdir()) == []
 
@@ -126,9 +130,20 @@ def test_a_missing_input_fails_cleanly(tmp_path: Path) -> None:
     assert_failed_with_one_line(result, "none.pb: No such file or directory")
 
 
-def test_a_missing_output_folder_fails_cleanly(tmp_path: Path) -> None:
-    result = run("convert", str(SAMPLE), str(tmp_path / "no" / "out.pb"))
-    assert_failed_with_one_line(result, "No such file or directory")
+def test_a_missing_output_folder_is_named_not_the_temporary_file(tmp_path: Path) -> None:
+    result = run("convert", str(SAMPLE), str(tmp_path / "no" / "such" / "out.pb"))
+    assert_failed_with_one_line(
+        result,
+        f"cannot write {tmp_path / 'no' / 'such' / 'out.pb'}: there is no folder {tmp_path / 'no'}",
+    )
+    assert ".tmp" not in result.stderr
+
+
+def test_any_fault_of_the_temporary_file_names_the_output(tmp_path: Path) -> None:
+    denied = PermissionError(13, "Permission denied", str(tmp_path / ".out.pb.k2_x9ab0.tmp"))
+    assert os_error_text(denied) == f"cannot write {tmp_path / 'out.pb'}: Permission denied"
+    other = FileNotFoundError(2, "No such file or directory", str(tmp_path / "in.pb"))
+    assert os_error_text(other) == f"{tmp_path / 'in.pb'}: No such file or directory"
 
 
 def test_an_unknown_format_name_is_a_usage_error() -> None:
