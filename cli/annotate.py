@@ -19,8 +19,9 @@ import typer
 
 from gamerec.cli.arguments import encoding_help
 from gamerec.cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors
+from gamerec.cli.progress import Meter, parsed_frames
 from gamerec.cli.verdicts import finding_text
-from gamerec.recorder.codecs import Encoding, encoding_for_path, read_records, write_records
+from gamerec.recorder.codecs import Encoding, encoding_for_path, write_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.annotation import AnnotationError, auto_annotate, edit_ply, parse_glyph
 from gamerec.validator.identity import RulesError
@@ -179,8 +180,9 @@ def annotate(
         edit = Edit(ply, comment, chosen, remove_comment, remove_glyph)
     label = "<stdin>" if source == "-" else source
     annotator = Annotator(label, edit, auto, replace_glyphs, number)
-    with reported_errors():
-        count = write_records(annotator.run(read_records(source, from_)), dest, encoding)
+    with reported_errors(), Meter("annotate", None) as meter:
+        records = parsed_frames(source, from_, None, meter)
+        count = write_records(annotator.run(records), dest, encoding)
     for problem in annotator.problems:
         typer.echo(error_line(problem), err=True)
     if dest != "-":

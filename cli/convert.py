@@ -11,6 +11,7 @@ from gamerec.cli.arguments import LimitOption, encoding_help, limits_of
 from gamerec.cli.edge import fail, reported_errors
 from gamerec.recorder.encoding import Encoding, encoding_for_path
 from gamerec.recorder.errors import EncodingError
+from gamerec.recorder.words import plural
 
 if TYPE_CHECKING:
     from gamerec.v1 import record_pb2 as pb
@@ -62,14 +63,15 @@ def convert(
     OUT is written only when every record converts: into a temporary file beside it,
     renamed over OUT at the end. A note of how many records were written goes to stderr.
     """
-    from gamerec.recorder.codecs import read_records, write_records
+    from gamerec.cli.progress import Meter, parsed_frames
+    from gamerec.recorder.codecs import write_records
 
     limits = limits_of(limit)
     encoding = to or (Encoding.GRN if dest == "-" else encoding_for_path(dest))
     if encoding is None:
         fail(f"{dest}: cannot tell the encoding from the extension; use --to")
-    with reported_errors():
-        records = _Counted(read_records(source, from_, limits=limits))
+    with reported_errors(), Meter("convert", None) as meter:
+        records = _Counted(parsed_frames(source, from_, limits, meter))
         try:
             count = write_records(records, dest, encoding)
         except EncodingError as error:
@@ -77,5 +79,6 @@ def convert(
             place = f"record {records.count}: " if records.count else ""
             raise EncodingError(f"{label}: {place}{error}") from None
     if dest != "-":
-        label = "record" if count == 1 else "records"
-        typer.echo(f"gamerec: {count} {label} written to {dest} ({encoding.value})", err=True)
+        typer.echo(
+            f"gamerec: {plural(count, 'record')} written to {dest} ({encoding.value})", err=True
+        )

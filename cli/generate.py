@@ -15,6 +15,7 @@ import typer
 
 from gamerec.cli.arguments import encoding_help
 from gamerec.cli.edge import fail, reported_errors
+from gamerec.cli.progress import Meter
 from gamerec.recorder.codecs import Encoding, encoding_for_path, write_records
 from gamerec.recorder.syntax.registered import known_games
 from gamerec.recorder.words import plural
@@ -31,15 +32,17 @@ class Policy(enum.StrEnum):
 
 
 class _Counted:
-    """Records passed through, with their plies counted for the summary."""
+    """Records passed through, with their plies counted for the summary and the meter."""
 
-    def __init__(self, records: Iterable[pb.GameRecord]) -> None:
+    def __init__(self, records: Iterable[pb.GameRecord], meter: Meter) -> None:
         self.records = records
+        self.meter = meter
         self.plies = 0
 
     def __iter__(self) -> Iterator[pb.GameRecord]:
         for record in self.records:
             self.plies += len(record.moves)
+            self.meter.advance()
             yield record
 
 
@@ -96,8 +99,13 @@ def generate(
     tags = _variant_tags(variant or [])
     if players is not None:
         tags["Players"] = str(players)
-    with reported_errors(), _naming_players(players is None and "Players" not in tags):
-        records = _Counted(generate_records(game, tags, count, seed, policy.value))
+    asked_for_no_players = players is None and "Players" not in tags
+    with (
+        reported_errors(),
+        _naming_players(asked_for_no_players),
+        Meter("generate", count, "games") as meter,
+    ):
+        records = _Counted(generate_records(game, tags, count, seed, policy.value), meter)
         written = write_records(records, dest, encoding)
     if dest != "-":
         typer.echo(

@@ -22,8 +22,11 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TextIO
 import typer
 
 if TYPE_CHECKING:
+    from gamerec.recorder.encoding import Encoding
     from gamerec.recorder.inputs import InputFailure, InputRecord
+    from gamerec.recorder.limits import Limits
     from gamerec.recorder.raw import Frame
+    from gamerec.v1 import record_pb2 as pb
 
 #: Seconds a job runs before its progress is drawn.
 DEFAULT_DELAY: Final = 0.5
@@ -179,6 +182,17 @@ class Meter:
             self._tick()
             yield item
         self.done = self.total or self.done
+
+
+def parsed_frames(
+    source: str, encoding: Encoding | None, limits: Limits | None, meter: Meter
+) -> Iterator[pb.GameRecord]:
+    """The records of one input (as ``codecs.read_records``), the bytes read counted."""
+    from gamerec.recorder.codecs import read_frames
+
+    meter.total = inputs_total([source])[0]
+    for frame in meter.frames(read_frames(source, encoding, limits=limits)):
+        yield frame.parse()
 
 
 def inputs_total(files: Iterable[str]) -> tuple[int | None, dict[str, int]]:
