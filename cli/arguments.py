@@ -14,7 +14,7 @@ import typer
 
 from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line, fail
 from gamerec.recorder.encoding import Encoding
-from gamerec.recorder.limits import DEFAULT_LIMITS, Limits, limit_name
+from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     from gamerec.cli.progress import Meter
@@ -26,21 +26,16 @@ def encoding_help() -> str:
     return ", ".join(encoding.value for encoding in Encoding)
 
 
-def _limits_help() -> str:
-    defaults = ", ".join(
-        f"{limit_name(field)}={getattr(DEFAULT_LIMITS, field):_}"
-        for field in DEFAULT_LIMITS.__slots__
-    )
-    return (
-        "Change a limit on what one record may hold, e.g. --limit plies=500000 (repeatable). "
-        f"Defaults: {defaults}. A record over a limit is reported unreadable (exit 2)."
-    )
-
-
 #: The ``--limit NAME=N`` option of every command that reads records.
 LimitOption = Annotated[
     list[str] | None,
-    typer.Option("--limit", metavar="NAME=N", help=_limits_help(), show_default=False),
+    typer.Option(
+        "--limit",
+        metavar="NAME=N",
+        help="Change a limit on what one record may hold, e.g. plies=500000 (repeatable); "
+        "`gamerec limits` lists them.",
+        show_default=False,
+    ),
 ]
 #: The ``PATH...`` argument of every command that reads many records.
 PathsArgument = Annotated[

@@ -11,7 +11,10 @@ import importlib
 from typing import Annotated, Any, Final, NamedTuple
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer._click.core import Context, Parameter
+from typer._click.types import FloatParamType, IntParamType, StringParamType
+from typer._types import TyperChoice
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 SETTINGS: Final[dict[str, Any]] = {
     "pretty_exceptions_show_locals": False,
@@ -78,6 +81,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "diff",
         "Compare two records (or collections): metadata, seats, variant, result and moves.",
     ),
+    "limits": CommandSpec(
+        "limits",
+        "limits",
+        "List the limits on what one record may hold, with their defaults and what they bound.",
+    ),
 }
 
 _LISTING: Final = "gamerec.listing"
@@ -87,11 +95,35 @@ def load_command(name: str) -> TyperCommand:
     """The click command of ``name``, its module imported now."""
     spec = COMMANDS[name]
     module = importlib.import_module(f"gamerec.cli.{spec.module}")
-    single = typer.Typer(**SETTINGS)
+    single = typer.Typer(**SETTINGS, add_completion=False)  # completion is the group's
     single.command(name)(getattr(module, spec.function))
     command = typer.main.get_command(single)
     assert isinstance(command, TyperCommand)
+    _plain_placeholders(command)
     return command
+
+
+class _Untyped(StringParamType):
+    """Text whose help shows only the argument's name (``PATH``), not ``<str>`` beside it."""
+
+    def get_metavar(self, param: Parameter, ctx: Context) -> str:
+        """No type placeholder."""
+        return ""
+
+
+def _plain_placeholders(command: TyperCommand) -> None:
+    """A word where the help would show a type: ``--workers N``, ``--from pb|pbs|...``."""
+    for param in command.params:
+        if isinstance(param, TyperArgument) and type(param.type) is StringParamType:
+            param.type = _Untyped()
+        elif isinstance(param, TyperOption) and param.metavar is None and not param.is_flag:
+            if isinstance(param.type, TyperChoice):
+                choices = (getattr(choice, "value", choice) for choice in param.type.choices)
+                param.metavar = "|".join(str(choice) for choice in choices)
+            elif isinstance(param.type, IntParamType | FloatParamType):
+                param.metavar = "N"
+            else:
+                param.metavar = "TEXT"
 
 
 class LazyCommands(TyperGroup):

@@ -1,0 +1,41 @@
+"""``gamerec limits``: the limits on what one record may hold, their defaults and meanings."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import typer
+
+from gamerec.recorder.limits import DEFAULT_LIMITS, limit_name
+
+#: What each limit bounds (``recorder/limits.py`` tells the details).
+MEANINGS: Final = {
+    "max_record_bytes": "bytes of one record: a .pb or .json file, a .pbs frame, a JSON line, "
+    "a GRN record (in characters)",
+    "max_plies": "plies of the main line",
+    "max_moves": "moves of the whole record, variations included, each variation one more",
+    "max_variation_depth": "variations nested in variations (48 at most: the deepest nesting "
+    "protobuf reads back)",
+    "max_tags": "free tags (GRN tags without a field of their own: metadata.extraTags)",
+    "max_tag_chars": "characters of one tag value or text field (comments apart)",
+    "max_seats": "seats of a record",
+    "max_comment_chars": "characters of one comment (a move's or the game's)",
+}
+
+
+def limits() -> None:
+    """List the limits on what one record may hold, with their defaults and what they bound.
+
+    Every command that reads records takes --limit NAME=N (repeatable) to change one for
+    that run, e.g. --limit plies=500000. A record over a limit is reported unreadable (exit
+    code 2), and the records after it are still read.
+    """
+    rows = [
+        (limit_name(field), f"{getattr(DEFAULT_LIMITS, field):,}", MEANINGS[field])
+        for field in DEFAULT_LIMITS.__slots__
+    ]
+    name_width = max(len(name) for name, _, _ in rows)
+    value_width = max(len(value) for _, value, _ in rows)
+    typer.echo(f"{'NAME':<{name_width}}  {'DEFAULT':>{value_width}}  WHAT IT BOUNDS")
+    for name, value, meaning in rows:
+        typer.echo(f"{name:<{name_width}}  {value:>{value_width}}  {meaning}")
