@@ -180,7 +180,7 @@ def annotate(
         edit = Edit(ply, comment, chosen, remove_comment, remove_glyph)
     label = "<stdin>" if source == "-" else source
     annotator = Annotator(label, edit, auto, replace_glyphs, number)
-    with reported_errors(), Meter("annotate", None) as meter:
+    with reported_errors(), Meter("annotate", None, output=dest) as meter:
         records = parsed_frames(source, from_, None, meter)
         count = write_records(annotator.run(records), dest, encoding)
     for problem in annotator.problems:

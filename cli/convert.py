@@ -70,7 +70,7 @@ def convert(
     encoding = to or (Encoding.GRN if dest == "-" else encoding_for_path(dest))
     if encoding is None:
         fail(f"{dest}: cannot tell the encoding from the extension; use --to")
-    with reported_errors(), Meter("convert", None) as meter:
+    with reported_errors(), Meter("convert", None, output=dest) as meter:
         records = _Counted(parsed_frames(source, from_, limits, meter))
         try:
             count = write_records(records, dest, encoding)

@@ -103,7 +103,7 @@ def generate(
     with (
         reported_errors(),
         _naming_players(asked_for_no_players),
-        Meter("generate", count, "games") as meter,
+        Meter("generate", count, "games", output=dest) as meter,
     ):
         records = _Counted(generate_records(game, tags, count, seed, policy.value), meter)
         written = write_records(records, dest, encoding)

@@ -50,15 +50,21 @@ class Meter:
     Use it as a context manager: the bar is removed on exit, before the command's summary.
     """
 
-    def __init__(self, label: str, total: int | None, unit: Unit = "bytes") -> None:
-        """A meter of ``total`` units (None: unknown, the bar then only pulses)."""
+    def __init__(
+        self, label: str, total: int | None, unit: Unit = "bytes", *, output: str = ""
+    ) -> None:
+        """A meter of ``total`` units (None: unknown, the bar then only pulses).
+
+        ``output`` is where the command writes its records: ``-`` on a terminal means no bar,
+        since the records themselves are written there, not through :meth:`echo`.
+        """
         self.label = label
         self.total = total
         self.unit = unit
         self.done = 0
         self.note = ""
         self._stream: TextIO = sys.stderr
-        self._enabled = self._stream.isatty()
+        self._enabled = self._stream.isatty() and not (output == "-" and sys.stdout.isatty())
         self._start = time.perf_counter()
         self._delay = _delay()
         self._drawn_at = 0.0

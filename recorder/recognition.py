@@ -63,7 +63,10 @@ def not_a_record(frame: Frame, error: RecordMalformedError) -> NotARecordError |
     if whole_binary_input and error.where == "byte 0":
         plainly = "its first bytes are no field of a GameRecord"
         return NotARecordError(plainly, f"as binary protobuf: {_fault(error)}", fault=error)
-    if frame.encoding in (Encoding.JSON, Encoding.JSONL):
+    whole_json_input = frame.encoding is Encoding.JSON or (
+        frame.encoding is Encoding.JSONL and frame.line == 1
+    )
+    if whole_json_input:
         key = first_json_key(frame.data)
         if key is not None and key not in record_field_names():
             plainly = f'it is JSON, but its first key "{_excerpt(key)}" is no field of a GameRecord'

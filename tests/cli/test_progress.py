@@ -166,3 +166,11 @@ def test_a_short_job_on_a_terminal_draws_nothing_and_loads_no_rich(tmp_path: Pat
     os.close(follower)
     os.close(leader)
     assert done.stdout.decode().splitlines()[-1] == "False False"
+
+
+def test_records_written_to_a_terminal_get_no_bar_beside_them(collection: Path) -> None:
+    code, terminal = on_a_terminal(["convert", str(collection), "-", "--to", "jsonl"], None)
+    assert code == 0
+    shown = ANSI.sub(b"", terminal).decode()
+    assert "%" not in shown and "kB" not in shown
+    assert shown.count('{"formatVersion":1,"rules":') == 200

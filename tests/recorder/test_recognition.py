@@ -76,6 +76,17 @@ def test_a_broken_record_keeps_its_own_message(name: str) -> None:
     assert "is not a game record" not in str(error)
 
 
+def test_a_jsonl_record_past_the_first_line_is_a_broken_record(tmp_path: Path) -> None:
+    lines = tmp_path / "games.jsonl"
+    first = (VALID / "collection.jsonl").read_text().splitlines()[0]
+    lines.write_text(first + '\n{"name": "x"}\n')
+    error = refusal(lines)
+    assert not isinstance(error, NotARecordError)
+    assert str(error).startswith(f"{lines}: line 2: ")
+    lines.write_text('{"name": "x"}\n' + first + "\n")
+    assert isinstance(refusal(lines), NotARecordError)
+
+
 def test_a_text_given_as_grn_is_judged_by_grn_alone(tmp_path: Path) -> None:
     text = tmp_path / "notes.grn"
     text.write_text("# notes\n")
