@@ -117,7 +117,8 @@ def _report_written(output: str, drawn: list[Scene], plies: int) -> None:
     if drawn:
         first = _numbered(output, drawn[0].ply, plies)
         last = _numbered(output, drawn[-1].ply, plies)
-        typer.echo(f"gamerec: {len(drawn)} pictures written, {first} to {last}", err=True)
+        span = f"{first} to {last}" if len(drawn) > 1 else first
+        typer.echo(f"gamerec: {plural(len(drawn), 'picture')} written, {span}", err=True)
 
 
 def _write(output: str, svg: str) -> None:

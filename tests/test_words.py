@@ -32,3 +32,14 @@ def test_one_record_of_one_ply_is_said_in_the_singular(tmp_path: Path) -> None:
     assert result.stderr.startswith("1 record: 1 valid, 0 invalid, 0 unreadable; 1 ply in ")
     past = CliRunner().invoke(app, ["replay", str(path), "--ply", "3"])
     assert "the record has 1 ply; there is no ply 3" in past.stderr
+
+
+def test_one_picture_is_one_picture(tmp_path: Path) -> None:
+    path = tmp_path / "start.grn"
+    write_records([RecordBuilder("Oust", {"Board": "3"}).record], path, Encoding.GRN)
+    out = tmp_path / "start.svg"
+    result = CliRunner().invoke(app, ["render", str(path), "--all", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    [line] = result.stderr.splitlines()
+    assert line.startswith("gamerec: 1 picture written, ")
+    assert " to " not in line
