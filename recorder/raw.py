@@ -67,7 +67,7 @@ class Frame(NamedTuple):
             LimitExceededError: the record exceeds a limit.
         """
         try:
-            return self._decoded()
+            return self._decoded(deadline)
         except RecordMalformedError as error:
             from gamerec.recorder.recognition import not_a_record  # noqa: PLC0415 (on a fault)
 
@@ -76,7 +76,7 @@ class Frame(NamedTuple):
                 raise
             raise plain from error
 
-    def _decoded(self) -> pb.GameRecord:
+    def _decoded(self, deadline: float | None) -> pb.GameRecord:
         if self.encoding is Encoding.GRN:
             from gamerec.recorder.grn import parse_grn_record  # noqa: PLC0415 (when needed)
             from gamerec.recorder.grn_lexer import RawRecord  # noqa: PLC0415

@@ -39,7 +39,7 @@ def test_info_json_prints_a_record_info_in_the_vocabulary_of_validate_json() -> 
         "game": "GAME_OUST",
         "rules": {
             "game": "GAME_OUST",
-            "oust": {"boardSide": 3, "players": 0, "pie": "OUST_PIE_UNSPECIFIED"},
+            "oust": {"boardSide": 3, "pie": "OUST_PIE_UNSPECIFIED"},
             "rulesVersion": "",
         },
         "seatNames": ["Kim", "Lou"],
