@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.grn_values import (
     format_timestamp,
     parse_int32,
@@ -117,7 +117,9 @@ def read_game(value: str) -> GameValue:
     """
     game = game_from_name(value)
     if game is None:
-        raise RecordMalformedError(f"unknown game {value!r}; expected one of {known_games()}")
+        raise RecordMalformedError(
+            f"unknown game {excerpt(value)}; expected one of {known_games()}"
+        )
     return game
 
 
@@ -213,7 +215,7 @@ def _read_result_tag(result: pb.ClaimedResult, lower: str, value: str) -> None:
         termination = _TERMINATIONS.get(value.lower())
         if termination is None:
             raise RecordMalformedError(
-                f"Termination must be one of {', '.join(_TERMINATIONS)}, not {value!r}"
+                f"Termination must be one of {', '.join(_TERMINATIONS)}, not {excerpt(value)}"
             )
         result.termination = termination
 
@@ -227,7 +229,7 @@ def read_result_claim(result: pb.ClaimedResult, value: str) -> None:
         result.scores.values.extend(parse_uint32_list(value, "-", "a score"))
     else:
         raise RecordMalformedError(
-            f"expected a Result such as 31-24 (scores in seat order) or *, found {value!r}"
+            f"expected a Result such as 31-24 (scores in seat order) or *, found {excerpt(value)}"
         )
 
 
