@@ -168,7 +168,8 @@ DEPRECATION = re.compile(r"deprecat", re.IGNORECASE)
 
 def test_the_licence_is_an_spdx_expression_with_its_text_in_the_wheel(wheel: Path) -> None:
     metadata, names = _metadata(wheel)
-    assert metadata["Metadata-Version"] >= "2.4"
+    major, minor = (int(part) for part in metadata["Metadata-Version"].split("."))
+    assert (major, minor) >= (2, 4)  # PEP 639's License-Expression and License-File
     assert metadata["License-Expression"] == "MIT"
     assert metadata["License"] is None  # the deprecated free-text field is gone
     assert metadata.get_all("License-File") == ["LICENSE"]
