@@ -3,9 +3,10 @@
 Every site is one shape with a stable id and class (``<circle id="site-c7" class="site
 point">``, ``class="site field"``, ``"site cell"``, ``"site pit"``), so a picture can be
 styled, scripted and tested. Seats have a fixed colour-blind-safe palette (Okabe and Ito's),
-and every stone or piece also carries its seat's number (Oust: ``X`` and ``O``), so no
-information is in the colour alone. The places the last ply names are ringed in black; the
-places it captured or took possession of are ringed with a dashed line.
+and every stone (ONE, Oust) and placement piece (Aronda) also carries its seat's number (Oust:
+``X`` and ``O``), so no information is in the colour alone. The places the last ply names
+are ringed in black; the places it captured or took possession of are ringed with a dashed
+line. A finished game's picture says the rules' result under the legend.
 
 The output is deterministic (coordinates rounded to 0.1, attributes in a fixed order), so
 golden files can guard it.
@@ -18,7 +19,17 @@ from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
 from gamerec.validator.games.protocol import Site
-from gamerec.validator.render.model import BoardModel, Disc, Point, Polygon, Shape, SiteModel, Wedge
+from gamerec.validator.render.model import (
+    BLOCK_LABEL_SIZE,
+    BoardModel,
+    Disc,
+    Point,
+    Polygon,
+    Shape,
+    SiteModel,
+    Wedge,
+    block_label,
+)
 from gamerec.validator.render.model import at_angle as _at_angle
 from gamerec.validator.render.scene import Scene
 
@@ -30,7 +41,11 @@ TEXT_ON_SEAT: Final = ("#ffffff", "#ffffff", "#ffffff", "#000000", "#000000", "#
 BOARD_FILL: Final = "#f6f2e8"
 LINE_COLOUR: Final = "#8a8170"
 INK: Final = "#222222"
-LABEL_COLOUR: Final = "#5a5346"
+#: Site names and capacities: dark enough for 7:1 contrast on the board (WCAG AAA).
+LABEL_COLOUR: Final = "#3b362d"
+#: Aronda's placement pieces: their radius and the distance between neighbours' centres.
+PIECE_RADIUS: Final = 8.0
+PIECE_SPACING: Final = 18.0
 #: Room above the board for the title, and per seat below it for the legend.
 TITLE_HEIGHT: Final = 44.0
 LEGEND_ROW: Final = 24.0
@@ -52,7 +67,9 @@ def draw_svg(scene: Scene) -> str:
     model = scene.model
     left, top, right, bottom = model.bounds
     width = right - left + 2 * PADDING
-    height = bottom - top + 2 * PADDING + TITLE_HEIGHT + LEGEND_ROW * (model.seats + 1)
+    # The legend's rows: one per seat, then the result's (kept when there is none, so that
+    # every picture of a game has one size).
+    height = bottom - top + 2 * PADDING + TITLE_HEIGHT + LEGEND_ROW * (model.seats + 1.5)
     origin_x, origin_y = left - PADDING, top - PADDING - TITLE_HEIGHT
     parts = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -76,6 +93,7 @@ def draw_svg(scene: Scene) -> str:
         *_group("marks", _marks(scene)),
         *_group("labels", _labels(model)),
         *_group("legend", _legend(scene, (origin_x + PADDING + 16.0, bottom + PADDING + 14.0))),
+        *_result(scene, (origin_x + PADDING, bottom + PADDING + 14.0 + LEGEND_ROW * model.seats)),
         "</svg>",
     ]
     return "\n".join(parts) + "\n"
@@ -168,7 +186,9 @@ def _board_lines(model: BoardModel) -> Iterator[str]:
             f'class="block seat-{block.seat}" fill="{colour}" fill-opacity="0.22" '
             f'stroke="{colour}" stroke-width="2"',
         )
-        yield _text(block.label_at, f"seat {block.seat}", "block-label", size=13.0, fill=INK)
+        yield _text(
+            block.label_at, block_label(block.seat), "block-label", size=BLOCK_LABEL_SIZE, fill=INK
+        )
 
 
 def _sites(scene: Scene) -> Iterator[str]:
@@ -233,10 +253,10 @@ def _stone(place: SiteModel, site: Site, mark: str) -> Iterator[str]:
         place.size * 0.9,
         f'class="stone seat-{seat}" fill="{seat_colour(seat)}" stroke="{INK}" stroke-width="1"',
     )
-    if place.size >= 6.0:
-        yield _text(
-            place.anchor, mark, "stone-mark", size=place.size, fill=text_on(seat), weight="bold"
-        )
+    # Written even where it is too small to read unmagnified: SVG pictures are zoomed.
+    yield _text(
+        place.anchor, mark, "stone-mark", size=place.size, fill=text_on(seat), weight="bold"
+    )
 
 
 def _field_contents(place: SiteModel, site: Site) -> Iterator[str]:
@@ -246,14 +266,17 @@ def _field_contents(place: SiteModel, site: Site) -> Iterator[str]:
         return
     rows = [(seat, count) for seat, count in enumerate(site.pieces, start=1) if count]
     for row, (seat, count) in enumerate(rows):
-        y = place.anchor[1] + 13.0 * (row - (len(rows) - 1) / 2)
+        y = place.anchor[1] + PIECE_SPACING * (row - (len(rows) - 1) / 2)
         for index in range(count):
-            x = place.anchor[0] + 13.0 * (index - (count - 1) / 2)
+            x = place.anchor[0] + PIECE_SPACING * (index - (count - 1) / 2)
             yield _circle(
                 (x, y),
-                5.5,
+                PIECE_RADIUS,
                 f'class="piece seat-{seat}" fill="{seat_colour(seat)}" stroke="{INK}" '
                 'stroke-width="1"',
+            )
+            yield _text(
+                (x, y), str(seat), "piece-mark", size=11.0, fill=text_on(seat), weight="bold"
             )
 
 
@@ -316,6 +339,14 @@ def _legend(scene: Scene, at: Point) -> Iterator[str]:
         )
         if seat == position.to_move:
             yield _text((x - 6.0, row_y), "▶", "to-move", size=12.0, anchor="end")
+
+
+def _result(scene: Scene, at: Point) -> Iterator[str]:
+    """The caption under the legend: the rules' result, for a finished game only."""
+    if scene.result:
+        yield _text(
+            at, f"Result: {scene.result}", "result", size=14.0, anchor="start", weight="bold"
+        )
 
 
 def _seat_line(scene: Scene, seat: int) -> str:
