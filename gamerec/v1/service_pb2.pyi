@@ -229,6 +229,46 @@ class AdjudicateRequest(_message.Message):
 Global___AdjudicateRequest: _TypeAlias = AdjudicateRequest  # noqa: Y015
 
 @_typing.final
+class VerifyRequest(_message.Message):
+    """Verify one sealed record."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RECORD_FIELD_NUMBER: _builtins.int
+    DATA_FIELD_NUMBER: _builtins.int
+    ENCODING_FIELD_NUMBER: _builtins.int
+    TRUSTED_KEYS_FIELD_NUMBER: _builtins.int
+    data: _builtins.bytes
+    """The record encoded in `encoding`."""
+    encoding: Global___RecordEncoding.ValueType
+    """The encoding of `data` (ignored for `record`)."""
+    @_builtins.property
+    def record(self) -> _record_pb2.GameRecord:
+        """The record as a message."""
+
+    @_builtins.property
+    def trusted_keys(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]:
+        """The trusted Ed25519 public keys, 32 raw bytes each; empty: trust is not checked."""
+
+    def __init__(
+        self,
+        *,
+        record: _record_pb2.GameRecord | None = ...,
+        data: _builtins.bytes = ...,
+        encoding: Global___RecordEncoding.ValueType = ...,
+        trusted_keys: _abc.Iterable[_builtins.bytes] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "record", b"record", "source", b"source"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "encoding", b"encoding", "record", b"record", "source", b"source", "trusted_keys", b"trusted_keys"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_source: _TypeAlias = _typing.Literal["record", "data"]  # noqa: Y015
+    _WhichOneofArgType_source: _TypeAlias = _typing.Literal["source", b"source"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_source) -> _WhichOneofReturnType_source | None: ...
+
+Global___VerifyRequest: _TypeAlias = VerifyRequest  # noqa: Y015
+
+@_typing.final
 class DiffRequest(_message.Message):
     """Compare two records."""
 

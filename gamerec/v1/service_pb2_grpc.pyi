@@ -16,6 +16,7 @@ from collections import abc as _abc
 from gamerec.v1 import diff_pb2 as _diff_pb2
 from gamerec.v1 import service_pb2 as _service_pb2
 from gamerec.v1 import verdict_pb2 as _verdict_pb2
+from gamerec.v1 import verification_pb2 as _verification_pb2
 from grpc import aio as _aio
 import abc as _abc_1
 import grpc as _grpc
@@ -60,6 +61,11 @@ class RecordServiceStub:
     """A record in another encoding."""
     LegalMoves: _grpc.UnaryUnaryMultiCallable[_service_pb2.LegalMovesRequest, _service_pb2.LegalMovesResponse]
     """The seat to move and its legal next decisions in the position a record reaches."""
+    Verify: _grpc.UnaryUnaryMultiCallable[_service_pb2.VerifyRequest, _verification_pb2.Verification]
+    """Verify a sealed record (docs/seals.md): its chain, every signature against the key it
+    claims, what each signer's signatures cover, the keys against `trusted_keys`, then the
+    strict replay.
+    """
 
 @_typing.type_check_only
 class RecordServiceAsyncStub(RecordServiceStub):
@@ -82,6 +88,11 @@ class RecordServiceAsyncStub(RecordServiceStub):
     """A record in another encoding."""
     LegalMoves: _aio.UnaryUnaryMultiCallable[_service_pb2.LegalMovesRequest, _service_pb2.LegalMovesResponse]  # type: ignore[assignment]
     """The seat to move and its legal next decisions in the position a record reaches."""
+    Verify: _aio.UnaryUnaryMultiCallable[_service_pb2.VerifyRequest, _verification_pb2.Verification]  # type: ignore[assignment]
+    """Verify a sealed record (docs/seals.md): its chain, every signature against the key it
+    claims, what each signer's signatures cover, the keys against `trusted_keys`, then the
+    strict replay.
+    """
 
 class RecordServiceServicer(metaclass=_abc_1.ABCMeta):
     """The referee service. Every call is stateless."""
@@ -143,5 +154,16 @@ class RecordServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_service_pb2.LegalMovesResponse, _abc.Awaitable[_service_pb2.LegalMovesResponse]]:
         """The seat to move and its legal next decisions in the position a record reaches."""
+
+    @_abc_1.abstractmethod
+    def Verify(
+        self,
+        request: _service_pb2.VerifyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_verification_pb2.Verification, _abc.Awaitable[_verification_pb2.Verification]]:
+        """Verify a sealed record (docs/seals.md): its chain, every signature against the key it
+        claims, what each signer's signatures cover, the keys against `trusted_keys`, then the
+        strict replay.
+        """
 
 def add_RecordServiceServicer_to_server(servicer: RecordServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
