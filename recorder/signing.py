@@ -27,7 +27,11 @@ from gamerec.recorder.seal import (
     KEY_BYTES,
     chain_of,
     final_message,
+    next_head,
+    ply_items,
     ply_message,
+    result_items,
+    seal_record,
 )
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
@@ -341,3 +345,83 @@ def _replace(
     del signatures[:]
     signatures.extend(kept)
     signatures.add(signer=signer, signature=signature)
+
+
+class LiveSeal:
+    """The seal of a record being written ply by ply, signed the moment each ply is made.
+
+    The record builder keeps one: after every ply the head after it is added to the seal and
+    signed by the seat that moved and by the host, when their private keys are held here;
+    when the record's result is final (the game over, or stopped), the final head is signed
+    by every key held. Signers whose keys are elsewhere (a player's own device) add their
+    signatures with :meth:`add_signature`.
+
+    Args:
+        record: the record, with no moves yet; its seal is written in place.
+        public_keys: public keys of signers that sign elsewhere, by signer (0: the host).
+        private_keys: private keys held here, by signer (0: the host).
+
+    Raises:
+        KeyFileError: a signer that is not a seat of the record nor the host.
+    """
+
+    def __init__(
+        self,
+        record: pb.GameRecord,
+        public_keys: dict[int, bytes],
+        private_keys: dict[int, Ed25519PrivateKey],
+    ) -> None:
+        """Seal ``record`` with the keys (see the class docstring)."""
+        keys = dict(public_keys) | {who: public_bytes(key) for who, key in private_keys.items()}
+        for signer in keys:
+            if signer != HOST and not 1 <= signer <= len(record.seats):
+                raise KeyFileError(f"a key for seat {signer}, but the record has no such seat")
+        seat_keys = [keys.get(seat, b"") for seat in range(1, len(record.seats) + 1)]
+        while seat_keys and not seat_keys[-1]:
+            seat_keys.pop()
+        record.seal.CopyFrom(seal_record(record, seat_keys, keys.get(HOST, b"")).seal)
+        self._private = private_keys
+        self._keys = keys
+
+    def ply_played(self, record: pb.GameRecord, mover: int) -> None:
+        """Seal the record's last ply (made by seat ``mover``) and sign its head."""
+        seal, ply = record.seal, len(record.moves)
+        previous = seal.plies[-1].head if seal.plies else seal.identity_head
+        head = next_head(previous, ply_items(ply, record.moves[-1], record.rules.game))
+        sealed = seal.plies.add(head=head)
+        for signer in (mover, HOST):
+            if signer in self._private:
+                sealed.signatures.add(
+                    signer=signer, signature=self._private[signer].sign(ply_message(ply, head))
+                )
+        self.result_changed(record, final=False)
+
+    def result_changed(self, record: pb.GameRecord, *, final: bool) -> None:
+        """Seal the record's result anew; sign it with every key held when ``final``."""
+        seal = record.seal
+        last = seal.plies[-1].head if seal.plies else seal.identity_head
+        seal.final_head = next_head(last, result_items(record))
+        del seal.final_signatures[:]
+        if final:
+            for signer in sorted(self._private, key=lambda who: (who == HOST, who)):
+                signature = self._private[signer].sign(final_message(seal.final_head))
+                seal.final_signatures.add(signer=signer, signature=signature)
+
+    def add_signature(self, record: pb.GameRecord, ply: int, signer: int, signature: bytes) -> None:
+        """Add a signature made elsewhere over the head after ``ply`` (0: the final head).
+
+        Raises:
+            SealError: no such ply, or the signature is not the signer's over that head.
+        """
+        seal = record.seal
+        if not 0 <= ply <= len(seal.plies):
+            raise SealError(f"no ply {ply} to sign (the record has {len(seal.plies)})")
+        head = seal.final_head if ply == 0 else seal.plies[ply - 1].head
+        message = final_message(head) if ply == 0 else ply_message(ply, head)
+        key = self._keys.get(signer, b"")
+        if not key or not verify_signature(key, message, signature):
+            raise SealError(
+                f"the signature is not {signer_name(signer)}'s over the head after ply {ply}"
+            )
+        into = seal.final_signatures if ply == 0 else seal.plies[ply - 1].signatures
+        _replace(into, signer, signature)

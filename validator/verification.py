@@ -48,10 +48,22 @@ def verify(
         DeadlineExceededError: the deadline passed first.
         LimitExceededError: more plies than ``limits.max_plies``.
     """
-    check = check_seal(record)
+    answer = seal_proof(record, trusted)
     judgement = judge(record, deadline=deadline, limits=limits)
-    verdict = verdict_of(record, judgement, seal=check.status)
-    answer = wpb.Verification(seal=verdict.seal, verdict=verdict)
+    answer.verdict.CopyFrom(verdict_of(record, judgement, seal=answer.seal))
+    answer.findings.extend(answer.verdict.errors)
+    answer.verified = not answer.findings
+    return answer
+
+
+def seal_proof(record: pb.GameRecord, trusted: Collection[bytes] | None = None) -> wpb.Verification:
+    """What the seal proves, without the replay: steps 1-3 (``verdict`` and ``verified`` unset).
+
+    Coverage findings are left out when the chain itself breaks (SEAL_MALFORMED, SEAL_BROKEN):
+    the break explains every signature past it, and the signers still show what they cover.
+    """
+    check = check_seal(record)
+    answer = wpb.Verification(seal=check.status)
     if not record.HasField("seal"):
         answer.findings.append(
             vpb.Finding(
@@ -60,16 +72,19 @@ def verify(
                 "result (gamerec seal, then gamerec sign)",
             )
         )
-    else:
-        answer.findings.extend(check.findings)
-        if check.intact >= 0 or check.coverage:
-            answer.signers.extend(signers_of(record, check, trusted))
-            answer.findings.extend(coverage_findings(record, list(answer.signers)))
-            if trusted is not None:
-                answer.findings.extend(trust_findings(list(answer.signers)))
-    answer.findings.extend(verdict.errors)
-    answer.verified = not answer.findings
+        return answer
+    answer.findings.extend(check.findings)
+    if check.coverage:
+        answer.signers.extend(signers_of(record, check, trusted))
+    signers = list(answer.signers)
+    if not any(finding.code in _CHAIN_FAULTS for finding in check.findings):
+        answer.findings.extend(coverage_findings(record, signers))
+    if trusted is not None:
+        answer.findings.extend(trust_findings(signers))
     return answer
+
+
+_CHAIN_FAULTS = ("SEAL_MALFORMED", "SEAL_BROKEN")
 
 
 def signers_of(
@@ -117,15 +132,12 @@ def coverage_findings(record: pb.GameRecord, signers: list[wpb.Signer]) -> list[
                 )
             )
         elif signer.signed_through < plies:
-            first = signer.signed_through + 1
-            span = f"ply {first}" if first == plies else f"plies {first}-{plies}"
             findings.append(
                 vpb.Finding(
-                    ply=first,
+                    ply=signer.signed_through + 1,
                     seat=signer.signer,
                     code="UNSIGNED_PLIES",
-                    message=f"{who} ({signer.fingerprint}) signed {_through(signer)}; {span} "
-                    f"and the result carry no signature of its: {_cover_note(signers, first)}",
+                    message=gap_sentence(signer, signers, plies) + ", nor the result",
                 )
             )
         elif not signer.signed_result:
@@ -133,25 +145,38 @@ def coverage_findings(record: pb.GameRecord, signers: list[wpb.Signer]) -> list[
                 vpb.Finding(
                     seat=signer.signer,
                     code="UNSIGNED_RESULT",
-                    message=f"{who} ({signer.fingerprint}) signed every ply but not the final "
-                    "head, so it did not sign the claimed result",
+                    message=f"{_named(signer)} signed every ply but not the final head, so it "
+                    "did not sign the claimed result",
                 )
             )
     return findings
 
 
-def _through(signer: wpb.Signer) -> str:
-    if signer.signed_through == 0:
-        return "no ply"
-    return f"every ply up to {signer.signed_through}"
+def gap_sentence(signer: wpb.Signer, signers: list[wpb.Signer], plies: int) -> str:
+    """What a signer whose signatures stop before the last ply did not sign.
+
+    ``seat 2 (SHA256:...) signed every ply up to 40; plies 41-44 carry only seat 1's signature``.
+    """
+    first = signer.signed_through + 1
+    span = f"ply {first}" if first == plies else f"plies {first}-{plies}"
+    signed = f"every ply up to {signer.signed_through}" if signer.signed_through else "no ply"
+    others = [
+        f"{signer_name(other.signer)}'s"
+        for other in signers
+        if other is not signer and other.signed_through >= plies
+    ]
+    if others:
+        noun = "signatures" if len(others) > 1 else "signature"
+        carry = f"only {' and '.join(others)} {noun}"
+    else:
+        carry = "no signature"
+    verb = "carries" if first == plies else "carry"
+    return f"{_named(signer)} signed {signed}; {span} {verb} {carry}"
 
 
-def _cover_note(signers: list[wpb.Signer], first: int) -> str:
-    """Who did sign past ``first``: ``ply 44 carries only seat 1's signature``."""
-    others = [signer_name(signer.signer) for signer in signers if signer.signed_through >= first]
-    if not others:
-        return "no signer signed past it"
-    return "signed past it by " + ", ".join(others)
+def _named(signer: wpb.Signer) -> str:
+    """``seat 2 (SHA256:...)``."""
+    return f"{signer_name(signer.signer)} ({signer.fingerprint})"
 
 
 def trust_findings(signers: list[wpb.Signer]) -> list[vpb.Finding]:
@@ -192,23 +217,12 @@ def _fault_sentence(finding: vpb.Finding) -> str:
 
 
 def _signer_sentence(signer: wpb.Signer, signers: list[wpb.Signer], plies: int) -> str:
-    who = signer_name(signer.signer)
-    who = who[0].upper() + who[1:]
     if not signer.fingerprint:
-        return f"{who} has no key, so nothing proves it agreed."
-    if signer.signed_result:
-        return f"{who} ({signer.fingerprint}) signed every ply and the result."
-    if signer.signed_through >= plies:
-        return f"{who} ({signer.fingerprint}) signed every ply but not the result."
-    first = signer.signed_through + 1
-    span = f"ply {first}" if first == plies else f"plies {first}-{plies}"
-    others = [
-        f"{signer_name(other.signer)}'s"
-        for other in signers
-        if other is not signer and other.signed_through >= plies
-    ]
-    carry = f"carries only {' and '.join(others)} signature" if others else "carries no signature"
-    if len(others) > 1:
-        carry += "s"
-    verb = carry.replace("carries", "carry") if first != plies else carry
-    return f"{who} ({signer.fingerprint}) signed {_through(signer)}; {span} {verb}."
+        sentence = f"{signer_name(signer.signer)} has no key, so nothing proves it agreed."
+    elif signer.signed_result:
+        sentence = f"{_named(signer)} signed every ply and the result."
+    elif signer.signed_through >= plies:
+        sentence = f"{_named(signer)} signed every ply but not the result."
+    else:
+        sentence = gap_sentence(signer, signers, plies) + "."
+    return sentence[0].upper() + sentence[1:]
