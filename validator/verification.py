@@ -74,7 +74,7 @@ def seal_proof(record: pb.GameRecord, trusted: Collection[bytes] | None = None) 
         )
         return answer
     answer.findings.extend(check.findings)
-    if check.coverage:
+    if not any(finding.code == "SEAL_MALFORMED" for finding in check.findings):
         answer.signers.extend(signers_of(record, check, trusted))
     signers = list(answer.signers)
     if not any(finding.code in _CHAIN_FAULTS for finding in check.findings):
