@@ -104,8 +104,8 @@ def variant_items(rules: pb.Rules) -> list[bytes]:
     fields: list[FieldDescriptor] = list(variant.DESCRIPTOR.fields)  # type: ignore[arg-type]
     for field in sorted(fields, key=lambda field: field.name.encode()):
         value = getattr(variant, field.name)
-        values = list(value) if field.is_repeated else [value]
-        if not any(values):
+        values = list(value) if field.is_repeated else [value] if value else []
+        if not values:  # zero, or an empty list: the default
             continue
         text = ",".join(_option_value(field, item) for item in values)
         items.append(_text(f"{field.name}={text}"))
