@@ -17,7 +17,7 @@ import base64
 import binascii
 import hashlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -277,16 +277,29 @@ def _public_keys_in(path: Path) -> Iterator[bytes]:
 
 def verify_signature(public: bytes, message: bytes, signature: bytes) -> bool:
     """Whether ``signature`` is a valid Ed25519 signature of ``message`` by ``public``."""
+    return verifier(public)(message, signature)
+
+
+def verifier(public: bytes) -> Callable[[bytes, bytes], bool]:
+    """A check of ``(message, signature)`` pairs against one public key (loaded once)."""
     from cryptography.exceptions import InvalidSignature  # noqa: PLC0415 (see module)
     from cryptography.hazmat.primitives.asymmetric.ed25519 import (  # noqa: PLC0415
         Ed25519PublicKey,
     )
 
     try:
-        Ed25519PublicKey.from_public_bytes(public).verify(signature, message)
-    except (InvalidSignature, ValueError):
-        return False
-    return True
+        key = Ed25519PublicKey.from_public_bytes(public)
+    except ValueError:
+        return lambda message, signature: False
+
+    def check(message: bytes, signature: bytes) -> bool:
+        try:
+            key.verify(signature, message)
+        except InvalidSignature:
+            return False
+        return True
+
+    return check
 
 
 def signer_name(signer: int) -> str:

@@ -38,7 +38,7 @@ from gamerec.recorder.seal import (
     ply_message,
     result_items,
 )
-from gamerec.recorder.signing import fingerprint, signer_name, verify_signature
+from gamerec.recorder.signing import fingerprint, signer_name, verifier
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -225,14 +225,15 @@ def _check_signatures(
     if seal.host_key:
         keys[HOST] = seal.host_key
     check.coverage = {signer: Coverage() for signer in keys}
+    checks = {signer: verifier(key) for signer, key in keys.items()}
     for ply in range(1, len(heads)):
         for signature in seal.plies[ply - 1].signatures:
-            key, message = keys[signature.signer], ply_message(ply, heads[ply])
-            _count(check.coverage[signature.signer], ply, key, message, signature)
+            valid = checks[signature.signer](ply_message(ply, heads[ply]), signature.signature)
+            _count(check.coverage[signature.signer], ply, valid)
     if final is not None:
         for signature in seal.final_signatures:
-            key, message = keys[signature.signer], final_message(final)
-            _count(check.coverage[signature.signer], 0, key, message, signature)
+            valid = checks[signature.signer](final_message(final), signature.signature)
+            _count(check.coverage[signature.signer], 0, valid)
     for signer, covered in check.coverage.items():
         if covered.result:
             covered.through = len(heads) - 1
@@ -240,11 +241,9 @@ def _check_signatures(
             check.findings.append(_invalid(signer, keys[signer], covered))
 
 
-def _count(
-    covered: Coverage, ply: int, key: bytes, message: bytes, signature: spb.Signature
-) -> None:
+def _count(covered: Coverage, ply: int, valid: bool) -> None:
     """Count one signature (ply 0: the final head) as valid or invalid."""
-    if verify_signature(key, message, signature.signature):
+    if valid:
         covered.valid += 1
         if ply == 0:
             covered.result = True
