@@ -137,7 +137,7 @@ def coverage_findings(record: pb.GameRecord, signers: list[wpb.Signer]) -> list[
                     ply=signer.signed_through + 1,
                     seat=signer.signer,
                     code="UNSIGNED_PLIES",
-                    message=gap_sentence(signer, signers, plies) + ", nor the result",
+                    message=gap_sentence(signer, signers, plies) + "; nor did it sign the result",
                 )
             )
         elif not signer.signed_result:

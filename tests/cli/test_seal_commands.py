@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -207,3 +208,30 @@ def test_a_ruling_on_a_sealed_record_states_what_the_signatures_prove(
     assert ruling.exit_code == 0, ruling.output
     ana = fingerprint(load_public_key(keys["ana.pub"]))
     assert f"Seat 1 ({ana}) signed every ply and the result." in ruling.output
+
+
+def test_the_platform_example_gives_the_ruling_the_readme_shows(
+    keys: dict[str, Path], tmp_path: Path
+) -> None:
+    """examples/seals/platform.py: Ben's device stops signing after ply 40."""
+    shutil.copy(keys["host"], tmp_path / "platform")
+    script = ROOT / "examples" / "seals" / "platform.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "dispute.grn"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    ruling = run("adjudicate", str(tmp_path / "dispute.grn"))
+    ben = fingerprint(load_public_key(keys["ben.pub"]))
+    assert "Confirmed. Seat 2 was to move when the record stops after ply 45" in ruling.output
+    assert (
+        f"Seat 2 ({ben}) signed every ply up to 40; plies 41-45 carry only seat 1's and the "
+        "host's signatures." in ruling.output
+    )
+    verified = run("verify", str(tmp_path / "dispute.grn"))
+    assert verified.exit_code == 1
+    assert "ply 41, seat 2: UNSIGNED_PLIES" in verified.output
