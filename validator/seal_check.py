@@ -42,6 +42,7 @@ from gamerec.recorder.signing import fingerprint, signer_name, verifier
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.deadline import check_deadline
 
 
 @dataclass
@@ -87,8 +88,13 @@ def seal_status(record: pb.GameRecord) -> spb.SealStatus.ValueType:
     return check_seal(record).status
 
 
-def check_seal(record: pb.GameRecord) -> SealCheck:
-    """Check the seal's form, its chain and its signatures (see the module docstring)."""
+def check_seal(record: pb.GameRecord, deadline: float | None = None) -> SealCheck:
+    """Check the seal's form, its chain and its signatures (see the module docstring).
+
+    Raises:
+        DeadlineExceededError: the ``deadline`` (monotonic time) passed first (it is looked
+            at before each ply's signatures).
+    """
     if not record.HasField("seal"):
         return SealCheck(spb.SEAL_STATUS_NONE)
     seal = record.seal
@@ -101,7 +107,7 @@ def check_seal(record: pb.GameRecord) -> SealCheck:
     check.intact = len(heads) - 1
     if broken is not None:
         check.findings.append(broken)
-    _check_signatures(seal, heads, final, check)
+    _check_signatures(seal, heads, final, check, deadline)
     if check.findings:
         check.status = spb.SEAL_STATUS_BROKEN
     return check
@@ -219,6 +225,7 @@ def _check_signatures(
     heads: list[bytes],
     final: bytes | None,
     check: SealCheck,
+    deadline: float | None,
 ) -> None:
     """Check every signature over an intact head; fill the coverage and SIGNATURE_INVALID."""
     keys = {number: key for number, key in enumerate(seal.seat_keys, start=1) if key}
@@ -227,6 +234,7 @@ def _check_signatures(
     check.coverage = {signer: Coverage() for signer in keys}
     checks = {signer: verifier(key) for signer, key in keys.items()}
     for ply in range(1, len(heads)):
+        check_deadline(deadline, f"the seal's signatures up to ply {ply - 1} were checked")
         for signature in seal.plies[ply - 1].signatures:
             valid = checks[signature.signer](ply_message(ply, heads[ply]), signature.signature)
             _count(check.coverage[signature.signer], ply, valid)

@@ -48,7 +48,7 @@ def verify(
         DeadlineExceededError: the deadline passed first.
         LimitExceededError: more plies than ``limits.max_plies``.
     """
-    answer = seal_proof(record, trusted)
+    answer = seal_proof(record, trusted, deadline=deadline)
     judgement = judge(record, deadline=deadline, limits=limits)
     answer.verdict.CopyFrom(verdict_of(record, judgement, seal=answer.seal))
     answer.findings.extend(answer.verdict.errors)
@@ -56,13 +56,18 @@ def verify(
     return answer
 
 
-def seal_proof(record: pb.GameRecord, trusted: Collection[bytes] | None = None) -> wpb.Verification:
+def seal_proof(
+    record: pb.GameRecord,
+    trusted: Collection[bytes] | None = None,
+    *,
+    deadline: float | None = None,
+) -> wpb.Verification:
     """What the seal proves, without the replay: steps 1-3 (``verdict`` and ``verified`` unset).
 
     Coverage findings are left out when the chain itself breaks (SEAL_MALFORMED, SEAL_BROKEN):
     the break explains every signature past it, and the signers still show what they cover.
     """
-    check = check_seal(record)
+    check = check_seal(record, deadline)
     answer = wpb.Verification(seal=check.status)
     if not record.HasField("seal"):
         answer.findings.append(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import grpc
 import pytest
 
@@ -10,6 +12,7 @@ from gamerec.v1 import seal_pb2 as spb
 from gamerec.v1 import service_pb2 as spb_service
 from gamerec.v1 import service_pb2_grpc as sgrpc
 from gamerec.validator.judge import validate
+from gamerec.validator.service.work import DEADLINE_EXCEEDED, run_unary
 from gamerec.validator.verification import verify
 from tests.sealing import GAME_FIXTURES, public, signed
 from tests.service.test_rpcs import violation
@@ -63,3 +66,10 @@ def test_validate_says_whether_a_record_is_sealed_and_whether_the_seal_holds(
     assert broken.seal == spb.SEAL_STATUS_BROKEN
     record.ClearField("seal")
     assert stub.Validate(spb_service.ValidateRequest(record=record)).seal == spb.SEAL_STATUS_NONE
+
+
+def test_verify_stops_at_its_deadline_while_checking_signatures() -> None:
+    request = spb_service.VerifyRequest(record=signed("ohwahree-2p.grn")).SerializeToString()
+    answer = run_unary("Verify", request, time.monotonic() - 1)
+    assert answer.status == DEADLINE_EXCEEDED
+    assert "the seal's signatures up to ply 0 were checked" in answer.problem
