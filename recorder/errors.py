@@ -30,6 +30,14 @@ class RecordMalformedError(GamerecError):
         super().__init__(": ".join(part for part in (source, where, reason) if part))
 
 
+class EmptyInputError(RecordMalformedError):
+    """An input holds no record at all (an empty file, or only blank lines).
+
+    A gate that let such an input pass would pass a file truncated to nothing, so every
+    command refuses it, naming the input.
+    """
+
+
 class LimitExceededError(RecordMalformedError):
     """A record or collection exceeds a configured limit (size, plies, tags, depth).
 

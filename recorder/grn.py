@@ -22,12 +22,18 @@ in ``gamerec.recorder.grn_values``. Reading a written record gives back an equal
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import BinaryIO
+from typing import BinaryIO, Final
 
-from gamerec.recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
+from gamerec.recorder.errors import (
+    DeadlineExceededError,
+    EncodingError,
+    LimitExceededError,
+    RecordMalformedError,
+)
 from gamerec.recorder.grn_lexer import (
     PLY_TOKEN,
     Places,
@@ -111,16 +117,34 @@ def read_grn(
         yield parse_grn_record(raw, source, limits)
 
 
-def parse_grn_record(raw: RawRecord, source: str, limits: Limits) -> pb.GameRecord:
+def parse_grn_record(
+    raw: RawRecord, source: str, limits: Limits, deadline: float | None = None
+) -> pb.GameRecord:
     """The record of one GRN record's bytes (as :func:`split_records` cuts them).
 
+    ``deadline`` (a ``time.monotonic()`` time, or None): the reader looks at the clock every
+    :data:`TOKENS_PER_CHECK` tokens and gives up once it has passed.
+
     Raises:
+        DeadlineExceededError: the deadline passed.
         RecordMalformedError: the text is not one GRN record (line and column given).
         LimitExceededError: the record exceeds a limit.
     """
     text = decode_record_text(raw.data, (source, raw.line, raw.column, raw.byte_offset, raw.offset))
     places = Places(text, source, raw.line, raw.column, raw.offset)
-    return _RecordReader(places, limits).read()
+    return _RecordReader(places, limits, deadline).read()
+
+
+#: How many tokens the reader reads between two looks at a deadline's clock.
+TOKENS_PER_CHECK: Final = 1024
+
+
+def _paced(tokens: Iterator[re.Match[str]], deadline: float) -> Iterator[re.Match[str]]:
+    """``tokens``, raising once ``deadline`` has passed (checked every few tokens)."""
+    for count, token in enumerate(tokens, start=1):
+        if not count % TOKENS_PER_CHECK and time.monotonic() > deadline:
+            raise DeadlineExceededError(f"{count:,} tokens of a GRN record read")
+        yield token
 
 
 def _placed(places: Places, error: RecordMalformedError, index: int) -> Exception:
@@ -300,7 +324,7 @@ def _seat_field(argument: str) -> bytes:
 class _RecordReader:
     """Reads one record's text: the tag section, then the move text."""
 
-    def __init__(self, places: Places, limits: Limits) -> None:
+    def __init__(self, places: Places, limits: Limits, deadline: float | None = None) -> None:
         self.places = places
         self.record = pb.GameRecord()
         self.limits = limits
@@ -310,7 +334,8 @@ class _RecordReader:
         self.result_tag: str | None = None
         self.game_comment = Comment()
         self.ply_seals: list[bytes] = []
-        self.tokens = PLY_TOKEN.finditer(places.text)
+        tokens = PLY_TOKEN.finditer(places.text)
+        self.tokens = tokens if deadline is None else _paced(tokens, deadline)
 
     def read(self) -> pb.GameRecord:
         """The record (see the module docstring for what is checked)."""

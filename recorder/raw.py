@@ -56,10 +56,11 @@ class Frame(NamedTuple):
         """
         return self.data if self.encoding in (Encoding.PB, Encoding.PBS) else None
 
-    def parse(self) -> pb.GameRecord:
-        """The record.
+    def parse(self, deadline: float | None = None) -> pb.GameRecord:
+        """The record; ``deadline`` (a ``time.monotonic()`` time) bounds a long GRN decode.
 
         Raises:
+            DeadlineExceededError: the deadline passed while a GRN record was read.
             RecordMalformedError: the bytes are not a record of their encoding; names the
                 place.
             LimitExceededError: the record exceeds a limit.
@@ -69,7 +70,7 @@ class Frame(NamedTuple):
             from gamerec.recorder.grn_lexer import RawRecord  # noqa: PLC0415
 
             raw = RawRecord(self.data, self.line, self.column, self.base, self.offset)
-            return parse_grn_record(raw, self.source, self.limits)
+            return parse_grn_record(raw, self.source, self.limits, deadline)
         if self.encoding in (Encoding.JSON, Encoding.JSONL):
             from gamerec.recorder.protojson import parse_json_record  # noqa: PLC0415
 

@@ -89,12 +89,14 @@ def identity_items(
 
 
 def variant_items(rules: pb.Rules) -> list[bytes]:
-    """``name=value`` per variant option that is not zero, sorted by the option's field name.
+    """``name=value`` per variant option the record sets, sorted by the option's field name.
 
-    Names are the .proto field names (``ring_sizes``), numbers are decimal, enum values their
-    .proto names (``ONE_MIRROR_NONE``; a number this version does not know stays a number),
-    repeated values are joined by ``,``. An absent variant and one with every option zero are
-    the same variant (every default), so they seal alike.
+    Set: a number the record holds (a field with presence, even 0), an enum that is not its
+    zero value, a list that is not empty. Names are the .proto field names (``ring_sizes``),
+    numbers are decimal, enum values their .proto names (``ONE_MIRROR_NONE``; a number this
+    version does not know stays a number), repeated values are joined by ``,``. An absent
+    variant and one that sets nothing are the same variant (every default), so they seal
+    alike.
     """
     chosen = rules.WhichOneof("variant")
     if chosen is None:
@@ -104,8 +106,13 @@ def variant_items(rules: pb.Rules) -> list[bytes]:
     fields: list[FieldDescriptor] = list(variant.DESCRIPTOR.fields)  # type: ignore[arg-type]
     for field in sorted(fields, key=lambda field: field.name.encode()):
         value = getattr(variant, field.name)
-        values = list(value) if field.is_repeated else [value] if value else []
-        if not values:  # zero, or an empty list: the default
+        if field.is_repeated:
+            values = list(value)
+        elif field.has_presence:  # a number the record holds, even 0 (an impossible variant)
+            values = [value] if variant.HasField(field.name) else []
+        else:
+            values = [value] if value else []
+        if not values:  # left out: the default
             continue
         text = ",".join(_option_value(field, item) for item in values)
         items.append(_text(f"{field.name}={text}"))

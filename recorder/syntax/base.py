@@ -58,11 +58,16 @@ class VariantOption(NamedTuple):
     repeated: bool = False
 
     def read(self, text: str) -> Any:
-        """The field's value for a tag's text: a number, a list of them, or an enum name.
+        """The field's value for a tag's text: a number, a list of them, an enum name, or None.
+
+        Empty text (``[Players ""]``) is None: the variant message is present, this option
+        is not set.
 
         Raises:
             RecordMalformedError: the text is not a value of this option.
         """
+        if not text.strip():
+            return None
         if self.names is not None:
             value = self.names.get(text.lower())
             if value is None:
@@ -74,6 +79,17 @@ class VariantOption(NamedTuple):
         if self.repeated:
             return whole_numbers(text, ",", what)
         return whole_number(text, what)
+
+    def is_set(self, message: Any) -> bool:
+        """Whether ``message`` (the game's variant message) sets this option.
+
+        A number option has presence in the schema, so an explicit 0 is set (and names no
+        board or count: an impossible variant); an enum or list option is set when not zero
+        or empty.
+        """
+        if self.names is None and not self.repeated:
+            return bool(message.HasField(self.field))
+        return bool(getattr(message, self.field))
 
     def value_of(self, value: Any) -> int | tuple[int, ...] | str:
         """A field's value as engines take it: a number, a tuple of numbers, or the word.

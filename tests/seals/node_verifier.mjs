@@ -64,7 +64,8 @@ function variantItems(rules) {
   if (!chosen) return [];
   const items = [];
   for (const [key, value] of Object.entries(rules[chosen])) {
-    const values = Array.isArray(value) ? value : zeroEnum(value) || value === "" ? [] : [value];
+    // A number present in the JSON is set, even 0; an enum only when not its zero value.
+    const values = Array.isArray(value) ? value : typeof value === "number" || !zeroEnum(value) ? [value] : [];
     if (values.length) items.push([snake(key), `${snake(key)}=${values.join(",")}`]);
   }
   items.sort((a, b) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0])));

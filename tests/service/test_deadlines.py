@@ -91,6 +91,17 @@ def test_a_job_past_its_deadline_answers_deadline_exceeded_from_inside_the_repla
     assert re.fullmatch(r"deadline exceeded after [\d,]+ of 68,368 plies", answer.problem)
 
 
+def test_a_long_grn_decode_stops_at_the_deadline() -> None:
+    # 300,000 comments: seconds to decode on any machine; the job gives up at its deadline
+    # instead of decoding on (and keeping a worker busy) after the caller stopped waiting.
+    data = b'[Game "Oust"]\n\n1. g7 ' + b"{x}" * 300_000 + b" *\n"
+    request = spb.ValidateRequest(data=data, encoding=spb.RECORD_ENCODING_GRN)
+    answer = work.run_unary("Validate", request.SerializeToString(), time.monotonic() + 0.05)
+    assert answer.status == work.DEADLINE_EXCEEDED
+    expected = r"deadline exceeded after [\d,]+ tokens of a GRN record read"
+    assert re.fullmatch(expected, answer.problem)
+
+
 # -- through the server -------------------------------------------------------------------------
 
 
