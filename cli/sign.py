@@ -1,4 +1,4 @@
-"""``gamerec sign IN --key K --as seat N | --as host -o OUT``: sign sealed records."""
+"""``gamerec sign IN --key K [--as seat N | --as host] -o OUT``: sign sealed records."""
 
 from __future__ import annotations
 
@@ -30,13 +30,14 @@ def sign(
         ),
     ],
     signer: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--as",
             metavar="WHO",
-            help="Who signs: 'seat N' (also seatN or N) or 'host'.",
+            help="Who signs: 'seat N' (also seatN or N) or 'host'; default: the place the "
+            "seal gives the key.",
         ),
-    ],
+    ] = None,
     seat_number: Annotated[
         int | None,
         typer.Argument(metavar="[N]", help="The seat number after --as seat.", show_default=False),
@@ -48,13 +49,14 @@ def sign(
 
     A seat signs the chain head after every ply it made (the record's seat of each ply) and
     the final head; the host signs the final head. The key must be the one the seal names for
-    that signer (gamerec seal --key). Exit code 2 when a record is not sealed, its seal does
-    not hold, or the key is not the signer's.
+    that signer (gamerec seal --key); without --as, the key signs as whoever the seal names
+    for it. Exit code 2 when a record is not sealed, its seal does not hold, or the key is
+    not the signer's.
     """
     from gamerec.recorder.codecs import read_records, write_records
     from gamerec.recorder.signing import load_private_key
 
-    who = signer_of(signer, seat_number)
+    who = None if signer is None and seat_number is None else signer_of(signer or "", seat_number)
     encoding = output_encoding(dest, to)
     with reported_errors():
         private = load_private_key(key)
@@ -76,7 +78,7 @@ def signer_of(text: str, number: int | None) -> int:
 
 
 def _signed(
-    records: Iterable[pb.GameRecord], key: Ed25519PrivateKey, signer: int
+    records: Iterable[pb.GameRecord], key: Ed25519PrivateKey, signer: int | None
 ) -> Iterator[pb.GameRecord]:
     from gamerec.recorder.errors import GamerecError
     from gamerec.recorder.signing import sign_record

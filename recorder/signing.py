@@ -308,9 +308,12 @@ def signer_name(signer: int) -> str:
 
 
 def sign_record(
-    record: pb.GameRecord, key: Ed25519PrivateKey, signer: int, *, plies: bool = True
+    record: pb.GameRecord, key: Ed25519PrivateKey, signer: int | None = None, *, plies: bool = True
 ) -> pb.GameRecord:
     """A copy of the sealed ``record`` signed by ``signer`` (a seat, or 0 for the host).
+
+    ``signer`` None: the place the seal gives the key (the first seat that has it, else the
+    host).
 
     The signer signs the head after every ply the record says it made (``Move.seat``; the
     host: every ply, when ``plies``) and the final head. A signature it made before over the
@@ -323,8 +326,10 @@ def sign_record(
     if not record.HasField("seal"):
         raise SealError("the record is not sealed; seal it first (gamerec seal)")
     seal = record.seal
-    expected = seal.host_key if signer == HOST else _seat_key(record, signer)
     public = public_bytes(key)
+    if signer is None:
+        signer = _place_of(seal, public)
+    expected = seal.host_key if signer == HOST else _seat_key(record, signer)
     if public != expected:
         named = fingerprint(expected) if expected else "no key"
         raise KeyFileError(
@@ -341,6 +346,18 @@ def sign_record(
             _replace(sealed.signatures, signer, key.sign(ply_message(ply, sealed.head)))
     _replace(signed.seal.final_signatures, signer, key.sign(final_message(chain.final)))
     return signed
+
+
+def _place_of(seal: spb.Seal, public: bytes) -> int:
+    """The signer whose key in the seal is ``public``."""
+    if public in seal.seat_keys:
+        return list(seal.seat_keys).index(public) + 1
+    if public == seal.host_key:
+        return HOST
+    raise KeyFileError(
+        f"the key {fingerprint(public)} is not in the seal: seal the record with it first, "
+        "or say who signs with --as"
+    )
 
 
 def _seat_key(record: pb.GameRecord, seat: int) -> bytes:

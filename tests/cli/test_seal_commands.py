@@ -115,12 +115,13 @@ def _seal_and_sign(keys: dict[str, Path], folder: Path) -> Path:
         "--key", f"2={keys['ben.pub']}", "--host", str(keys["host.pub"]),
     )  # fmt: skip
     assert sealed.exit_code == 0, sealed.output
-    for key, who in (
-        (keys["ana"], ["seat", "1"]),
-        (keys["ben"], ["seat2"]),
-        (keys["host"], ["host"]),
-    ):
-        signed = run("sign", str(out), "--key", str(key), "--as", who[0], *who[1:], "-o", str(out))
+    signers = (
+        (keys["ana"], ["--as", "seat", "1"]),
+        (keys["ben"], ["--as", "seat2"]),
+        (keys["host"], []),  # no --as: the seal says whose key it is
+    )
+    for key, who in signers:
+        signed = run("sign", str(out), "--key", str(key), *who, "-o", str(out))
         assert signed.exit_code == 0, signed.output
     return out
 
@@ -187,6 +188,10 @@ def test_signing_fails_cleanly(keys: dict[str, Path], tmp_path: Path) -> None:
     assert unsealed.exit_code == 2 and "not sealed" in unsealed.stderr
     bad_as = run("sign", str(out), "--key", str(keys["ana"]), "--as", "referee", "-o", "-")
     assert bad_as.exit_code == 2 and "--as 'referee'" in bad_as.stderr
+    stranger = tmp_path / "stranger"
+    assert run("keys", "new", str(stranger)).exit_code == 0
+    unknown = run("sign", str(out), "--key", str(stranger), "-o", "-")
+    assert unknown.exit_code == 2 and "is not in the seal" in unknown.stderr
     not_a_key = run("sign", str(out), "--key", str(GAME), "--as", "1", "-o", "-")
     assert not_a_key.exit_code == 2 and "not a private key file" in not_a_key.stderr
 

@@ -128,3 +128,19 @@ def test_the_grn_reader_refuses_a_spoiled_seal_with_a_clear_error(
         assert len(str(error)) < 1000
         return
     verify(back)  # whatever it reads, verify answers with findings, not an exception
+
+
+def test_a_number_the_variant_holds_is_sealed_even_when_it_is_0() -> None:
+    """[Players "0"] is an impossible variant, not the default: the seal keeps them apart."""
+    plain = pb.GameRecord(rules=pb.Rules(game=pb.GAME_OUST), seats=[pb.Seat(name="Kim")])
+    empty = pb.GameRecord()
+    empty.CopyFrom(plain)
+    empty.rules.oust.SetInParent()
+    zero = pb.GameRecord()
+    zero.CopyFrom(empty)
+    zero.rules.oust.players = 0
+    heads = [seal_record(record).seal.identity_head for record in (plain, empty, zero)]
+    assert heads[0] == heads[1] != heads[2]
+    changed = seal_record(zero)
+    changed.rules.oust.ClearField("players")
+    assert check_seal(changed).findings[0].code == "SEAL_BROKEN"
