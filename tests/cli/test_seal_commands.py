@@ -115,7 +115,7 @@ def _seal_and_sign(keys: dict[str, Path], folder: Path) -> Path:
         "--key", f"2={keys['ben.pub']}", "--host", str(keys["host.pub"]),
     )  # fmt: skip
     assert sealed.exit_code == 0, sealed.output
-    signers = (
+    signers: tuple[tuple[Path, list[str]], ...] = (
         (keys["ana"], ["--as", "seat", "1"]),
         (keys["ben"], ["--as", "seat2"]),
         (keys["host"], []),  # no --as: the seal says whose key it is
