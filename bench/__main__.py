@@ -20,6 +20,8 @@ Sections (``--sections`` picks some; all by default):
    python-chess script that reads and replays one PGN game (validate no slower).
 6. ``service``: ``Validate`` calls/s and p50/p99 latency at 1, 8 and 32 callers next to an
    echo RPC with the same payload on the same server (at 32 callers, at least 60% of echo).
+7. ``seals``: ``verify`` of a signed 100-ply record (203 signatures) against ``validate`` of
+   the same record and, as signatures/s, against bare Ed25519 verifies/s (the floor).
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -40,6 +42,7 @@ from typing import TypeVar
 
 from bench import (
     bench_encodings,
+    bench_seals,
     bench_service,
     bench_startup,
     bench_validate,
@@ -49,7 +52,7 @@ from bench import (
 from bench.figures import Figure, table
 from gamerec.validator.batch import default_workers
 
-SECTIONS = ("engines", "peers", "validate", "encodings", "startup", "service")
+SECTIONS = ("engines", "peers", "validate", "encodings", "startup", "service", "seals")
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
 CHESS = "python-chess PGN read+replay"
@@ -265,6 +268,33 @@ def service_figures(scale: Scale) -> list[Figure]:
     return figures
 
 
+def seal_figures(scale: Scale) -> list[Figure]:
+    """Section 7: verify a signed 100-ply record, against validate and bare Ed25519."""
+    rates = _step(
+        "seals: verify, validate and Ed25519 on a signed 100-ply record",
+        partial(bench_seals.measure, scale.repetitions),
+    )
+    name = f"verify, signed 100-ply record ({rates.signatures} signatures)"
+    return [
+        Figure(name, rates.verify, "records/s"),
+        Figure(
+            f"{name}, time per record",
+            1000 / rates.verify,
+            "ms",
+            "validate of the same record",
+            1000 / rates.validate,
+        ),
+        Figure(
+            name,
+            rates.verify * rates.signatures,
+            "signatures/s",
+            "bare Ed25519 verifies (the floor)",
+            rates.ed25519,
+        ),
+        Figure("bare Ed25519 verify (cryptography)", rates.ed25519, "verifies/s"),
+    ]
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -304,6 +334,8 @@ def main() -> None:
         figures += startup_figures(scale)
     if "service" in options.sections:
         figures += service_figures(scale)
+    if "seals" in options.sections:
+        figures += seal_figures(scale)
     print(
         f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
         f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "

@@ -79,6 +79,24 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "diff",
         "Compare two records (or collections): metadata, seats, variant, result and moves.",
     ),
+    "seal": CommandSpec(
+        "seal",
+        "seal",
+        "Seal records: a hash chain over each record's canonical form, with the signers' keys.",
+    ),
+    "sign": CommandSpec(
+        "sign", "sign", "Sign sealed records as a seat or as the host, with an Ed25519 private key."
+    ),
+    "verify": CommandSpec(
+        "verify",
+        "verify",
+        "Verify sealed records: chain, signatures, what each signer covers, trust, then replay.",
+    ),
+    "keys": CommandSpec(
+        "keys",
+        "keys",
+        "Make Ed25519 key pairs for signing records, or show key files' fingerprints.",
+    ),
 }
 
 _LISTING: Final = "gamerec.listing"

@@ -41,6 +41,20 @@ facts: ``render_svg(record, ply=12)``, ``render_text(record)``, ``auto_annotate(
 ``engine("Oh-Wah-Ree")`` gives the rules behind one protocol (``variant``, ``new_game``,
 ``parse_move``, ``replay``; states with ``legal_moves``, ``check``, ``play``, ``scores``).
 
+Records that prove themselves (docs/seals.md): give the builder the players' and the
+host's Ed25519 keys and every ply is sealed and signed as it is played; ``verify`` says what
+the signatures prove::
+
+    game = gamerec.RecordBuilder("Aronda", seats=["Ana", "Ben"],
+                                 signing_keys={1: ana, 2: ben, 0: host})
+    ...
+    answer = gamerec.verify(game.record, trusted={ana_public, ben_public, host_public})
+    answer.verified, [(f.code, f.ply, f.seat) for f in answer.findings]
+
+``load_private_key``/``load_public_key`` read ``ssh-keygen`` and ``openssl`` key files,
+``fingerprint`` names a key as ``ssh-keygen -l`` does; ``seal_record`` and ``sign_record``
+seal and sign a finished record.
+
 Errors: everything gamerec raises on purpose is a :class:`GamerecError` (a ``ValueError``):
 :class:`RecordMalformedError` for input that cannot be decoded (with its place),
 :class:`LimitExceededError` past a :class:`Limits` value, :class:`VariantError` for an
@@ -71,6 +85,13 @@ if TYPE_CHECKING:
         RecordMalformedError,
     )
     from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
+    from gamerec.recorder.seal import seal_record
+    from gamerec.recorder.signing import (
+        fingerprint,
+        load_private_key,
+        load_public_key,
+        sign_record,
+    )
     from gamerec.v1.record_pb2 import GameRecord
     from gamerec.validator.adjudication import adjudicate
     from gamerec.validator.annotation import auto_annotate, edit_ply
@@ -84,6 +105,7 @@ if TYPE_CHECKING:
     from gamerec.validator.identity import RulesError
     from gamerec.validator.judge import score, validate
     from gamerec.validator.render.pictures import render_svg, render_text
+    from gamerec.validator.verification import verify
 
 #: Every name of the front door and the module that holds it (``(module, name)`` for aliases).
 _EXPORTS: dict[str, str | tuple[str, str]] = {
@@ -100,6 +122,11 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     "RecordMalformedError": "gamerec.recorder.errors",
     "DEFAULT_LIMITS": "gamerec.recorder.limits",
     "Limits": "gamerec.recorder.limits",
+    "seal_record": "gamerec.recorder.seal",
+    "fingerprint": "gamerec.recorder.signing",
+    "load_private_key": "gamerec.recorder.signing",
+    "load_public_key": "gamerec.recorder.signing",
+    "sign_record": "gamerec.recorder.signing",
     "GameRecord": "gamerec.v1.record_pb2",
     "adjudicate": "gamerec.validator.adjudication",
     "auto_annotate": "gamerec.validator.annotation",
@@ -121,6 +148,7 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     "validate": "gamerec.validator.judge",
     "render_svg": "gamerec.validator.render.pictures",
     "render_text": "gamerec.validator.render.pictures",
+    "verify": "gamerec.validator.verification",
 }
 
 __all__ = [
@@ -149,15 +177,21 @@ __all__ = [
     "edit_ply",
     "encode_record",
     "engine",
+    "fingerprint",
     "game_entry",
     "game_names",
     "generate",
+    "load_private_key",
+    "load_public_key",
     "read_records",
     "render_svg",
     "render_text",
     "replay",
     "score",
+    "seal_record",
+    "sign_record",
     "validate",
+    "verify",
     "write_records",
 ]
 
