@@ -1,0 +1,61 @@
+"""Records and folders the viewer's tests share."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from gamerec.cli.main import app
+from gamerec.recorder.codecs import read_records
+from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.generation import generate
+from gamerec.validator.identity import identify
+from gamerec.validator.render.scene import move_places
+from gamerec.validator.replay import replay_to
+
+#: Games that run past 100 plies (generate's variant and seed), cut to 100 plies: Oust on its
+#: largest board (217 cells, the most elements per picture) and Oh-Wah-Ree.
+LONG_GAMES = {
+    "Oust": ({"Board": "9"}, 7),
+    "Oh-Wah-Ree": ({"Players": "2"}, 7),
+}
+
+
+def one_record(path: Path) -> pb.GameRecord:
+    """The first record of a file."""
+    return next(iter(read_records(path)))
+
+
+def hundred_plies() -> dict[str, pb.GameRecord]:
+    """Per game, the first generated game of at least 100 plies, cut to 100 (no claim)."""
+    found = {}
+    for game, (tags, seed) in LONG_GAMES.items():
+        for record in generate(game, tags, count=5, seed=seed):
+            if len(record.moves) >= 100:
+                del record.moves[100:]
+                record.ClearField("result")
+                found[game] = record
+                break
+    assert list(found) == list(LONG_GAMES)
+    return found
+
+
+def legal_moves(record: pb.GameRecord, plies: int) -> list[str]:
+    """The legal moves after the first ``plies`` plies, as tokens."""
+    identity = identify(record)
+    state = replay_to(record, identity, plies).state
+    assert state is not None
+    return [identity.engine.format_move(identity.variant, move) for move in state.legal_moves()]
+
+
+def legal_places(record: pb.GameRecord, plies: int) -> set[str]:
+    """The places the legal moves after ``plies`` plies name."""
+    return {place for token in legal_moves(record, plies) for place in move_places(token)}
+
+
+def write_folder(path: Path, folder: Path) -> tuple[Path, int]:
+    """``gamerec view PATH -o FOLDER/``: the folder and how many pages it holds."""
+    result = CliRunner().invoke(app, ["view", str(path), "-o", f"{folder}/"])
+    assert result.exit_code in (0, 1), result.output
+    return folder, len(list(folder.glob("game-*.html")))
