@@ -65,8 +65,8 @@ def browser() -> Iterator[Any]:
 class Tab:
     """A page in its own context, network blocked, console errors collected."""
 
-    def __init__(self, browser: Any, width: int = 1280) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": 900})
+    def __init__(self, browser: Any, width: int = 1280, height: int = 900) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height})
         self.blocked: list[str] = []
         self.errors: list[str] = []
         self.context.route("**/*", self._route)
@@ -91,7 +91,7 @@ class Tab:
         return self.page
 
     def node(self) -> int:
-        return int(self.page.get_attribute("body", "data-node"))
+        return tab_node(self.page)
 
     def board(self) -> list[str]:
         fixed = self.page.eval_on_selector("#board > g.sites", SIGNATURES)
@@ -126,6 +126,10 @@ def page_file(tmp_path: Path, fixture: str, name: str = "game.html") -> tuple[Pa
     target = tmp_path / name
     target.write_text(view_page(record).html, encoding="utf-8")
     return target, record
+
+
+def tab_node(page: Any) -> int:
+    return int(page.get_attribute("body", "data-node"))
 
 
 def current_move(tab: Tab) -> str:
@@ -187,6 +191,12 @@ def test_an_invalid_record_opens_at_its_wrong_ply_with_the_finding(
     assert "LANDING_OCCUPIED" in finding and "landing point a8 is occupied" in finding
     assert "Rule: docs/rules/one.md §4.2" in finding
     assert current_move(tab).split()[:3] == ["23.", "2", "c15xa8"]
+    shown = page.evaluate(  # the move list has scrolled to it
+        """() => { const list = document.getElementById('moves').getBoundingClientRect();
+          const move = document.querySelector('.mv.current').getBoundingClientRect();
+          return move.top >= list.top && move.bottom <= list.bottom; }"""
+    )
+    assert shown
     assert "ply 23 refused" in page.inner_text("#caption")
     assert page.inner_text("#verdict .word") == "INVALID"
     # The board: the position before ply 23, the refused move ringed, the legal places marked.
@@ -247,18 +257,23 @@ def test_phone_width_has_no_sideways_scrolling(browser: Any, tmp_path: Path) -> 
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     box = page.locator("#board").bounding_box()
     assert box is not None and 300 <= box["width"] <= 390
+    for _ in range(5):  # stepping keeps the board in view: the page itself does not scroll
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("window.scrollY") == 0 and tab_node(page) == 35
     OUT.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(OUT / "oust-phone.png"), full_page=True)
     phone.close()
 
 
 @pytest.mark.parametrize("name", sorted(SHOWN))
-def test_a_screenshot_of_each_game(tab: Tab, tmp_path: Path, name: str) -> None:
+def test_a_screenshot_of_each_game(browser: Any, tmp_path: Path, name: str) -> None:
     path, record = page_file(tmp_path, SHOWN[name])
     fragment = "" if name == "invalid" else f"#ply={min(len(record.moves), 14)}"
-    page = tab.open(path, fragment)
+    tall = Tab(browser, height=1240)
+    page = tall.open(path, fragment)
     OUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUT / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(OUT / f"{name}.png"))
+    tall.close()
     assert (OUT / f"{name}.png").stat().st_size > 10_000
 
 

@@ -127,6 +127,15 @@
     cursor.setAttribute("x2", x.toFixed(1));
   }
 
+  // Scroll the move list (not the page: on a phone the list is below the board) to a move.
+  function reveal(link) {
+    var list = document.getElementById("moves");
+    if (!list || list.scrollHeight <= list.clientHeight) { return; }
+    var inner = link.getBoundingClientRect(), outer = list.getBoundingClientRect();
+    if (inner.top < outer.top) { list.scrollTop += inner.top - outer.top - 8; }
+    if (inner.bottom > outer.bottom) { list.scrollTop += inner.bottom - outer.bottom + 8; }
+  }
+
   function show(number, remember) {
     var node = nodes[number];
     var before = document.getElementById("node-" + current);
@@ -142,7 +151,7 @@
     if (link) {
       link.classList.add("current");
       link.setAttribute("aria-current", "step");
-      if (link.scrollIntoView) { link.scrollIntoView({block: "nearest"}); }
+      reveal(link);
     }
     Object.keys(buttons).forEach(function (name) { buttons[name].disabled = moves[name](number) < 0 || moves[name](number) === number; });
     document.body.setAttribute("data-node", String(number));
