@@ -66,7 +66,7 @@ def view(
     if output.endswith(("/", os.sep)) or Path(output).is_dir():
         if number is not None:
             fail("--record picks one record for one page; give -o a file name such as game.html")
-        raise typer.Exit(_write_folder(items, Path(output)))
+        raise typer.Exit(_write_folder(items, Path(output), path))
     item = _chosen(items, path, number)
     from gamerec.validator.render.viewer import view_page
 
@@ -109,7 +109,7 @@ def _chosen(
     return found
 
 
-def _write_folder(items: Iterator[ParsedRecord | InputFailure], folder: Path) -> int:
+def _write_folder(items: Iterator[ParsedRecord | InputFailure], folder: Path, path: str) -> int:
     """One page per record and ``index.html``; the exit code."""
     from gamerec.recorder.inputs import InputFailure
     from gamerec.validator.render.viewer import IndexEntry, index_page, view_page
@@ -129,7 +129,7 @@ def _write_folder(items: Iterator[ParsedRecord | InputFailure], folder: Path) ->
             page = view_page(item.record, label=label, index_href="index.html")
         write_text(str(folder / href), page.html)
         entries.append(IndexEntry(href, label, page.summary, page.verdict))
-    title = f"Games in {folder.name or folder}"
+    title = f"Games of {path}"
     write_text(str(folder / "index.html"), index_page(entries, title=title))
     pages = sum(1 for entry in entries if entry.verdict is not None)
     typer.echo(f"gamerec: {pages} pages and index.html written to {folder}", err=True)

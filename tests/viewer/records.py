@@ -6,39 +6,20 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from bench.bench_viewer import hundred_plies
 from gamerec.cli.main import app
 from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
-from gamerec.validator.generation import generate
 from gamerec.validator.identity import identify
 from gamerec.validator.render.scene import move_places
 from gamerec.validator.replay import replay_to
 
-#: Games that run past 100 plies (generate's variant and seed), cut to 100 plies: Oust on its
-#: largest board (217 cells, the most elements per picture) and Oh-Wah-Ree.
-LONG_GAMES = {
-    "Oust": ({"Board": "9"}, 7),
-    "Oh-Wah-Ree": ({"Players": "2"}, 7),
-}
+__all__ = ["hundred_plies", "legal_moves", "legal_places", "one_record", "write_folder"]
 
 
 def one_record(path: Path) -> pb.GameRecord:
     """The first record of a file."""
     return next(iter(read_records(path)))
-
-
-def hundred_plies() -> dict[str, pb.GameRecord]:
-    """Per game, the first generated game of at least 100 plies, cut to 100 (no claim)."""
-    found = {}
-    for game, (tags, seed) in LONG_GAMES.items():
-        for record in generate(game, tags, count=5, seed=seed):
-            if len(record.moves) >= 100:
-                del record.moves[100:]
-                record.ClearField("result")
-                found[game] = record
-                break
-    assert list(found) == list(LONG_GAMES)
-    return found
 
 
 def legal_moves(record: pb.GameRecord, plies: int) -> list[str]:

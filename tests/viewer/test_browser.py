@@ -239,6 +239,8 @@ def test_buttons_take_focus_and_work_from_the_keyboard(tab: Tab, tmp_path: Path)
 def test_the_index_links_every_page(tab: Tab, tmp_path: Path) -> None:
     folder, count = write_folder(ROOT / "fixtures" / "valid" / "collection.pbs", tmp_path / "out")
     page = tab.open(folder / "index.html", ready="table.index")
+    OUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUT / "index.png"))
     links = page.eval_on_selector_all("table.index a", "(links) => links.map((a) => a.href)")
     assert len(links) == count == len(list(read_records(ROOT / "fixtures/valid/collection.pbs")))
     for link in links:

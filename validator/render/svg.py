@@ -14,6 +14,7 @@ golden files can guard it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
@@ -140,12 +141,22 @@ def _wedge_path(wedge: Wedge) -> str:
 
 def shape_element(shape: Shape, attributes: str, grow: float = 0.0) -> str:
     """One shape (``grow`` widens a disc, for rings drawn round a site)."""
+    tag, geometry = _geometry(shape, grow)
+    return f"<{tag} {geometry} {attributes}/>"
+
+
+@lru_cache(maxsize=4096)
+def _geometry(shape: Shape, grow: float) -> tuple[str, str]:
+    """A shape's element name and coordinates, written once per shape.
+
+    A board's sites are drawn again in every picture of a game.
+    """
     if isinstance(shape, Disc):
-        return _circle(shape.centre, shape.radius + grow, attributes)
+        (x, y), radius = shape.centre, shape.radius + grow
+        return "circle", f'cx="{_n(x)}" cy="{_n(y)}" r="{_n(radius)}"'
     if isinstance(shape, Polygon):
-        points = " ".join(f"{_n(x)},{_n(y)}" for x, y in shape.corners)
-        return f'<polygon points="{points}" {attributes}/>'
-    return f'<path d="{_wedge_path(shape)}" {attributes}/>'
+        return "polygon", f'points="{" ".join(f"{_n(x)},{_n(y)}" for x, y in shape.corners)}"'
+    return "path", f'd="{_wedge_path(shape)}"'
 
 
 # -- the board -------------------------------------------------------------------------------
@@ -185,11 +196,16 @@ def site_shapes(scene: Scene) -> Iterator[str]:
         elif model.kind == "pit":
             fill, stroke = "#ffffff", seat_colour(place.home)
         attributes = (
-            f'id="site-{escape(place.name)}" class="site {model.kind}" '
-            f'data-name={quoteattr(place.name)} fill="{fill}"{opacity} '
+            f'{_site_names(model.kind, place.name)} fill="{fill}"{opacity} '
             f'stroke="{stroke}" stroke-width="2"'
         )
         yield shape_element(place.shape, attributes)
+
+
+@lru_cache(maxsize=4096)
+def _site_names(kind: str, name: str) -> str:
+    """A site's id, class and name attributes (written once per site)."""
+    return f'id="site-{escape(name)}" class="site {kind}" data-name={quoteattr(name)}'
 
 
 # -- what stands on the board ----------------------------------------------------------------
