@@ -37,6 +37,7 @@ def legal_places(record: pb.GameRecord, plies: int) -> set[str]:
 
 def write_folder(path: Path, folder: Path) -> tuple[Path, int]:
     """``gamerec view PATH -o FOLDER/``: the folder and how many pages it holds."""
-    result = CliRunner().invoke(app, ["view", str(path), "-o", f"{folder}/"])
+    shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+    result = CliRunner().invoke(app, ["view", str(shown), "-o", f"{folder}/"])
     assert result.exit_code in (0, 1), result.output
     return folder, len(list(folder.glob("game-*.html")))

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright import sync_api
 
 from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
@@ -30,8 +31,6 @@ from tests.viewer.records import (
     one_record,
     write_folder,
 )
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="make install: the dev extra")
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "viewer"

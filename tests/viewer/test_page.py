@@ -177,3 +177,46 @@ def test_a_collection_page_names_its_source_and_links_back() -> None:
     records = list(read_records(ROOT / "fixtures" / "valid" / "collection.pbs"))
     page = view_page(records[1], label="collection.pbs #2", index_href="index.html")
     assert "collection.pbs #2" in page.html and '<a class="back" href="index.html">' in page.html
+
+
+def _line_record(record: pb.GameRecord, moves: list[pb.Move]) -> pb.GameRecord:
+    line = pb.GameRecord(rules=record.rules, seats=record.seats)
+    line.moves.extend(moves)
+    return line
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    at=st.integers(1, 40),
+    length=st.integers(1, 6),
+    shift=st.integers(0, 3),
+)
+def test_every_variation_is_drawn_as_its_own_line_would_be(
+    seed: int, at: int, length: int, shift: int
+) -> None:
+    (record,) = generate("ONE", {"Players": "3"}, count=1, seed=seed)
+    at = min(at, len(record.moves))
+    line = [pb.Move() for _ in record.moves[at - 1 + shift : at - 1 + shift + length]]
+    for copy, move in zip(line, record.moves[at - 1 + shift :], strict=False):
+        copy.CopyFrom(move)
+    record.moves[at - 1].variations.add().moves.extend(line)
+    record.moves[at - 1].variations.add()  # an empty variation shows nothing
+    html = render_html(record)
+    data = data_of(html)
+    (variation,) = data["lines"][1:]
+    assert variation["b"] == data["lines"][0]["n"][at - 1]
+    played = _line_record(record, [*record.moves[: at - 1], *line])
+    refused = validate(played).errors
+    for offset, number in enumerate(variation["n"]):
+        node, ply = data["nodes"][number], at + offset
+        assert node["p"] == ply
+        if "w" in node:  # the replay of the line refuses this ply, for the same reason
+            assert (refused[0].ply, refused[0].code) == (ply, node["w"]["code"])
+            assert offset == len(variation["n"]) - 1
+        else:
+            assert drawn(html, data, number) == rendered(draw_svg(scene_at(played, ply)))
+    if shift == 0:  # the main line's own moves: the same pictures as the main line
+        main = data["lines"][0]["n"]
+        for offset, number in enumerate(variation["n"]):
+            assert data["nodes"][number]["e"] == data["nodes"][main[at + offset]]["e"]

@@ -138,6 +138,8 @@ class _Builder:
             if branch is None:
                 continue
             for variation in moves[index].variations:
+                if not variation.moves:
+                    continue  # an empty variation has no position to show
                 played = moves[:index] + list(variation.moves)
                 self.line(played, start=index, parent=self.tree.nodes[branch].line, branch=branch)
 
