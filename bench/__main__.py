@@ -22,6 +22,9 @@ Sections (``--sections`` picks some; all by default):
    echo RPC with the same payload on the same server (at 32 callers, at least 60% of echo).
 7. ``seals``: ``verify`` of a signed 100-ply record (203 signatures) against ``validate`` of
    the same record and, as signatures/s, against bare Ed25519 verifies/s (the floor).
+8. ``viewer``: the ``gamerec view`` page of a 100-ply record (Oust on its largest board,
+   Oh-Wah-Ree): its size against the issue's 300 KB (at most 1x) and against the SVG pictures
+   of every ply, and its build time against drawing those pictures.
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -46,13 +49,14 @@ from bench import (
     bench_service,
     bench_startup,
     bench_validate,
+    bench_viewer,
     engines,
     peers,
 )
 from bench.figures import Figure, table
 from gamerec.validator.batch import default_workers
 
-SECTIONS = ("engines", "peers", "validate", "encodings", "startup", "service", "seals")
+SECTIONS = ("engines", "peers", "validate", "encodings", "startup", "service", "seals", "viewer")
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
 CHESS = "python-chess PGN read+replay"
@@ -295,6 +299,28 @@ def seal_figures(scale: Scale) -> list[Figure]:
     ]
 
 
+def viewer_figures(scale: Scale) -> list[Figure]:
+    """Section 8: a 100-ply record's page: size and build time, beside its SVG pictures."""
+    measured = _step("viewer: pages of 100-ply records", partial(bench_viewer.measure, 5))
+    figures = []
+    for page in measured:
+        name = f"view page, {page.game} 100 plies"
+        figures += [
+            Figure(name, page.page_bytes / 1000, "KB", "the issue's bound", 300.0, 1.0, True),
+            Figure(
+                name, page.page_bytes / 1000, "KB", "SVG of every ply", page.pictures_bytes / 1000
+            ),
+            Figure(
+                name,
+                page.page_seconds * 1000,
+                "ms",
+                "SVG of every ply",
+                page.pictures_seconds * 1000,
+            ),
+        ]
+    return figures
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -336,6 +362,8 @@ def main() -> None:
         figures += service_figures(scale)
     if "seals" in options.sections:
         figures += seal_figures(scale)
+    if "viewer" in options.sections:
+        figures += viewer_figures(scale)
     print(
         f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
         f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "

@@ -64,6 +64,12 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "render",
         "Draw a position of a record as an SVG picture (default: after the last ply).",
     ),
+    "view": CommandSpec(
+        "view",
+        "view",
+        "Write a self-contained HTML replay viewer of a record (or of every record, with an "
+        "index).",
+    ),
     "annotate": CommandSpec(
         "annotate",
         "annotate",

@@ -35,7 +35,8 @@ Write a record while the game is played; every ply is checked at once::
     gamerec.write_records([game.record], "club.grn")
 
 Once the game is over by its rules, ``game.record`` claims the rules' result. Pictures and
-facts: ``render_svg(record, ply=12)``, ``render_text(record)``, ``auto_annotate(record)``
+facts: ``render_svg(record, ply=12)``, ``render_text(record)``, ``render_html(record)`` (one
+offline page to step through, with the verdict), ``auto_annotate(record)``
 (engine facts and mistakes on every ply), ``edit_ply(record, 4, comment="...")``. Test data:
 ``generate("Oust", {"Board": "5"}, count=10, seed=1)``. The engines alone:
 ``engine("Oh-Wah-Ree")`` gives the rules behind one protocol (``variant``, ``new_game``,
@@ -106,6 +107,7 @@ if TYPE_CHECKING:
     from gamerec.validator.judge import score, validate
     from gamerec.validator.render.pictures import render_svg, render_text
     from gamerec.validator.verification import verify
+    from gamerec.validator.render.viewer import render_html
 
 #: Every name of the front door and the module that holds it (``(module, name)`` for aliases).
 _EXPORTS: dict[str, str | tuple[str, str]] = {
@@ -149,6 +151,7 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     "render_svg": "gamerec.validator.render.pictures",
     "render_text": "gamerec.validator.render.pictures",
     "verify": "gamerec.validator.verification",
+    "render_html": "gamerec.validator.render.viewer",
 }
 
 __all__ = [
@@ -184,6 +187,7 @@ __all__ = [
     "load_private_key",
     "load_public_key",
     "read_records",
+    "render_html",
     "render_svg",
     "render_text",
     "replay",

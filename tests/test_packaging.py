@@ -100,6 +100,8 @@ def test_the_wheel_holds_only_the_gamerec_package(wheel: Path) -> None:
         assert f"gamerec/{module}" in names
     assert "gamerec/validator/games/entries/one.py" in names
     assert "gamerec/py.typed" in names
+    for asset in ("viewer.js", "viewer.css"):  # the viewer's script and style, inlined on use
+        assert f"gamerec/validator/render/viewer/{asset}" in names
 
 
 def _run(bin_dir: Path, *arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -137,6 +139,14 @@ def test_the_front_door_validates_a_record(fresh: Path, tmp_path: Path) -> None:
     valid, code, version = done.stdout.split()
     assert (valid, code) == ("False", "LANDING_OCCUPIED")
     assert version[0].isdigit()
+
+
+def test_the_installed_command_writes_a_viewer_page(fresh: Path, tmp_path: Path) -> None:
+    fixture = ROOT / "fixtures" / "games" / "aronda.grn"
+    done = _run(fresh, "gamerec", "view", str(fixture), "-o", "game.html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "game.html").read_text(encoding="utf-8")
+    assert 'id="game-data"' in page and "function go(name)" in page and ".mv.current" in page
 
 
 @pytest.mark.parametrize("bare", ["recorder", "validator", "cli"])

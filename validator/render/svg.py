@@ -15,6 +15,7 @@ golden files can guard it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
@@ -87,12 +88,12 @@ def draw_svg(scene: Scene) -> str:
             anchor="start",
             weight="bold",
         ),
-        *_group("board", _board_lines(model)),
-        *_group("sites", _sites(scene)),
-        *_group("contents", _contents(scene)),
-        *_group("marks", _marks(scene)),
-        *_group("labels", _labels(model)),
-        *_group("legend", _legend(scene, (origin_x + PADDING + 16.0, bottom + PADDING + 14.0))),
+        *group("board", board_lines(model)),
+        *group("sites", site_shapes(scene)),
+        *group("contents", site_contents(scene)),
+        *group("marks", ply_marks(scene)),
+        *group("labels", site_labels(model)),
+        *group("legend", _legend(scene, (origin_x + PADDING + 16.0, bottom + PADDING + 14.0))),
         *_result(scene, (origin_x + PADDING, bottom + PADDING + 14.0 + LEGEND_ROW * model.seats)),
         "</svg>",
     ]
@@ -108,7 +109,8 @@ def _n(value: float) -> str:
     return "0" if text == "-0" else text
 
 
-def _group(name: str, elements: Iterator[str]) -> list[str]:
+def group(name: str, elements: Iterator[str]) -> list[str]:
+    """The elements inside ``<g class="name">``."""
     return [f'<g class="{name}">', *elements, "</g>"]
 
 
@@ -155,20 +157,30 @@ def _wedge_path(wedge: Wedge) -> str:
     )
 
 
-def _shape(shape: Shape, attributes: str, grow: float = 0.0) -> str:
+def shape_element(shape: Shape, attributes: str, grow: float = 0.0) -> str:
     """One shape (``grow`` widens a disc, for rings drawn round a site)."""
+    tag, geometry = _geometry(shape, grow)
+    return f"<{tag} {geometry} {attributes}/>"
+
+
+@lru_cache(maxsize=4096)
+def _geometry(shape: Shape, grow: float) -> tuple[str, str]:
+    """A shape's element name and coordinates, written once per shape.
+
+    A board's sites are drawn again in every picture of a game.
+    """
     if isinstance(shape, Disc):
-        return _circle(shape.centre, shape.radius + grow, attributes)
+        (x, y), radius = shape.centre, shape.radius + grow
+        return "circle", f'cx="{_n(x)}" cy="{_n(y)}" r="{_n(radius)}"'
     if isinstance(shape, Polygon):
-        points = " ".join(f"{_n(x)},{_n(y)}" for x, y in shape.corners)
-        return f'<polygon points="{points}" {attributes}/>'
-    return f'<path d="{_wedge_path(shape)}" {attributes}/>'
+        return "polygon", f'points="{" ".join(f"{_n(x)},{_n(y)}" for x, y in shape.corners)}"'
+    return "path", f'd="{_wedge_path(shape)}"'
 
 
 # -- the board -------------------------------------------------------------------------------
 
 
-def _board_lines(model: BoardModel) -> Iterator[str]:
+def board_lines(model: BoardModel) -> Iterator[str]:
     """ONE's ring circles and spokes; Oh-Wah-Ree's seat blocks; Aronda's outer rim."""
     for radius in model.rings:
         yield _circle(
@@ -181,7 +193,7 @@ def _board_lines(model: BoardModel) -> Iterator[str]:
         )
     for block in model.blocks:
         colour = seat_colour(block.seat)
-        yield _shape(
+        yield shape_element(
             block.wedge,
             f'class="block seat-{block.seat}" fill="{colour}" fill-opacity="0.22" '
             f'stroke="{colour}" stroke-width="2"',
@@ -191,7 +203,7 @@ def _board_lines(model: BoardModel) -> Iterator[str]:
         )
 
 
-def _sites(scene: Scene) -> Iterator[str]:
+def site_shapes(scene: Scene) -> Iterator[str]:
     """One shape per site, filled by its possessor where a field is possessed."""
     model = scene.model
     for place, site in zip(model.sites, scene.position.sites, strict=True):
@@ -204,17 +216,23 @@ def _sites(scene: Scene) -> Iterator[str]:
         elif model.kind == "pit":
             fill, stroke = "#ffffff", seat_colour(place.home)
         attributes = (
-            f'id="site-{escape(place.name)}" class="site {model.kind}" '
-            f'data-name={quoteattr(place.name)} fill="{fill}"{opacity} '
+            f'{_site_names(model.kind, place.name)} fill="{fill}"{opacity} '
             f'stroke="{stroke}" stroke-width="2"'
         )
-        yield _shape(place.shape, attributes)
+        yield shape_element(place.shape, attributes)
+
+
+@lru_cache(maxsize=4096)
+def _site_names(kind: str, name: str) -> str:
+    """A site's id, class and name attributes (written once per site)."""
+    return f'id="site-{escape(name)}" class="site {kind}" data-name={quoteattr(name)}'
 
 
 # -- what stands on the board ----------------------------------------------------------------
 
 
-def _contents(scene: Scene) -> Iterator[str]:
+def site_contents(scene: Scene) -> Iterator[str]:
+    """What stands on every site: stones, Aronda pieces or possessors, pit counts, stores."""
     model = scene.model
     for place, site in zip(model.sites, scene.position.sites, strict=True):
         if model.kind in ("point", "cell") and site.owner:
@@ -280,13 +298,13 @@ def _field_contents(place: SiteModel, site: Site) -> Iterator[str]:
             )
 
 
-def _marks(scene: Scene) -> Iterator[str]:
+def ply_marks(scene: Scene) -> Iterator[str]:
     """The last ply's places ringed in black; captured and possessed places dashed."""
     model = scene.model
     for name in scene.placed:
         place = model.site(name)
         if place is not None:
-            yield _shape(
+            yield shape_element(
                 place.shape,
                 'class="last-move" fill="none" stroke="#000000" stroke-width="4"',
                 grow=3.0,
@@ -294,7 +312,7 @@ def _marks(scene: Scene) -> Iterator[str]:
     for name in scene.taken:
         place = model.site(name)
         if place is not None:
-            yield _shape(
+            yield shape_element(
                 place.shape,
                 'class="taken" fill="none" stroke="#000000" stroke-width="2.5" '
                 'stroke-dasharray="6 4"',
@@ -302,7 +320,7 @@ def _marks(scene: Scene) -> Iterator[str]:
             )
 
 
-def _labels(model: BoardModel) -> Iterator[str]:
+def site_labels(model: BoardModel) -> Iterator[str]:
     """Site names (and Aronda's capacities), when the board leaves room to write them."""
     if not model.label_size:
         return
