@@ -78,6 +78,26 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "diff",
         "Compare two records (or collections): metadata, seats, variant, result and moves.",
     ),
+    "find": CommandSpec(
+        "find",
+        "find",
+        "Select the records that meet every criterion (game, players, event, verdict, position).",
+    ),
+    "dedupe": CommandSpec(
+        "dedupe",
+        "dedupe",
+        "Find games entered twice and matches with diverging moves; write one copy of each.",
+    ),
+    "stats": CommandSpec(
+        "stats",
+        "stats",
+        "Figures per game and variant: validity, lengths, results by seat, endings, players.",
+    ),
+    "standings": CommandSpec(
+        "standings",
+        "standings",
+        "The crosstable of an event: points, tie-breaks and results against each opponent.",
+    ),
 }
 
 _LISTING: Final = "gamerec.listing"
