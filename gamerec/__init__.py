@@ -41,6 +41,16 @@ facts: ``render_svg(record, ply=12)``, ``render_text(record)``, ``auto_annotate(
 ``engine("Oh-Wah-Ree")`` gives the rules behind one protocol (``variant``, ``new_game``,
 ``parse_move``, ``replay``; states with ``legal_moves``, ``check``, ``play``, ``scores``).
 
+Collections, as a tournament director uses them (paths of any encoding, or records)::
+
+    wanted = gamerec.find_criteria(games=["ONE"], players=["Ana"], valid=False)
+    for found in gamerec.find(["club/"], wanted):    # Found, or InputFailure in its place
+        print(found)
+    gamerec.collection_stats(["club/"])              # -> CollectionStats, per game and variant
+    gamerec.standings(["club/"], event="Club night")  # -> Standings: the crosstable
+    copies = gamerec.dedupe(["a.pbs", "b.grn"], keep="most-complete")
+    gamerec.write_records(copies.records(), "clean.pbs")   # copies.report: the pairs
+
 Errors: everything gamerec raises on purpose is a :class:`GamerecError` (a ``ValueError``):
 :class:`RecordMalformedError` for input that cannot be decoded (with its place),
 :class:`LimitExceededError` past a :class:`Limits` value, :class:`VariantError` for an
@@ -75,6 +85,11 @@ if TYPE_CHECKING:
     from gamerec.validator.adjudication import adjudicate
     from gamerec.validator.annotation import auto_annotate, edit_ply
     from gamerec.validator.builder import IllegalPlyError, RecordBuilder
+    from gamerec.validator.collection.dedupe import dedupe
+    from gamerec.validator.collection.find import criteria as find_criteria
+    from gamerec.validator.collection.find import find
+    from gamerec.validator.collection.standings import standings
+    from gamerec.validator.collection.stats import collection_stats
     from gamerec.validator.comparison import compare_collections, compare_records
     from gamerec.validator.frames import ReplayStoppedError, replay
     from gamerec.validator.games import engine, game_names
@@ -106,6 +121,11 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     "edit_ply": "gamerec.validator.annotation",
     "IllegalPlyError": "gamerec.validator.builder",
     "RecordBuilder": "gamerec.validator.builder",
+    "dedupe": "gamerec.validator.collection.dedupe",
+    "find": "gamerec.validator.collection.find",
+    "find_criteria": ("gamerec.validator.collection.find", "criteria"),
+    "standings": "gamerec.validator.collection.standings",
+    "collection_stats": "gamerec.validator.collection.stats",
     "compare_collections": "gamerec.validator.comparison",
     "compare_records": "gamerec.validator.comparison",
     "ReplayStoppedError": "gamerec.validator.frames",
@@ -143,12 +163,16 @@ __all__ = [
     "__version__",
     "adjudicate",
     "auto_annotate",
+    "collection_stats",
     "compare_collections",
     "compare_records",
     "decode_record",
+    "dedupe",
     "edit_ply",
     "encode_record",
     "engine",
+    "find",
+    "find_criteria",
     "game_entry",
     "game_names",
     "generate",
@@ -157,6 +181,7 @@ __all__ = [
     "render_text",
     "replay",
     "score",
+    "standings",
     "validate",
     "write_records",
 ]
