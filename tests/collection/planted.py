@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from gamerec.recorder.notation import parse_action
+from gamerec.recorder.notation import format_action, parse_action
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.generation import generate
 
-MIX = (
+MIX: tuple[tuple[str, dict[str, str], int, int], ...] = (
     ("ONE", {"Players": "2"}, 12, 1),
     ("ONE", {"Players": "3"}, 8, 2),
     ("Aronda", {}, 8, 3),
@@ -80,13 +80,7 @@ def _plant(index: int, record: pb.GameRecord) -> None:
         record.result.termination = pb.TERMINATION_ABANDONED
     if index in OCCUPIED:
         assert record.rules.game == pb.GAME_ONE
-        repeated = parse_action(pb.GAME_ONE, _token(record.moves[0]))
+        repeated = parse_action(pb.GAME_ONE, format_action(record.moves[0]))
         repeated.seat = 2
         record.moves.insert(1, repeated)
         record.ClearField("result")
-
-
-def _token(move: pb.Move) -> str:
-    from gamerec.recorder.notation import format_action
-
-    return format_action(move)

@@ -1,4 +1,4 @@
-"""``dedupe`` finds the planted copies (across encodings) and divergent versions, and nothing else."""
+"""``dedupe`` finds the planted copies (any encoding) and divergent versions, and nothing else."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``find`` over a planted collection: each criterion alone, then combined, against counts made here."""
+"""``find`` over a planted collection: each criterion alone, then combined, against counts here."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def test_by_final_digest() -> None:
     )
 
 
-def _drawing_after(record: pb.GameRecord, ply: int) -> tuple[str, int]:
+def _drawing_after(record: pb.GameRecord, ply: int) -> tuple[str, str]:
     """The drawing after ``ply`` (as replay draws it, the last ply bracketed) and its digest."""
     identity = identify(record)
     for step in walk(record, identity, steps=True, include_start=True):

@@ -11,7 +11,14 @@ from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.collection.stats import collection_stats
 from gamerec.validator.identity import identify
 from gamerec.validator.replay import walk
-from tests.collection.planted import ABANDONED, ENDS_EARLY, INVALID, OCCUPIED, planted
+from tests.collection.planted import (
+    ABANDONED,
+    ENDS_EARLY,
+    INVALID,
+    MISMATCH,
+    OCCUPIED,
+    planted,
+)
 
 RECORDS = planted()
 GROUPS = {
@@ -103,8 +110,6 @@ def test_endings_findings_and_players() -> None:
                 if i in ENDS_EARLY
                 else set()
             )
-        from tests.collection.planted import MISMATCH
-
         codes.update("RESULT_MISMATCH" for i in indices if i in MISMATCH)
         assert {c.name: c.count for c in group.findings} == dict(codes)
         players = Counter(seat.name for i in indices for seat in RECORDS[i].seats)
