@@ -159,3 +159,14 @@ def _fact_of(item: Item, fact: Callable[[Entry, pb.GameRecord], F]) -> F | Unrea
         return fact(item, item.parse())
     except GamerecError as error:
         return Unreadable(str(error))
+
+
+def readable(
+    found: Iterable[tuple[Entry, F] | InputFailure], failures: list[InputFailure]
+) -> Iterator[tuple[Entry, F]]:
+    """The records of ``found`` (see :func:`facts`); what cannot be read goes to ``failures``."""
+    for item in found:
+        if isinstance(item, InputFailure):
+            failures.append(item)
+        else:
+            yield item

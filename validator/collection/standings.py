@@ -42,7 +42,7 @@ from gamerec.v1 import collections_pb2 as cpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.adjudication import adjudicate
-from gamerec.validator.collection.source import Collection, Entry, facts
+from gamerec.validator.collection.source import Collection, Entry, facts, readable
 
 Use = Literal["computed", "claimed"]
 #: What orders the table: points, Buchholz, Sonneborn-Berger.
@@ -322,16 +322,13 @@ def standings(
         raise StandingsError(f"use is 'computed' or 'claimed', not {use!r}")
     table = None if points_table is None else tuple(Fraction(p) for p in points_table)
     events: dict[str, _Event] = {}
-    result = cpb.Standings()
+    unread: list[InputFailure] = [] if failures is None else failures
+    before = len(unread)
     fact = partial(table_game, use=use)
-    for found in facts(collection, fact, encoding=encoding, limits=limits, workers=workers):
-        if isinstance(found, InputFailure):
-            result.unreadable += 1
-            if failures is not None:
-                failures.append(found)
-            continue
-        game = found[1]
+    judged = facts(collection, fact, encoding=encoding, limits=limits, workers=workers)
+    for _, game in readable(judged, unread):
         if event is None or game.event.lower() == event.strip().lower():
             events.setdefault(game.event, _Event()).games.append(game)
+    result = cpb.Standings(unreadable=len(unread) - before)
     result.events.extend(_event_message(name, ev, table, use) for name, ev in events.items())
     return result

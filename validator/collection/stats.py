@@ -28,7 +28,7 @@ from gamerec.recorder.notation import game_label
 from gamerec.v1 import collections_pb2 as cpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from gamerec.validator.collection.source import Collection, Entry, facts
+from gamerec.validator.collection.source import Collection, Entry, facts, readable
 from gamerec.validator.judge import OUTSIDE_TERMINATIONS, TERMINATION_WORDS
 
 #: How many players each group lists.
@@ -237,16 +237,13 @@ def collection_stats(
             (they are counted in ``unreadable`` either way).
     """
     groups: dict[tuple[str, str], _Group] = {}
-    stats = cpb.CollectionStats()
+    unread: list[InputFailure] = [] if failures is None else failures
+    before = len(unread)
     judged = facts(collection, record_figures, encoding=encoding, limits=limits, workers=workers)
-    for found in judged:
-        if isinstance(found, InputFailure):
-            stats.unreadable += 1
-            if failures is not None:
-                failures.append(found)
-            continue
-        figures = found[1]
-        stats.records += 1
+    for _, figures in readable(judged, unread):
         groups.setdefault((figures.game, figures.variant), _Group()).add(figures)
+    stats = cpb.CollectionStats(
+        records=sum(group.records for group in groups.values()), unreadable=len(unread) - before
+    )
     stats.groups.extend(group.message(*key) for key, group in groups.items())
     return stats
