@@ -11,9 +11,9 @@ from typer.testing import CliRunner, Result
 
 from gamerec.cli.main import app
 from gamerec.recorder.codecs import read_records, write_records
+from tests.collection.events import round_robin
 from tests.collection.planted import INVALID, OCCUPIED, planted
 from tests.collection.test_dedupe import plant_copies
-from tests.collection.test_standings import round_robin
 
 ROOT = Path(__file__).resolve().parents[2]
 

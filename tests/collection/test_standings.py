@@ -3,75 +3,19 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 
 import pytest
 
-from gamerec.recorder.notation import format_action, parse_action
 from gamerec.v1 import collections_pb2 as cpb
-from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.collection.standings import (
     StandingsError,
     competition_ranks,
     game_points,
     standings,
 )
-from gamerec.validator.generation import generate
-from gamerec.validator.judge import validate
+from tests.collection.events import EVENTS, files, four_seat_event, round_robin
 
 HALF = Fraction(1, 2)
-
-
-@cache
-def _pool(players: int) -> tuple[bytes, ...]:
-    """Finished ONE games with every seat at its own rank."""
-    games = generate("ONE", {"Players": str(players)}, 40, seed=players)
-    return tuple(
-        game.SerializeToString()
-        for game in games
-        if len(set(validate(game).result.ranks)) == players
-    )
-
-
-def ranked(order: list[str], event: str, round_: int) -> pb.GameRecord:
-    """A finished game whose rules rank the players of ``order`` first to last."""
-    record = pb.GameRecord.FromString(_pool(len(order))[round_ % len(_pool(len(order)))])
-    ranks = list(validate(record).result.ranks)
-    for seat, rank in zip(record.seats, ranks, strict=True):
-        seat.name = order[rank - 1]
-    record.metadata.event, record.metadata.round = event, str(round_)
-    return record
-
-
-def agreed_draw(first: str, second: str, event: str, round_: int) -> pb.GameRecord:
-    """Six plies of a game, then a draw by agreement."""
-    record = ranked([first, second], event, round_)
-    del record.moves[6:]
-    record.ClearField("result")
-    record.result.termination = pb.TERMINATION_AGREEMENT
-    record.result.winners.extend([1, 2])
-    record.seats[0].name, record.seats[1].name = first, second
-    return record
-
-
-def round_robin() -> list[pb.GameRecord]:
-    """Seven games of four players (the last two are marked)."""
-    event = "Club night"
-    ana_ben = ranked(["Ana", "Ben"], event, 1)
-    chi_dev = agreed_draw("Chi", "Dev", event, 1)
-    ana_chi = agreed_draw("Ana", "Chi", event, 2)
-    ben_dev = ranked(["Ben", "Dev"], event, 2)
-    ana_dev = ranked(["Ana", "Dev"], event, 3)
-    chi_beats_ben = ranked(["Chi", "Ben"], event, 3)
-    ben = 1 + [seat.name for seat in chi_beats_ben.seats].index("Ben")
-    del chi_beats_ben.result.winners[:]
-    chi_beats_ben.result.winners.append(ben)  # the record claims Ben won: WINNER_MISMATCH
-    illegal = ranked(["Dev", "Chi"], event, 4)
-    dev = 1 + [seat.name for seat in illegal.seats].index("Dev")
-    illegal.moves.insert(1, parse_action(pb.GAME_ONE, format_action(illegal.moves[0])))
-    del illegal.result.winners[:]
-    illegal.result.winners.append(dev)  # claims Dev won; ply 2 is OCCUPIED
-    return [ana_ben, chi_dev, ana_chi, ben_dev, ana_dev, chi_beats_ben, illegal]
 
 
 def table(event: cpb.EventStandings) -> list[tuple[int, str, int, Fraction, Fraction, Fraction]]:
@@ -126,15 +70,6 @@ def test_two_seat_round_robin_from_the_claims() -> None:
     assert cells(event)["Chi"]["Dev"] == ["½", "0*"]
 
 
-def four_seat_event() -> list[pb.GameRecord]:
-    event = "Four-seat open"
-    return [
-        ranked(["Ana", "Ben", "Chi", "Dev"], event, 1),
-        ranked(["Eli", "Ana", "Dev", "Ben"], event, 2),
-        ranked(["Chi", "Eli", "Ben", "Ana"], event, 3),
-    ]
-
-
 def test_four_seat_event_with_the_default_points() -> None:
     (event,) = standings(four_seat_event()).events
     assert (event.seats, list(event.points_table)) == (4, [3, 2, 1, 0])
@@ -175,3 +110,8 @@ def test_one_table_per_event_and_choosing_one() -> None:
     assert [event.event for event in both.events] == ["Club night", "Four-seat open"]
     only = standings([*round_robin(), *four_seat_event()], event="four-seat OPEN")
     assert [event.event for event in only.events] == ["Four-seat open"]
+
+
+def test_the_event_fixtures_are_these_events() -> None:
+    for name, data in files().items():
+        assert (EVENTS / name).read_bytes() == data, "run python -m scripts.make_event_fixtures"
