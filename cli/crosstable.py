@@ -81,7 +81,7 @@ def csv_text(found: cpb.Standings) -> str:
     )
     for event in found.events:
         for line, player in enumerate(event.players, start=1):
-            against = _against(line, player, most, missing="")
+            against = [cell.replace("½", "0.5") for cell in _against(line, player, most, "")]
             figures = (player.points, player.buchholz, player.sonneborn_berger)
             writer.writerow(
                 [

@@ -28,7 +28,12 @@ from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, reported_error
 
 if TYPE_CHECKING:
     from gamerec.v1 import collections_pb2 as cpb
+    from gamerec.v1 import diff_pb2 as dpb
     from gamerec.validator.collection.dedupe import Dedupe
+
+
+#: Annotation differences a pair shows in text (a re-entered game may differ on every ply).
+MOST_ANNOTATIONS = 5
 
 
 class Keep(enum.StrEnum):
@@ -98,9 +103,7 @@ def _report_only(found: Dedupe) -> cpb.DedupeReport:
 
 def report_lines(report: cpb.DedupeReport, *, written: bool) -> list[str]:
     """Every pair with its diff, then one summary line."""
-    from gamerec.cli.diff import record_lines
     from gamerec.v1 import collections_pb2 as cpb
-    from gamerec.v1 import record_pb2 as pb
 
     lines = []
     for pair in report.pairs:
@@ -109,20 +112,42 @@ def report_lines(report: cpb.DedupeReport, *, written: bool) -> list[str]:
         kept = f" (kept: {_place(pair.kept)})" if same else " (both kept)"
         lines.append(f"{word}: {_place(pair.first)} and {_place(pair.second)}{kept}")
         lines.append(f"  identity: {pair.identity}")
-        diff = type(pair.diff)()
-        diff.CopyFrom(pair.diff)
-        if diff.HasField("divergence"):  # gamerec diff draws the position; here moves suffice
-            diff.divergence.ClearField("position")
-        lines += record_lines(diff, pb.GameRecord(), indent="  ")
+        lines += _diff_lines(pair.diff)
     copies = sum(1 for pair in report.pairs if pair.kind == cpb.DUPLICATE_KIND_SAME_GAME)
+    versions = len(report.pairs) - copies
     summary = (
-        f"{report.records:,} records: {copies:,} extra copies of a game, "
-        f"{len(report.pairs) - copies:,} diverging versions of a match"
+        f"{report.records:,} records: {copies:,} extra {_plural(copies, 'copy', 'copies')} of "
+        f"a game, {versions:,} diverging {_plural(versions, 'version', 'versions')} of a match"
     )
     if written:
         summary += f"; {report.written:,} records written (keep {report.keep})"
     lines.append(summary)
     return lines
+
+
+def _diff_lines(found: dpb.RecordDiff) -> list[str]:
+    """A pair's diff as ``gamerec diff`` writes it, its annotations cut to a few lines.
+
+    The shared position is left out (``gamerec diff`` of the two draws it; ``--json`` has it).
+    """
+    from gamerec.cli.diff import record_lines
+    from gamerec.v1 import record_pb2 as pb
+
+    diff = type(found)()
+    diff.CopyFrom(found)
+    if diff.HasField("divergence"):
+        diff.divergence.ClearField("position")
+    hidden = len(diff.annotations) - MOST_ANNOTATIONS
+    if hidden > 0:
+        del diff.annotations[MOST_ANNOTATIONS:]
+    lines = record_lines(diff, pb.GameRecord(), indent="  ")
+    if hidden > 0:
+        lines.append(f"    ... and {hidden:,} more annotation differences (--json has them all)")
+    return lines
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return one if count == 1 else many
 
 
 def _place(place: cpb.RecordPlace) -> str:
