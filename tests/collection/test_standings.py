@@ -115,3 +115,22 @@ def test_one_table_per_event_and_choosing_one() -> None:
 def test_the_event_fixtures_are_these_events() -> None:
     for name, data in files().items():
         assert (EVENTS / name).read_bytes() == data, "run python -m scripts.make_event_fixtures"
+
+
+def test_games_that_cannot_be_put_in_a_table_are_not_counted() -> None:
+    unnamed, twice, fine = round_robin()[:3]
+    unnamed.seats[0].name = ""
+    twice.seats[1].name = twice.seats[0].name
+    (event,) = standings([unnamed, twice, fine]).events
+    notes = [(game.scored, game.note) for game in event.games]
+    assert notes == [
+        (False, "a seat has neither a name nor a player id: not counted"),
+        (False, "one player holds two seats: not counted"),
+        (True, ""),
+    ]
+    assert {line.name: line.games for line in event.players} == {
+        "Ana": 1,
+        "Chi": 1,
+        "(seat 1)": 0,
+        "Ben": 0,
+    }

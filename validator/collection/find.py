@@ -151,7 +151,8 @@ def criteria(
 
 
 def _texts(values: Iterable[str]) -> tuple[str, ...]:
-    return tuple(value.strip().lower() for value in values)
+    """Patterns in which only ``*`` and ``?`` are wildcards (``[`` stands for itself)."""
+    return tuple(value.strip().lower().replace("[", "[[]") for value in values)
 
 
 def _game(name: str) -> int:

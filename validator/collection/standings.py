@@ -28,7 +28,7 @@ A player is a seat's player id when set, else its name. One table is made per ev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
@@ -116,8 +116,9 @@ def table_game(entry: Entry, record: pb.GameRecord, use: Use) -> TableGame:
         ranks, why = _claimed_ranks(record, seats)
     else:
         ranks, why = _computed_ranks(ruling, seats)
-    if ranks is not None and len(ranks) != seats:
-        ranks, why = None, "the record's seats and result do not agree: not counted"
+    players = tuple(seat.player_id or seat.name for seat in record.seats)
+    if ranks is not None:
+        ranks, why = _countable(ranks, players, why)
     errors = ruling.verdict.errors
     note = f"{errors[0].code}: {errors[0].message}" if errors else ""
     return TableGame(
@@ -125,16 +126,28 @@ def table_game(entry: Entry, record: pb.GameRecord, use: Use) -> TableGame:
         number=entry.number,
         event=record.metadata.event or NO_EVENT,
         round=record.metadata.round,
-        players=tuple(seat.player_id or seat.name or f"(seat {n})" for n, seat in _seats(record)),
-        names=tuple(seat.name or seat.player_id or f"(seat {n})" for n, seat in _seats(record)),
+        players=tuple(player or f"(seat {n})" for n, player in enumerate(players, start=1)),
+        names=tuple(
+            seat.name or seat.player_id or f"(seat {n})"
+            for n, seat in enumerate(record.seats, start=1)
+        ),
         ranks=ranks,
         mark=errors[0].code if errors else "",
         note="; ".join(part for part in (note, why) if part),
     )
 
 
-def _seats(record: pb.GameRecord) -> Iterable[tuple[int, pb.Seat]]:
-    return enumerate(record.seats, start=1)
+def _countable(
+    ranks: tuple[int, ...], players: tuple[str, ...], why: str
+) -> tuple[tuple[int, ...] | None, str]:
+    """The ranks, unless the game cannot be put in a table (then None and the reason)."""
+    if len(ranks) != len(players):
+        return None, "the record's seats and result do not agree: not counted"
+    if not all(players):
+        return None, "a seat has neither a name nor a player id: not counted"
+    if len(set(players)) != len(players):
+        return None, "one player holds two seats: not counted"
+    return ranks, why
 
 
 def default_points(seats: int) -> tuple[Fraction, ...]:
