@@ -146,8 +146,8 @@ def _diff_lines(found: dpb.RecordDiff) -> list[str]:
     return lines
 
 
-def _plural(count: int, one: str, many: str) -> str:
-    return one if count == 1 else many
+def _plural(count: int, single: str, several: str) -> str:
+    return single if count == 1 else several
 
 
 def _place(place: cpb.RecordPlace) -> str:
