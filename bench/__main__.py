@@ -25,6 +25,10 @@ Sections (``--sections`` picks some; all by default):
 8. ``viewer``: the ``gamerec view`` page of a 100-ply record (Oust on its largest board,
    Oh-Wah-Ree): its size against the issue's 300 KB (at most 1x) and against the SVG pictures
    of every ply, and its build time against drawing those pictures.
+9. ``collections``: ``gamerec find`` (by a player: nothing replayed; ``--invalid``: every record
+   replayed) and ``gamerec stats`` over a 200,000-record ``.pbs``, records/s against
+   ``validate`` of the same file and peak memory (at 200,000 within 1.2x of that at 20,000),
+   and against pgn-extract selecting by player from as many chess games (a ratio).
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -44,6 +48,7 @@ from functools import partial
 from typing import TypeVar
 
 from bench import (
+    bench_collections,
     bench_encodings,
     bench_seals,
     bench_service,
@@ -56,7 +61,17 @@ from bench import (
 from bench.figures import Figure, table
 from gamerec.validator.batch import default_workers
 
-SECTIONS = ("engines", "peers", "validate", "encodings", "startup", "service", "seals", "viewer")
+SECTIONS = (
+    "engines",
+    "peers",
+    "validate",
+    "encodings",
+    "startup",
+    "service",
+    "seals",
+    "viewer",
+    "collections",
+)
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
 CHESS = "python-chess PGN read+replay"
@@ -78,6 +93,8 @@ class Scale:
         startup_runs: fresh processes per start-up figure.
         service_seconds: seconds of each service round.
         service_rounds: rounds per method and number of callers.
+        collection_records: the large and the small collection of ``find`` and ``stats``.
+        collection_runs: runs of each command over them.
     """
 
     games: int
@@ -89,10 +106,12 @@ class Scale:
     startup_runs: int
     service_seconds: float
     service_rounds: int
+    collection_records: tuple[int, int] = (200_000, 20_000)
+    collection_runs: int = 2
 
 
 FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 5_000, 15, 3.0, 3)
-QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1)
+QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1)
 
 
 class Peers:
@@ -321,6 +340,16 @@ def viewer_figures(scale: Scale) -> list[Figure]:
     return figures
 
 
+def collection_figures(scale: Scale) -> list[Figure]:
+    """Section 9: find and stats against validate of the same file, and against pgn-extract."""
+    large, small = scale.collection_records
+    measured = _step(
+        f"find and stats: {large:,} and {small:,} records, {scale.collection_runs} runs each",
+        partial(bench_collections.measure, large, small, scale.collection_runs),
+    )
+    return bench_collections.figures(measured)
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -364,6 +393,8 @@ def main() -> None:
         figures += seal_figures(scale)
     if "viewer" in options.sections:
         figures += viewer_figures(scale)
+    if "collections" in options.sections:
+        figures += collection_figures(scale)
     print(
         f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
         f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "

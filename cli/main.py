@@ -102,6 +102,25 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "keys",
         "keys",
         "Make Ed25519 key pairs for signing records, or show key files' fingerprints.",
+    "find": CommandSpec(
+        "find",
+        "find",
+        "Select the records that meet every criterion (game, players, event, verdict, position).",
+    ),
+    "dedupe": CommandSpec(
+        "dedupe",
+        "dedupe",
+        "Find games entered twice and matches with diverging moves; write one copy of each.",
+    ),
+    "stats": CommandSpec(
+        "stats",
+        "stats",
+        "Figures per game and variant: validity, lengths, results by seat, endings, players.",
+    ),
+    "standings": CommandSpec(
+        "standings",
+        "standings",
+        "The crosstable of an event: points, tie-breaks and results against each opponent.",
     ),
 }
 

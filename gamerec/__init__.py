@@ -55,6 +55,15 @@ the signatures prove::
 ``load_private_key``/``load_public_key`` read ``ssh-keygen`` and ``openssl`` key files,
 ``fingerprint`` names a key as ``ssh-keygen -l`` does; ``seal_record`` and ``sign_record``
 seal and sign a finished record.
+Collections, as a tournament director uses them (paths of any encoding, or records)::
+
+    wanted = gamerec.find_criteria(games=["ONE"], players=["Ana"], valid=False)
+    for found in gamerec.find(["club/"], wanted):    # Found, or InputFailure in its place
+        print(found)
+    gamerec.collection_stats(["club/"])              # -> CollectionStats, per game and variant
+    gamerec.standings(["club/"], event="Club night")  # -> Standings: the crosstable
+    copies = gamerec.dedupe(["a.pbs", "b.grn"], keep="most-complete")
+    gamerec.write_records(copies.records(), "clean.pbs")   # copies.report: the pairs
 
 Errors: everything gamerec raises on purpose is a :class:`GamerecError` (a ``ValueError``):
 :class:`RecordMalformedError` for input that cannot be decoded (with its place),
@@ -97,6 +106,11 @@ if TYPE_CHECKING:
     from gamerec.validator.adjudication import adjudicate
     from gamerec.validator.annotation import auto_annotate, edit_ply
     from gamerec.validator.builder import IllegalPlyError, RecordBuilder
+    from gamerec.validator.collection.dedupe import dedupe
+    from gamerec.validator.collection.find import criteria as find_criteria
+    from gamerec.validator.collection.find import find
+    from gamerec.validator.collection.standings import standings
+    from gamerec.validator.collection.stats import collection_stats
     from gamerec.validator.comparison import compare_collections, compare_records
     from gamerec.validator.frames import ReplayStoppedError, replay
     from gamerec.validator.games import engine, game_names
@@ -135,6 +149,11 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     "edit_ply": "gamerec.validator.annotation",
     "IllegalPlyError": "gamerec.validator.builder",
     "RecordBuilder": "gamerec.validator.builder",
+    "dedupe": "gamerec.validator.collection.dedupe",
+    "find": "gamerec.validator.collection.find",
+    "find_criteria": ("gamerec.validator.collection.find", "criteria"),
+    "standings": "gamerec.validator.collection.standings",
+    "collection_stats": "gamerec.validator.collection.stats",
     "compare_collections": "gamerec.validator.comparison",
     "compare_records": "gamerec.validator.comparison",
     "ReplayStoppedError": "gamerec.validator.frames",
@@ -174,13 +193,17 @@ __all__ = [
     "__version__",
     "adjudicate",
     "auto_annotate",
+    "collection_stats",
     "compare_collections",
     "compare_records",
     "decode_record",
+    "dedupe",
     "edit_ply",
     "encode_record",
     "engine",
     "fingerprint",
+    "find",
+    "find_criteria",
     "game_entry",
     "game_names",
     "generate",
@@ -194,6 +217,7 @@ __all__ = [
     "score",
     "seal_record",
     "sign_record",
+    "standings",
     "validate",
     "verify",
     "write_records",
