@@ -102,6 +102,7 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "keys",
         "keys",
         "Make Ed25519 key pairs for signing records, or show key files' fingerprints.",
+    ),
     "find": CommandSpec(
         "find",
         "find",
