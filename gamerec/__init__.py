@@ -120,8 +120,8 @@ if TYPE_CHECKING:
     from gamerec.validator.identity import RulesError
     from gamerec.validator.judge import score, validate
     from gamerec.validator.render.pictures import render_svg, render_text
-    from gamerec.validator.verification import verify
     from gamerec.validator.render.viewer import render_html
+    from gamerec.validator.verification import verify
 
 #: Every name of the front door and the module that holds it (``(module, name)`` for aliases).
 _EXPORTS: dict[str, str | tuple[str, str]] = {
@@ -201,9 +201,9 @@ __all__ = [
     "edit_ply",
     "encode_record",
     "engine",
-    "fingerprint",
     "find",
     "find_criteria",
+    "fingerprint",
     "game_entry",
     "game_names",
     "generate",
