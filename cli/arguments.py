@@ -74,17 +74,22 @@ def input_paths(paths: list[str]) -> list[str]:
 
 
 def records_of(
-    files: list[str], encoding: Encoding | None, limits: Limits | None, meter: Meter
+    files: list[str],
+    encoding: Encoding | None,
+    limits: Limits | None = None,
+    meter: Meter | None = None,
 ) -> Iterator[ParsedRecord | InputFailure]:
-    """Every record of every input file, with an InputFailure where one breaks.
+    """Every record of every input (folders expanded), with an InputFailure where one breaks.
 
     A record that cannot be decoded, or is over one of the ``limits``, fails alone: the
     records after it are still read. A fault that ends an input (a file that cannot be opened,
     a broken ``.pbs`` length prefix) fails the rest of that input; the next input is read.
-    The ``meter`` counts the bytes read.
+    The ``meter``, when given, counts the bytes read.
     """
-    from gamerec.recorder.inputs import parsed
+    from gamerec.recorder.inputs import parsed, parsed_inputs
 
+    if meter is None:
+        return parsed_inputs(files, encoding, limits)
     return parsed(metered_inputs(files, encoding, limits, meter))
 
 

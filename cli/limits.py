@@ -20,6 +20,8 @@ MEANINGS: Final = {
     "max_tag_chars": "characters of one tag value or text field (comments apart)",
     "max_seats": "seats of a record",
     "max_comment_chars": "characters of one comment (a move's or the game's)",
+    "max_list_items": "items of one list: the places of one move, ring sizes, claimed scores, "
+    "winners",
 }
 
 

@@ -8,6 +8,7 @@ imported only when that command runs, so start-up costs what the job needs.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Annotated, Any, Final, NamedTuple
 
 import typer
@@ -66,6 +67,12 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "render",
         "Draw a position of a record as an SVG picture (default: after the last ply).",
     ),
+    "view": CommandSpec(
+        "view",
+        "view",
+        "Write a self-contained HTML replay viewer of a record (or of every record, with an "
+        "index).",
+    ),
     "annotate": CommandSpec(
         "annotate",
         "annotate",
@@ -80,6 +87,44 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "diff",
         "diff",
         "Compare two records (or collections): metadata, seats, variant, result and moves.",
+    ),
+    "seal": CommandSpec(
+        "seal",
+        "seal",
+        "Seal records: a hash chain over each record's canonical form, with the signers' keys.",
+    ),
+    "sign": CommandSpec(
+        "sign", "sign", "Sign sealed records as a seat or as the host, with an Ed25519 private key."
+    ),
+    "verify": CommandSpec(
+        "verify",
+        "verify",
+        "Verify sealed records: chain, signatures, what each signer covers, trust, then replay.",
+    ),
+    "keys": CommandSpec(
+        "keys",
+        "keys",
+        "Make Ed25519 key pairs for signing records, or show key files' fingerprints.",
+    ),
+    "find": CommandSpec(
+        "find",
+        "find",
+        "Select the records that meet every criterion (game, players, event, verdict, position).",
+    ),
+    "dedupe": CommandSpec(
+        "dedupe",
+        "dedupe",
+        "Find games entered twice and matches with diverging moves; write one copy of each.",
+    ),
+    "stats": CommandSpec(
+        "stats",
+        "stats",
+        "Figures per game and variant: validity, lengths, results by seat, endings, players.",
+    ),
+    "standings": CommandSpec(
+        "standings",
+        "standings",
+        "The crosstable of an event: points, tie-breaks and results against each opponent.",
     ),
     "limits": CommandSpec(
         "limits",
@@ -186,4 +231,30 @@ def _root(
 
 def main() -> None:
     """Run the ``gamerec`` command."""
+    stop_on_hangup_and_term()
     app(prog_name="gamerec")
+
+
+def stop_on_hangup_and_term() -> None:
+    """Make SIGTERM and SIGHUP end the command as Ctrl-C does, so ``finally`` blocks run.
+
+    Their default action kills the process at once, leaving a half-written output's temporary
+    file behind; raised as ``SystemExit(128 + signal)`` instead, the atomic writers remove it
+    on the way out. A forked child (a worker) keeps the default action. ``serve`` installs its
+    own handlers, which take over from these.
+    """
+    import signal
+
+    parent = os.getpid()
+
+    def stop(number: int, frame: object) -> None:
+        if os.getpid() != parent:  # a forked worker: die as it would have
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+            return
+        raise SystemExit(128 + number)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+            signal.signal(number, stop)

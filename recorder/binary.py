@@ -26,6 +26,7 @@ from gamerec.recorder.limits import (
 )
 from gamerec.recorder.raw import Frame
 from gamerec.recorder.wire import (
+    MAX_MESSAGE_DEPTH,
     NestingError,
     WireError,
     decode_varint,
@@ -79,9 +80,21 @@ def parse_record(
     return record
 
 
-def _too_deep(fault: NestingError, source: str, where: str, base: int) -> LimitExceededError:
-    """Protobuf's own nesting limit, reported as the variation-depth limit it implies."""
+def _too_deep(fault: NestingError, source: str, where: str, base: int) -> RecordMalformedError:
+    """Protobuf's own nesting limit, reported as the variation-depth limit it implies.
+
+    Groups nested too deep are no variations: they are fields no gamerec schema has, and the
+    error says so.
+    """
     place = f"byte {base + fault.offset}"
+    if fault.group:
+        reason = (
+            f"not a GameRecord: unknown groups (wire type 3) of field {fault.group} are nested "
+            f"more than {MAX_MESSAGE_DEPTH} deep, deeper than protobuf decodes"
+        )
+        return RecordMalformedError(
+            f"{place}: {reason}" if where else reason, source=source, where=where or place
+        )
     return LimitExceededError(
         f"{place + ': ' if where else ''}variations are nested deeper than protobuf decodes "
         f"(more than 100 nested messages; the limit variation-depth is at most "

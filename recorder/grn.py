@@ -6,10 +6,11 @@ after move text also starts the next record. Move text holds, per ply: an option
 number (checked when present), the move token, an optional glyph, comments, and variations
 ``( ... )`` that replace the move before them (nestable). A comment before the first move is
 the game's comment. Inside comments, ``[%clk h:mm:ss]``, ``[%ts <RFC 3339>]`` and
-``[%seat N]`` set the move's clock, timestamp and seat; other ``[%...]`` text stays comment
-text. A result marker (``*``, ``31-24``) may end the main line as in PGN: it must agree with
-the ``Result`` tag, or stands for it when the tag is absent. PGN numeric glyphs ``$1``-``$6``
-read as the six glyphs.
+``[%seat N]`` set the move's clock, timestamp and seat, and ``[%seal ...]`` carries a
+main-line ply's entry of the record's seal (``gamerec.recorder.grn_seal``); other ``[%...]``
+text stays comment text. A result marker (``*``, ``31-24``) may end the main line as in PGN:
+it must agree with the ``Result`` tag, or stands for it when the tag is absent. PGN numeric
+glyphs ``$1``-``$6`` read as the six glyphs.
 
 The writer is canonical: tags in a fixed order (``gamerec.recorder.grn_tags``), every ply numbered,
 the glyph right after the token, the comment text in its own block ``{ ... }``, the commands
@@ -22,16 +23,18 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import BinaryIO, Final
 
 from gamerec.recorder.errors import (
+    EXCERPT_CHARS,
     DeadlineExceededError,
     EncodingError,
     LimitExceededError,
     RecordMalformedError,
+    excerpt,
 )
 from gamerec.recorder.grn_lexer import (
     PLY_TOKEN,
@@ -41,6 +44,7 @@ from gamerec.recorder.grn_lexer import (
     split_records,
     token_error,
 )
+from gamerec.recorder.grn_seal import parse_ply_seal, ply_seal_command
 from gamerec.recorder.grn_tags import header_tags, read_result_claim, read_tag
 from gamerec.recorder.grn_values import (
     escape_comment,
@@ -52,11 +56,18 @@ from gamerec.recorder.grn_values import (
     parse_uint32,
     unescape,
 )
-from gamerec.recorder.limits import HARDEST_VARIATION_DEPTH, Limits, exceeded, resolved
+from gamerec.recorder.limits import (
+    HARDEST_VARIATION_DEPTH,
+    Limits,
+    check_lists,
+    exceeded,
+    resolved,
+)
 from gamerec.recorder.notation import GameValue, format_action, parse_action
 from gamerec.recorder.syntax import game_names, known_games
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import seal_pb2 as spb
 
 #: The deepest nesting of variations. The protobuf decoders stop at 100 nested messages; a
 #: variation level takes two (Variation, Move) and a move's own action two more (OneMove,
@@ -79,7 +90,7 @@ GLYPHS: dict[pb.Glyph.ValueType, str] = {
 }
 _GLYPHS_BY_TEXT = {text: glyph for glyph, text in GLYPHS.items() if text}
 _COMMAND = re.compile(r"\\.|\[%([A-Za-z]+)(?:\s+([^\]]*))?\]", re.DOTALL)
-_COMMANDS = ("seat", "clk", "ts")
+_COMMANDS = ("seat", "clk", "ts", "seal")
 _NO_COMMANDS: frozenset[str] = frozenset()
 _SEAT_ONLY = frozenset({"seat"})
 
@@ -131,6 +142,38 @@ def parse_grn_record(
     places = Places(text, source, raw.line, raw.column, raw.offset)
     return _RecordReader(places, limits, deadline).read()
 
+
+def ply_places(raw: RawRecord, source: str, plies: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """Where the tokens of some main-line plies stand in the input: ``{ply: (line, column)}``.
+
+    For findings, which name a ply: a second, cheap pass over the record's text (only for a
+    record that has a finding), so the reading of every record stays as fast as it is. A ply
+    the text does not reach is left out.
+    """
+    wanted = set(plies)
+    if not wanted:
+        return {}
+    text = decode_record_text(raw.data, (source, raw.line, raw.column, raw.byte_offset, raw.offset))
+    places = Places(text, source, raw.line, raw.column, raw.offset)
+    found: dict[int, tuple[int, int]] = {}
+    depth = ply = 0
+    for token in PLY_TOKEN.finditer(text):
+        kind = token.lastgroup
+        if kind in ("end", "result", "bad"):
+            break
+        if kind in ("open", "close"):
+            depth += 1 if kind == "open" else -1
+        elif depth == 0 and kind in _MOVE_GROUPS:
+            ply += 1
+            if ply in wanted:
+                found[ply] = places.line_column(token.start(_MOVE_GROUPS[kind]))
+            if ply >= max(wanted):
+                break
+    return found
+
+
+#: The token kinds that hold a move, and the group of the move in each.
+_MOVE_GROUPS: Final = {"whole_ply": "ply_move", "move": "move_token"}
 
 #: How many tokens the reader reads between two looks at a deadline's clock.
 TOKENS_PER_CHECK: Final = 1024
@@ -330,6 +373,7 @@ class _RecordReader:
         self.pending_ply: str | None = None
         self.result_tag: str | None = None
         self.game_comment = Comment()
+        self.ply_seals: list[bytes] = []
         tokens = PLY_TOKEN.finditer(places.text)
         self.tokens = tokens if deadline is None else _paced(tokens, deadline)
 
@@ -366,6 +410,8 @@ class _RecordReader:
             handlers[kind](token)
             token = next(self.tokens)
         self._finish(token)
+        if len(self.places.text) > 2 * self.limits.max_list_items:  # "a1,a1,...": 2 an item
+            check_lists(self.record, self.limits, source=self.places.source)
         return self.record
 
     def _fail(self, index: int, reason: str) -> RecordMalformedError:
@@ -504,7 +550,8 @@ class _RecordReader:
         self._no_pending_ply(index)
         expected = self._line.next_ply()
         if number.lstrip("0") != str(expected):
-            raise self._fail(index, f"expected ply number {expected}, found {number}")
+            found = number if len(number) <= EXCERPT_CHARS else excerpt(number)
+            raise self._fail(index, f"expected ply number {expected}, found {found}")
         self.pending_ply = number
 
     def _move(self, token: re.Match[str]) -> None:
@@ -607,8 +654,24 @@ class _RecordReader:
             last.clock.CopyFrom(parse_clock(argument))
         elif name == "ts":
             last.timestamp.CopyFrom(parse_timestamp(argument))
+        elif name == "seal":
+            self._ply_seal(line, argument)
         else:
             last.seat = _seat(argument)
+
+    def _ply_seal(self, line: _Line, argument: str) -> None:
+        """A main-line ply's seal entry; entries must be those of plies 1, 2, ... in turn."""
+        if line is not self.lines[0]:
+            raise RecordMalformedError("[%seal] belongs to main-line plies, not variations")
+        if not self.record.HasField("seal"):
+            raise RecordMalformedError('[%seal] needs the record\'s [Seal "1"] tag')
+        ply = len(line.moves)
+        if ply != len(self.ply_seals) + 1:
+            raise RecordMalformedError(
+                f"[%seal] of ply {ply}, but ply {len(self.ply_seals) + 1} has none: every "
+                "sealed ply carries its entry, from ply 1 on"
+            )
+        self.ply_seals.append(parse_ply_seal(argument).SerializeToString())
 
     def _place_in_comment(
         self, index: int, raw: str, offset: int, error: RecordMalformedError
@@ -665,6 +728,8 @@ class _RecordReader:
         if self.game_comment.pieces:
             self.record.comment = self.game_comment.text()
         self._line.close()
+        for entry in self.ply_seals:
+            self.record.seal.plies.add().MergeFromString(entry)
 
 
 @lru_cache(maxsize=256)
@@ -686,7 +751,7 @@ def format_grn(record: pb.GameRecord) -> str:
     words = []
     if record.comment:
         words.append(_comment_block(record.comment))
-    _append_line(words, record.moves, 1, record.rules.game, depth=0)
+    _append_line(words, record.moves, 1, record.rules.game, depth=0, seals=record.seal.plies)
     movetext = _wrap(words)
     return f"{tags}\n{movetext}\n" if movetext else tags
 
@@ -705,7 +770,7 @@ def _comment_block(text: str) -> str:
     return "{ " + escape_comment(text) + " }"
 
 
-def _command_block(move: pb.Move) -> str:
+def _command_block(move: pb.Move, sealed: spb.SealedPly | None) -> str:
     commands = []
     if move.seat:
         commands.append(f"[%seat {move.seat}]")
@@ -713,11 +778,19 @@ def _command_block(move: pb.Move) -> str:
         commands.append(f"[%clk {format_clock(move.clock)}]")
     if move.HasField("timestamp"):
         commands.append(f"[%ts {format_timestamp(move.timestamp)}]")
+    if sealed is not None:
+        commands.append(ply_seal_command(sealed))
     return "{" + " ".join(commands) + "}" if commands else ""
 
 
 def _append_line(
-    words: list[str], moves: Iterable[pb.Move], first_ply: int, game: GameValue, depth: int
+    words: list[str],
+    moves: Iterable[pb.Move],
+    first_ply: int,
+    game: GameValue,
+    depth: int,
+    *,
+    seals: Sequence[spb.SealedPly] = (),
 ) -> None:
     if depth > MAX_VARIATION_DEPTH:
         raise EncodingError(f"variations are nested deeper than {MAX_VARIATION_DEPTH} levels")
@@ -729,7 +802,7 @@ def _append_line(
             words.append(f"{ply}. {format_action(move, game)}{glyph}")
             if move.comment:
                 words.append(_comment_block(move.comment))
-            commands = _command_block(move)
+            commands = _command_block(move, seals[ply - 1] if ply <= len(seals) else None)
         except EncodingError as error:
             raise EncodingError(f"ply {ply}{' of a variation' if depth else ''}: {error}") from None
         if commands:

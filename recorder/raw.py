@@ -10,6 +10,7 @@ until a record of its encoding is decoded.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from gamerec.recorder.encoding import Encoding
@@ -56,6 +57,19 @@ class Frame(NamedTuple):
         A judge reads the moves from these instead of serializing the parsed record again.
         """
         return self.data if self.encoding in (Encoding.PB, Encoding.PBS) else None
+
+    def ply_places(self, plies: Iterable[int]) -> dict[int, tuple[int, int]]:
+        """Where some main-line plies' tokens stand in a text input: ``{ply: (line, column)}``.
+
+        Empty for binary and JSON frames, whose plies have no line.
+        """
+        if self.encoding is not Encoding.GRN:
+            return {}
+        from gamerec.recorder.grn import ply_places  # noqa: PLC0415 (when needed)
+        from gamerec.recorder.grn_lexer import RawRecord  # noqa: PLC0415
+
+        raw = RawRecord(self.data, self.line, self.column, self.base, self.offset)
+        return ply_places(raw, self.source, plies)
 
     def parse(self, deadline: float | None = None) -> pb.GameRecord:
         """The record; ``deadline`` (a ``time.monotonic()`` time) bounds a long GRN decode.

@@ -8,6 +8,7 @@ the gRPC service all return exactly these messages.
 
 from collections import abc as _abc
 from gamerec.v1 import record_pb2 as _record_pb2
+from gamerec.v1 import seal_pb2 as _seal_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
@@ -94,6 +95,7 @@ class Verdict(_message.Message):
     STATUS_FIELD_NUMBER: _builtins.int
     SOURCE_FIELD_NUMBER: _builtins.int
     RECORD_NUMBER_FIELD_NUMBER: _builtins.int
+    SEAL_FIELD_NUMBER: _builtins.int
     valid: _builtins.bool
     """True only when there is no finding at all."""
     plies_replayed: _builtins.int
@@ -110,6 +112,10 @@ class Verdict(_message.Message):
     """
     record_number: _builtins.int
     """The 1-based number of the record in its source (0 when not from a file)."""
+    seal: _seal_pb2.SealStatus.ValueType
+    """Whether the record is sealed and whether its seal holds (chain and signatures; who
+    signed what and whether the keys are trusted is `gamerec verify`'s, docs/seals.md).
+    """
     @_builtins.property
     def errors(self) -> _containers.RepeatedCompositeFieldContainer[Global___Finding]:
         """Every finding, in the order found; the replay stops at the first illegal move."""
@@ -130,10 +136,11 @@ class Verdict(_message.Message):
         status: Global___GameStatus.ValueType = ...,
         source: _builtins.str = ...,
         record_number: _builtins.int = ...,
+        seal: _seal_pb2.SealStatus.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["errors", b"errors", "final_digest", b"final_digest", "game", b"game", "plies_replayed", b"plies_replayed", "record_number", b"record_number", "result", b"result", "source", b"source", "status", b"status", "valid", b"valid"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["errors", b"errors", "final_digest", b"final_digest", "game", b"game", "plies_replayed", b"plies_replayed", "record_number", b"record_number", "result", b"result", "seal", b"seal", "source", b"source", "status", b"status", "valid", b"valid"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -150,6 +157,8 @@ class Finding(_message.Message):
     CODE_FIELD_NUMBER: _builtins.int
     MESSAGE_FIELD_NUMBER: _builtins.int
     MOVE_FIELD_NUMBER: _builtins.int
+    LINE_FIELD_NUMBER: _builtins.int
+    COLUMN_FIELD_NUMBER: _builtins.int
     ply: _builtins.int
     """The 1-based ply the finding is about; 0 for the record as a whole."""
     seat: _builtins.int
@@ -160,6 +169,11 @@ class Finding(_message.Message):
     """One plain sentence that says what is wrong and cites the rule."""
     move: _builtins.str
     """The move as written, when the finding is about a move."""
+    line: _builtins.int
+    """Where the ply's token stands in a text (GRN) input: its 1-based line and column; 0 when
+    unknown (binary and JSON inputs, records judged in memory).
+    """
+    column: _builtins.int
     def __init__(
         self,
         *,
@@ -168,10 +182,12 @@ class Finding(_message.Message):
         code: _builtins.str = ...,
         message: _builtins.str = ...,
         move: _builtins.str = ...,
+        line: _builtins.int = ...,
+        column: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "message", b"message", "move", b"move", "ply", b"ply", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "column", b"column", "line", b"line", "message", b"message", "move", b"move", "ply", b"ply", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias, cast
 
-from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError
+from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError, excerpt
 
 if TYPE_CHECKING:
     from gamerec.v1.record_pb2 import Game
@@ -72,7 +72,7 @@ class VariantOption(NamedTuple):
             value = self.names.get(text.lower())
             if value is None:
                 raise RecordMalformedError(
-                    f"{self.tag} must be one of {', '.join(self.names)}, not {text!r}"
+                    f"{self.tag} must be one of {', '.join(self.names)}, not {excerpt(text)}"
                 )
             return value
         what = f"{self.what} ({self.tag})"
@@ -196,7 +196,7 @@ def whole_number(text: str, what: str) -> int:
         RecordMalformedError: anything else.
     """
     if not _WHOLE_NUMBER.fullmatch(text) or int(text) > UINT32_MAX:
-        raise RecordMalformedError(f"expected {what} as a whole number, found {text!r}")
+        raise RecordMalformedError(f"expected {what} as a whole number, found {excerpt(text)}")
     return int(text)
 
 
@@ -217,11 +217,11 @@ def number(digits: str, token: str, what: str) -> int:
         NotationError: not digits, or too large for the record.
     """
     if not (digits.isascii() and digits.isdigit()):
-        found = repr(digits) if digits else "nothing"
-        raise NotationError(f"move {token!r}: expected {what}, found {found}")
+        found = excerpt(digits) if digits else "nothing"
+        raise NotationError(f"move {excerpt(token)}: expected {what}, found {found}")
     value = int(digits) if len(digits) <= 30 else UINT32_MAX + 1
     if value > UINT32_MAX:
-        raise NotationError(f"move {token!r}: {digits[:30]} is too large for {what}")
+        raise NotationError(f"move {excerpt(token)}: {digits[:30]} is too large for {what}")
     return value
 
 
@@ -233,9 +233,9 @@ def letter_number(part: str, token: str, what: str, example: str) -> tuple[int, 
     """
     match = LETTER_NUMBER.fullmatch(part)
     if match is None:
-        found = repr(part) if part else "nothing"
+        found = excerpt(part) if part else "nothing"
         raise NotationError(
-            f"move {token!r}: expected {what} such as {example} (a letter and a number), "
+            f"move {excerpt(token)}: expected {what} such as {example} (a letter and a number), "
             f"found {found}"
         )
     letter, digits = match.groups()
