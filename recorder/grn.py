@@ -154,10 +154,14 @@ def ply_places(raw: RawRecord, source: str, plies: Iterable[int]) -> dict[int, t
     if not wanted:
         return {}
     text = decode_record_text(raw.data, (source, raw.line, raw.column, raw.byte_offset, raw.offset))
-    places = Places(text, source, raw.line, raw.column, raw.offset)
+    return _main_line_places(Places(text, source, raw.line, raw.column, raw.offset), wanted)
+
+
+def _main_line_places(places: Places, wanted: set[int]) -> dict[int, tuple[int, int]]:
+    """:func:`ply_places` over a record's text already decoded."""
     found: dict[int, tuple[int, int]] = {}
     depth = ply = 0
-    for token in PLY_TOKEN.finditer(text):
+    for token in PLY_TOKEN.finditer(places.text):
         kind = token.lastgroup
         if kind in ("end", "result", "bad"):
             break
@@ -411,8 +415,25 @@ class _RecordReader:
             token = next(self.tokens)
         self._finish(token)
         if len(self.places.text) > 2 * self.limits.max_list_items:  # "a1,a1,...": 2 an item
-            check_lists(self.record, self.limits, source=self.places.source)
+            self._check_lists()
         return self.record
+
+    def _check_lists(self) -> None:
+        """The list-items limit, its error placed at the ply's token (a main-line ply)."""
+        try:
+            check_lists(self.record, self.limits, source=self.places.source)
+        except LimitExceededError as error:
+            ply = re.match(r"moves\[(\d+)\]", error.reason)
+            found = _main_line_places(self.places, {int(ply[1]) + 1}) if ply else {}
+            line, column = next(iter(found.values()), (self.places.line, self.places.column))
+            raise LimitExceededError(
+                error.reason,
+                source=error.source,
+                where=f"line {line}, column {column}",
+                limit=error.limit,
+                value=error.value,
+                maximum=error.maximum,
+            ) from None
 
     def _fail(self, index: int, reason: str) -> RecordMalformedError:
         return self.places.error(reason, index)
