@@ -156,11 +156,21 @@ class _Untyped(StringParamType):
         return ""
 
 
+class _UntypedInt(IntParamType):
+    """A whole number whose help shows only the argument's name (``N``), not ``<int>``."""
+
+    def get_metavar(self, param: Parameter, ctx: Context) -> str:
+        """No type placeholder."""
+        return ""
+
+
 def _plain_placeholders(command: TyperCommand) -> None:
     """A word where the help would show a type: ``--workers N``, ``--from pb|pbs|...``."""
     for param in command.params:
         if isinstance(param, TyperArgument) and type(param.type) is StringParamType:
             param.type = _Untyped()
+        elif isinstance(param, TyperArgument) and type(param.type) is IntParamType:
+            param.type = _UntypedInt()
         elif isinstance(param, TyperOption) and param.metavar is None and not param.is_flag:
             if isinstance(param.type, TyperChoice):
                 choices = (getattr(choice, "value", choice) for choice in param.type.choices)

@@ -18,7 +18,8 @@ from gamerec.recorder.limits import DEFAULT_LIMITS, limit_name
 GAMEREC = Path(sys.executable).parent / "gamerec"
 #: The commands that read records, so take --limit.
 READERS = ("validate", "replay", "score", "adjudicate", "convert", "info")
-PLACEHOLDER = re.compile(r"<[a-z |]+>")
+#: A type where a word should be (a list of the words an option takes, ``<new|show>``, is fine).
+PLACEHOLDER = re.compile(r"<(?:str|int|int range|float|float range|bool|boolean|text|path)>")
 
 
 def help_of(*arguments: str) -> str:
