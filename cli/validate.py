@@ -15,8 +15,12 @@ from gamerec.cli.verdicts import render_verdict_json, render_verdict_text
 from gamerec.recorder.encoding import Encoding
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from gamerec.recorder.limits import Limits
     from gamerec.v1 import verdict_pb2 as vpb
-    from gamerec.validator.batch import Outcome
+    from gamerec.validator.batch import Outcome, Render
+    from gamerec.validator.breakdown import Breakdown
 
 
 @dataclass
@@ -119,6 +123,32 @@ def validate(
     ] = None,
     *,
     limit: LimitOption = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="Judge on the Dask cluster of this scheduler (tcp://HOST:8786); the inputs "
+            "must be on storage every worker sees.",
+        ),
+    ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="local[:N]",
+            help="Judge on an embedded local Dask cluster of N workers (default: all cores).",
+        ),
+    ] = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            metavar="FOLDER",
+            help="With --scheduler or --cluster: keep each finished shard's verdicts here, "
+            "so that the same command resumes where an interrupted run stopped.",
+        ),
+    ] = None,
 ) -> None:
     """Replay every record under its rules and judge it.
 
@@ -127,7 +157,7 @@ def validate(
     record is valid, 1 when any is invalid, 2 when any input could not be read (the others
     are still validated). A one-line summary goes to stderr.
     """
-    from gamerec.validator.batch import judge_sources
+    from gamerec.validator.breakdown import Breakdown
 
     render = render_verdict_json if as_json else render_verdict_text
     if quiet:  # valid records are not printed, so the workers need not render them
@@ -135,9 +165,11 @@ def validate(
     limits = limits_of(limit)
     tally = Tally()
     progress = Progress(sys.stderr)
-    outcomes = judge_sources(paths, render, encoding=from_, workers=workers, limits=limits)
+    outcomes = _outcomes(paths, render, from_, workers, limits, scheduler, cluster, out)
+    breakdown = Breakdown()
     for outcome in outcomes:
         tally.add(outcome)
+        breakdown.add(outcome)
         progress.update(tally)
         if outcome.status == "unreadable":
             progress.clear()
@@ -147,7 +179,53 @@ def validate(
             typer.echo(outcome.text)
     progress.clear()
     typer.echo(tally.summary(), err=True)
+    _echo_breakdown(breakdown, tally, as_json)
     raise typer.Exit(tally.exit_code())
+
+
+def _outcomes(  # noqa: PLR0917 - the command's own options, passed on
+    paths: list[str],
+    render: Render,
+    encoding: Encoding | None,
+    workers: int,
+    limits: Limits,
+    scheduler: str | None,
+    cluster: str | None,
+    out: str | None,
+) -> Iterator[Outcome]:
+    """The outcomes of the local run (``--workers``) or of the run on a Dask cluster."""
+    if scheduler is None and cluster is None:
+        if out is not None:
+            raise typer.BadParameter("--out needs --scheduler or --cluster", param_hint="--out")
+        from gamerec.validator.batch import judge_sources
+
+        return judge_sources(paths, render, encoding=encoding, workers=workers, limits=limits)
+    if scheduler is not None and cluster is not None:
+        raise typer.BadParameter("give --scheduler or --cluster, not both", param_hint="--cluster")
+    from gamerec.cli.on_cluster import cluster_outcomes
+
+    return cluster_outcomes(
+        paths,
+        render,
+        encoding=encoding,
+        limits=limits,
+        scheduler=scheduler,
+        cluster=cluster,
+        out=out,
+    )
+
+
+def _echo_breakdown(breakdown: Breakdown, tally: Tally, as_json: bool) -> None:
+    """Verdicts per game and findings per code on stderr (``--json``: the whole summary)."""
+    if not as_json:
+        for line in breakdown.lines():
+            typer.echo(line, err=True)
+        return
+    import orjson
+
+    totals = {"records": tally.records, "valid": tally.valid, "invalid": tally.invalid}
+    summary = {**totals, "unreadable": tally.unreadable, "plies": tally.plies}
+    typer.echo(orjson.dumps({"summary": {**summary, **breakdown.as_dict()}}).decode(), err=True)
 
 
 def _render_invalid_text(verdict: vpb.Verdict) -> str:

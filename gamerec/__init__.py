@@ -41,6 +41,10 @@ facts: ``render_svg(record, ply=12)``, ``render_text(record)``, ``auto_annotate(
 ``engine("Oh-Wah-Ree")`` gives the rules behind one protocol (``variant``, ``new_game``,
 ``parse_move``, ``replay``; states with ``legal_moves``, ``check``, ``play``, ``scores``).
 
+Whole archives on a Dask cluster (the ``cluster`` extra): ``validate_on_cluster(paths,
+client, out="verdicts/")`` gives one ``Outcome`` per record, in input order, judged by the
+workers of an existing ``distributed.Client``; an interrupted run resumes from ``out``.
+
 Errors: everything gamerec raises on purpose is a :class:`GamerecError` (a ``ValueError``):
 :class:`RecordMalformedError` for input that cannot be decoded (with its place),
 :class:`LimitExceededError` past a :class:`Limits` value, :class:`VariantError` for an
@@ -75,6 +79,7 @@ if TYPE_CHECKING:
     from gamerec.validator.adjudication import adjudicate
     from gamerec.validator.annotation import auto_annotate, edit_ply
     from gamerec.validator.builder import IllegalPlyError, RecordBuilder
+    from gamerec.validator.cluster import validate_on_cluster
     from gamerec.validator.comparison import compare_collections, compare_records
     from gamerec.validator.frames import ReplayStoppedError, replay
     from gamerec.validator.games import engine, game_names
@@ -106,6 +111,7 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     "edit_ply": "gamerec.validator.annotation",
     "IllegalPlyError": "gamerec.validator.builder",
     "RecordBuilder": "gamerec.validator.builder",
+    "validate_on_cluster": "gamerec.validator.cluster",
     "compare_collections": "gamerec.validator.comparison",
     "compare_records": "gamerec.validator.comparison",
     "ReplayStoppedError": "gamerec.validator.frames",
@@ -158,6 +164,7 @@ __all__ = [
     "replay",
     "score",
     "validate",
+    "validate_on_cluster",
     "write_records",
 ]
 
