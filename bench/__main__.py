@@ -20,6 +20,9 @@ Sections (``--sections`` picks some; all by default):
    python-chess script that reads and replays one PGN game (validate no slower).
 6. ``service``: ``Validate`` calls/s and p50/p99 latency at 1, 8 and 32 callers next to an
    echo RPC with the same payload on the same server (at 32 callers, at least 60% of echo).
+7. ``cluster``: ``gamerec validate --scheduler`` on a Dask cluster of 1 and 2 worker processes
+   over a 200,000-record ``.pbs``, records/s against ``--workers 1`` and ``2`` on the same file
+   (within 15%: at least 0.85x), and the ``.pbs`` index scan in MB/s beside a plain read.
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -39,6 +42,7 @@ from functools import partial
 from typing import TypeVar
 
 from bench import (
+    bench_cluster,
     bench_encodings,
     bench_service,
     bench_startup,
@@ -49,7 +53,7 @@ from bench import (
 from bench.figures import Figure, table
 from gamerec.validator.batch import default_workers
 
-SECTIONS = ("engines", "peers", "validate", "encodings", "startup", "service")
+SECTIONS = ("engines", "peers", "validate", "encodings", "startup", "service", "cluster")
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
 CHESS = "python-chess PGN read+replay"
@@ -265,6 +269,16 @@ def service_figures(scale: Scale) -> list[Figure]:
     return figures
 
 
+def cluster_figures(scale: Scale) -> list[Figure]:
+    """Section 7: the run on a Dask cluster against the local run, and the index scan."""
+    records = bench_cluster.RECORDS if scale is FULL else 20_000
+    measured = _step(
+        f"cluster: {records:,} records on 1 and 2 Dask workers, and locally",
+        partial(bench_cluster.measure, records),
+    )
+    return bench_cluster.figures(measured)
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -304,6 +318,8 @@ def main() -> None:
         figures += startup_figures(scale)
     if "service" in options.sections:
         figures += service_figures(scale)
+    if "cluster" in options.sections:
+        figures += cluster_figures(scale)
     print(
         f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
         f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -23,10 +24,11 @@ if TYPE_CHECKING:
     from gamerec.recorder.limits import Limits
     from gamerec.validator.batch import Outcome, Render
 
-#: How long to wait for the scheduler to answer, and for a first worker to join it.
-CONNECT_SECONDS = 20
+#: How long to wait for a first worker to join the scheduler (the wait for the scheduler
+#: itself is Dask's ``distributed.comm.timeouts.connect``, 30 s unless configured).
 WORKER_SECONDS = 60
 LOCAL = "local"
+_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:[\w.-]+|\[[0-9a-fA-F:]+\]):\d{1,5}")
 
 
 def cluster_outcomes(
@@ -42,7 +44,7 @@ def cluster_outcomes(
     """Every record's Outcome judged on the cluster, in input order; exit 2 on a cluster fault."""
     from gamerec.validator.cluster import ClusterError, validate_on_cluster
 
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its tracebacks are not ours
+    _quiet_dask()
     try:
         with _client(scheduler, cluster) as (client, where):
             run = validate_on_cluster(
@@ -59,6 +61,19 @@ def cluster_outcomes(
     except ClusterError as error:
         typer.echo(error_line(str(error)), err=True)
         raise typer.Exit(EXIT_FAILED) from None
+
+
+def _quiet_dask() -> None:
+    """Silence Dask's own logging: its warnings and tracebacks are not this command's output.
+
+    What matters reaches the user as gamerec's own lines (a lost scheduler, an unreadable
+    record); the workers' and scheduler's logs stay theirs.
+    """
+    import distributed  # noqa: F401 (configures its loggers, which are then silenced)
+
+    for name in list(logging.root.manager.loggerDict):
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def parse_cluster(value: str) -> int:
@@ -97,10 +112,16 @@ def _client(scheduler: str | None, cluster: str | None) -> Iterator[tuple[Client
             yield client, f"local:{workers}"
         return
     address = scheduler or ""
+    if not _ADDRESS.fullmatch(address):
+        raise typer.BadParameter(
+            f"expected tcp://HOST:PORT (or tls://HOST:PORT), not {address!r}",
+            param_hint="--scheduler",
+        )
     try:
-        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+        client = Client(address, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        reason = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
     try:
         try:
             client.wait_for_workers(1, timeout=WORKER_SECONDS)

@@ -22,18 +22,17 @@ class Breakdown:
         valid: valid records per game.
         invalid: invalid records per game.
         findings: findings per code (a record with two findings of one code counts twice).
-        unreadable: records (and inputs) that could not be read: they have no game.
+
+    Records that could not be read have no game and are not counted here.
     """
 
     valid: Counter[str] = field(default_factory=Counter)
     invalid: Counter[str] = field(default_factory=Counter)
     findings: Counter[str] = field(default_factory=Counter)
-    unreadable: int = 0
 
     def add(self, outcome: Outcome) -> None:
         """Count one outcome."""
         if outcome.status == "unreadable":
-            self.unreadable += 1
             return
         (self.valid if outcome.status == "valid" else self.invalid)[outcome.game] += 1
         self.findings.update(outcome.codes)
@@ -58,14 +57,13 @@ class Breakdown:
         return lines
 
     def as_dict(self) -> dict[str, Any]:
-        """``{"games": {"ONE": {"valid": 9, "invalid": 1}}, "findings": {"CODE": 1}, ...}``."""
+        """``{"games": {"ONE": {"valid": 9, "invalid": 1}}, "findings": {"CODE": 1}}``."""
         return {
             "games": {
                 game: {"valid": self.valid[game], "invalid": self.invalid[game]}
                 for game in self.games()
             },
             "findings": dict(_by_count(self.findings)),
-            "unreadable": self.unreadable,
         }
 
 

@@ -432,13 +432,13 @@ class ClusterRun:
                 if future is not None:
                     future.release()
 
-    def _submit(self, shard: Shard, job: Job | None = None) -> Future[Any]:
+    def _submit(self, shard: Shard, job: Job | None = None, attempt: int = 1) -> Future[Any]:
         future: Future[Any] = _guarded(
             self._client.submit,
             judge_shard,
             shard,
             job or self._job,
-            key=f"gamerec-shard-{shard.key}-{shard.skip}-{shard.take}",
+            key=f"gamerec-shard-{shard.key}-{shard.skip}-{shard.take}-{attempt}",
             pure=False,
         )
         return future
@@ -452,17 +452,26 @@ class ClusterRun:
             future = self._submit(shard)  # a damaged file: judge the shard again
         try:
             return list(_result(future))
-        except Exception as error:  # KilledWorker, or the task itself failed
-            return self._rescue(shard, error)
+        except ClusterError:
+            raise
+        except Exception:  # KilledWorker, or the task itself failed
+            return self._rescue(shard)
         finally:
             future.release()
 
-    def _rescue(self, shard: Shard, failure: Exception) -> list[Outcome]:
-        """Judge a shard Dask gave up on one record per task; a record that fails is unreadable."""
+    def _rescue(self, shard: Shard) -> list[Outcome]:
+        """Judge a shard Dask gave up on one record per task; a record that fails is unreadable.
+
+        A worker that dies takes the tasks queued on it along, and Dask counts that death
+        against each of them; so a record whose task failed beside others is tried once more
+        alone before it is called unreadable.
+        """
         job = self._job._replace(out=None)
         described = _guarded(self._client.submit, describe_shard, shard, job, pure=False)
         try:
             items: list[tuple[str, int, str]] = _result(described)
+        except ClusterError:
+            raise
         except Exception as error:  # not even reading the shard works there
             source = shard.pbs.source if shard.pbs else shard.files[0][1]
             place = f"the records from byte {shard.pbs.bounds[0]}" if shard.pbs else "the input"
@@ -470,21 +479,35 @@ class ClusterRun:
         finally:
             described.release()
         singles = [shard._replace(skip=shard.skip + n, take=1) for n in range(len(items))]
-        futures = [self._submit(single, job) for single in singles]
+        results = self._judged([self._submit(single, job) for single in singles])
+        for n, result in enumerate(results):
+            if isinstance(result, Exception):
+                results[n] = self._judged([self._submit(singles[n], job, attempt=2)])[0]
         outcomes: list[Outcome] = []
-        for (source, number, place), future in zip(items, futures, strict=True):
-            try:
-                outcomes += _result(future)
-            except Exception as error:  # the record kills or breaks its judge
-                outcomes.append(
-                    Outcome("unreadable", source, number, 0, _lost(source, place, error))
-                )
-            finally:
-                future.release()
+        for (source, number, place), result in zip(items, results, strict=True):
+            if isinstance(result, Exception):
+                reason = _lost(source, place, result)
+                outcomes.append(Outcome("unreadable", source, number, 0, reason))
+            else:
+                outcomes += result
         if self._job.out is not None:
             write_shard_file(Path(self._job.out), shard.key, outcomes)
-        del failure  # the shard's own failure says no more than its records' do
         return outcomes
+
+    @staticmethod
+    def _judged(futures: list[Future[Any]]) -> list[list[Outcome] | Exception]:
+        """Each task's outcomes, or the exception it ended with."""
+        results: list[list[Outcome] | Exception] = []
+        for future in futures:
+            try:
+                results.append(_result(future))
+            except ClusterError:
+                raise
+            except Exception as error:  # the record kills or breaks its judge
+                results.append(error)
+            finally:
+                future.release()
+        return results
 
 
 def _ends_input(outcomes: list[Outcome], source: str) -> bool:
