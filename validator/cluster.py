@@ -117,6 +117,8 @@ class Shard(NamedTuple):
         pbs: or a byte range of an indexed ``.pbs`` file.
         skip: items (records or failures) of the shard to leave out from its start.
         take: items to judge after those (None: all).
+        input: the position of its (first) file among the run's inputs (a file named twice
+            is two inputs); not part of the key.
     """
 
     key: str
@@ -124,6 +126,7 @@ class Shard(NamedTuple):
     pbs: PbsRange | None = None
     skip: int = 0
     take: int | None = None
+    input: int = 0
 
 
 class Job(NamedTuple):
@@ -171,10 +174,10 @@ def plan_shards(
     shards: list[Shard] = []
     group: list[tuple[str, str, int, int]] = []
     grouped = 0
-    for path in files:
+    for position, path in enumerate(files):
         absolute, name = os.path.abspath(path), source_name(path)
         size, mtime = _size_and_time(absolute)
-        ranges = _indexed(absolute, name, size, job, shard_records)
+        ranges = _indexed(absolute, name, size, job, shard_records=shard_records, position=position)
         if ranges is None:
             group.append((absolute, name, size, mtime))
             grouped += max(size, 0)
@@ -199,7 +202,9 @@ def _size_and_time(path: str) -> tuple[int, int]:
     return status.st_size, status.st_mtime_ns
 
 
-def _indexed(path: str, name: str, size: int, job: Job, shard_records: int) -> list[Shard] | None:
+def _indexed(
+    path: str, name: str, size: int, job: Job, *, shard_records: int, position: int
+) -> list[Shard] | None:
     """The range shards of a large ``.pbs`` file, or None for a file that goes whole."""
     encoding = job.encoding or encoding_for_path(path)
     if encoding is not Encoding.PBS or size < INDEX_BYTES:
@@ -219,7 +224,7 @@ def _indexed(path: str, name: str, size: int, job: Job, shard_records: int) -> l
             index.bounds(first, stop),
             index.digests[first:stop],
         )
-        shards.append(Shard(_key(job, "range", part), pbs=part))
+        shards.append(Shard(_key(job, "range", part), pbs=part, input=position))
     return shards
 
 
@@ -407,7 +412,7 @@ class ClusterRun:
         window = max(4, threads * SHARDS_IN_FLIGHT_PER_THREAD)
         ahead: deque[tuple[Shard, Future[Any] | None]] = deque()
         upcoming = iter(self.shards)
-        ended: set[str] = set()  # .pbs inputs a fault ended: their later shards are dropped
+        ended: set[int] = set()  # .pbs inputs a fault ended: their later shards are dropped
         in_flight = 0
         try:
             while True:
@@ -419,13 +424,13 @@ class ClusterRun:
                     return
                 shard, future = ahead.popleft()
                 in_flight -= future is not None
-                if shard.pbs is not None and shard.pbs.source in ended:
+                if shard.pbs is not None and shard.input in ended:
                     if future is not None:
                         future.release()
                     continue
                 outcomes = self._outcomes(shard, future)
                 if shard.pbs is not None and _ends_input(outcomes, shard.pbs.source):
-                    ended.add(shard.pbs.source)
+                    ended.add(shard.input)
                 yield from outcomes
         finally:
             for _, future in ahead:

@@ -137,6 +137,15 @@ def test_a_fault_that_ends_an_input_drops_its_later_shards(tmp_path: Path, threa
     assert list(run) == expected
 
 
+def test_a_file_named_twice_is_two_inputs(tmp_path: Path, threads: Client) -> None:
+    archive = str(write_archive(tmp_path / "a.pbs", 4_500))
+    limits = Limits(max_record_bytes=1_000)  # each copy ends at the same record
+    expected = local([archive, archive], limits)
+    assert sum(outcome.number == 0 for outcome in expected) == 2
+    run = validate_on_cluster([archive, archive], threads, render_verdict_text, limits=limits)
+    assert list(run) == expected
+
+
 def test_a_run_on_the_cluster_writes_and_reuses_its_shards(tmp_path: Path, threads: Client) -> None:
     archive = write_archive(tmp_path / "a.pbs", 4_500)
     out = tmp_path / "out"
