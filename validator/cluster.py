@@ -36,6 +36,7 @@ what was written to ``out`` stays, and the same run started again resumes from i
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 from collections import deque
@@ -426,7 +427,7 @@ class ClusterRun:
                 in_flight -= future is not None
                 if shard.pbs is not None and shard.input in ended:
                     if future is not None:
-                        future.release()
+                        _release(future)
                     continue
                 outcomes = self._outcomes(shard, future)
                 if shard.pbs is not None and _ends_input(outcomes, shard.pbs.source):
@@ -435,7 +436,7 @@ class ClusterRun:
         finally:
             for _, future in ahead:
                 if future is not None:
-                    future.release()
+                    _release(future)
 
     def _submit(self, shard: Shard, job: Job | None = None, attempt: int = 1) -> Future[Any]:
         future: Future[Any] = _guarded(
@@ -462,7 +463,7 @@ class ClusterRun:
         except Exception:  # KilledWorker, or the task itself failed
             return self._rescue(shard)
         finally:
-            future.release()
+            _release(future)
 
     def _rescue(self, shard: Shard) -> list[Outcome]:
         """Judge a shard Dask gave up on one record per task; a record that fails is unreadable.
@@ -482,7 +483,7 @@ class ClusterRun:
             place = f"the records from byte {shard.pbs.bounds[0]}" if shard.pbs else "the input"
             return [Outcome("unreadable", source, 0, 0, _lost(source, place, error))]
         finally:
-            described.release()
+            _release(described)
         singles = [shard._replace(skip=shard.skip + n, take=1) for n in range(len(items))]
         results = self._judged([self._submit(single, job) for single in singles])
         for n, result in enumerate(results):
@@ -511,7 +512,7 @@ class ClusterRun:
             except Exception as error:  # the record kills or breaks its judge
                 results.append(error)
             finally:
-                future.release()
+                _release(future)
         return results
 
 
@@ -531,6 +532,12 @@ def _lost(source: str, place: str, error: Exception) -> str:
     else:
         reason = f"judging it failed: {type(error).__name__}: {error}"[:_MAX_REASON]
     return f"{source}: {place}: {reason}"
+
+
+def _release(future: Future[Any]) -> None:
+    """Let the cluster forget a task (nothing to do once the scheduler is gone)."""
+    with contextlib.suppress(Exception):
+        future.release()
 
 
 def _result(future: Future[Any]) -> Any:
