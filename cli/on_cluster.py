@@ -86,7 +86,7 @@ def parse_cluster(value: str) -> int:
 
     name, _, count = value.partition(":")
     if name != LOCAL or (count and not (count.isdigit() and int(count) > 0)):
-        raise typer.BadParameter(f"expected local or local:N (N workers), not {value!r}")
+        raise typer.BadParameter(f"expected local or local:N (N workers), not {value[:100]!r}")
     return int(count) if count else default_workers()
 
 
@@ -114,7 +114,7 @@ def _client(scheduler: str | None, cluster: str | None) -> Iterator[tuple[Client
     address = scheduler or ""
     if not _ADDRESS.fullmatch(address):
         raise typer.BadParameter(
-            f"expected tcp://HOST:PORT (or tls://HOST:PORT), not {address!r}",
+            f"expected tcp://HOST:PORT (or tls://HOST:PORT), not {address[:100]!r}",
             param_hint="--scheduler",
         )
     try:

@@ -60,12 +60,16 @@ def render_verdict_text(verdict: vpb.Verdict) -> str:
         result_text(verdict.result),
     ]
     lines = ["  ".join(part for part in parts if part)]
-    lines += [f"  {finding_text(finding)}" for finding in verdict.errors]
+    lines += [f"  {finding_text(finding, verdict.source)}" for finding in verdict.errors]
     return "\n".join(lines)
 
 
-def finding_text(finding: vpb.Finding) -> str:
-    """``ply 7, seat 1, c7xa5: NOT_A_JUMP: <sentence>`` (record-level findings: no place)."""
+def finding_text(finding: vpb.Finding, source: str = "") -> str:
+    """``ply 7, seat 1, c7xa5: NOT_A_JUMP: <sentence>`` (record-level findings: no place).
+
+    A finding placed in a text input starts with ``file:line:column:``, as compilers write
+    it, so editors jump to the ply: ``game.grn:9:4: ply 7, seat 1, c7xa5: ...``.
+    """
     place = []
     if finding.ply:
         place.append(f"ply {finding.ply}")
@@ -74,6 +78,8 @@ def finding_text(finding: vpb.Finding) -> str:
     if finding.move:
         place.append(finding.move)
     prefix = ", ".join(place) + ": " if place else ""
+    if finding.line and source:
+        prefix = f"{source}:{finding.line}:{finding.column}: {prefix}"
     return f"{prefix}{finding.code}: {finding.message}"
 
 

@@ -26,6 +26,7 @@ from gamerec.recorder.limits import (
 )
 from gamerec.recorder.raw import Frame
 from gamerec.recorder.wire import (
+    MAX_MESSAGE_DEPTH,
     NestingError,
     WireError,
     decode_varint,
@@ -37,6 +38,8 @@ from gamerec.v1 import record_pb2 as pb
 #: The largest record (a ``.pb`` file or one ``.pbs`` frame) read by default: 64 MiB.
 DEFAULT_MAX_RECORD_BYTES = DEFAULT_LIMITS.max_record_bytes
 _MAX_VARINT_BYTES = 10
+#: How much of a run of zero bytes is read at a time when counting empty frames.
+_ZERO_CHUNK = 1 << 16
 
 
 def parse_record(
@@ -77,9 +80,21 @@ def parse_record(
     return record
 
 
-def _too_deep(fault: NestingError, source: str, where: str, base: int) -> LimitExceededError:
-    """Protobuf's own nesting limit, reported as the variation-depth limit it implies."""
+def _too_deep(fault: NestingError, source: str, where: str, base: int) -> RecordMalformedError:
+    """Protobuf's own nesting limit, reported as the variation-depth limit it implies.
+
+    Groups nested too deep are no variations: they are fields no gamerec schema has, and the
+    error says so.
+    """
     place = f"byte {base + fault.offset}"
+    if fault.group:
+        reason = (
+            f"not a GameRecord: unknown groups (wire type 3) of field {fault.group} are nested "
+            f"more than {MAX_MESSAGE_DEPTH} deep, deeper than protobuf decodes"
+        )
+        return RecordMalformedError(
+            f"{place}: {reason}" if where else reason, source=source, where=where or place
+        )
     return LimitExceededError(
         f"{place + ': ' if where else ''}variations are nested deeper than protobuf decodes "
         f"(more than 100 nested messages; the limit variation-depth is at most "
@@ -174,7 +189,8 @@ def read_pbs_frames(
 
     Raises:
         LimitExceededError: a frame claims more than the record-bytes limit.
-        RecordMalformedError: a length prefix is broken or the last frame is cut off.
+        RecordMalformedError: a length prefix is broken, a frame is empty, or the last frame
+            is cut off.
     """
     limits = resolved(limits, max_record_bytes)
     number = first_number - 1
@@ -185,6 +201,8 @@ def read_pbs_frames(
         number += 1
         where = f"record {number} at byte {offset}"
         length = _frame_length(header, source, where, limits.max_record_bytes)
+        if not length:
+            raise _empty_frames(stream, source, number, offset)
         data = stream.read(length)
         if len(data) < length:
             raise RecordMalformedError(
@@ -194,6 +212,31 @@ def read_pbs_frames(
             )
         yield Frame(data, source, where, offset + len(header), limits)
         offset += len(header) + length
+
+
+def _empty_frames(stream: BinaryIO, source: str, number: int, offset: int) -> RecordMalformedError:
+    """The fault of an empty frame (length 0) at record ``number``, with the run it starts.
+
+    A record always has bytes (its game at least), so an empty frame is no record: most often a
+    stretch of zero bytes (a file cut, preallocated or overwritten). It ends the input as any
+    fault of the framing does; the message counts the run of empty frames and says whether
+    anything follows, in one pass over the run (fast however long it is).
+    """
+    run, following = 1, b""
+    while not following:
+        chunk = stream.read(_ZERO_CHUNK)
+        if not chunk:
+            break
+        zeros = len(chunk) - len(chunk.lstrip(b"\0"))
+        run += zeros
+        following = chunk[zeros:]
+    frames = "an empty frame" if run == 1 else f"{run:,} empty frames in a row"
+    rest = "; bytes follow it, not read" if following else ""
+    return RecordMalformedError(
+        f"{frames} (length 0): an empty frame holds no record{rest}",
+        source=source,
+        where=f"record {number} at byte {offset}",
+    )
 
 
 def _read_length_prefix(stream: BinaryIO) -> bytes:

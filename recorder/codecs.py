@@ -42,7 +42,7 @@ from gamerec.recorder.binary import (
     write_pbs,
 )
 from gamerec.recorder.encoding import Encoding, encoding_for_path
-from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.errors import EmptyInputError, EncodingError, RecordMalformedError
 from gamerec.recorder.limits import DEFAULT_LIMITS, Limits, exceeded, resolved
 from gamerec.recorder.raw import Frame
 from gamerec.recorder.wire import WireError, decode_varint
@@ -180,6 +180,7 @@ def read_records(
     name: str | None = None,
     max_record_bytes: int | None = None,
     limits: Limits | None = None,
+    allow_empty: bool = False,
 ) -> Iterator[pb.GameRecord]:
     """Read every record of a file, standard input or binary stream, one at a time.
 
@@ -192,15 +193,22 @@ def read_records(
             ``.pbs`` frame, a JSON line, a GRN record in characters); overrides
             ``limits.max_record_bytes``.
         limits: the limits every record is checked against (default ``DEFAULT_LIMITS``).
+        allow_empty: an input that holds no record yields nothing (else it is an error).
 
     Raises:
+        EmptyInputError: the input holds no record (and ``allow_empty`` is false).
         RecordMalformedError: the input cannot be decoded (source, place and reason given).
         LimitExceededError: a record exceeds a limit (the limit, the value and the place
             are named).
         OSError: the file cannot be opened or read.
     """
     for frame in read_frames(
-        source, encoding, name=name, max_record_bytes=max_record_bytes, limits=limits
+        source,
+        encoding,
+        name=name,
+        max_record_bytes=max_record_bytes,
+        limits=limits,
+        allow_empty=allow_empty,
     ):
         yield frame.parse()
 
@@ -212,6 +220,7 @@ def read_frames(
     name: str | None = None,
     max_record_bytes: int | None = None,
     limits: Limits | None = None,
+    allow_empty: bool = False,
 ) -> Iterator[Frame]:
     """Read every record of an input as its raw bytes, one at a time, without decoding it.
 
@@ -229,11 +238,25 @@ def read_frames(
         chosen = encoding or path_encoding
         if chosen is None:
             stream, chosen = _sniffed(stream, limits.max_record_bytes)
-        yield from _FRAMERS[chosen](stream, label, limits)
+        found = False
+        for frame in _FRAMERS[chosen](stream, label, limits):
+            found = True
+            yield frame
+        if not found and not allow_empty:
+            raise EmptyInputError(
+                f"the input holds no record (.{chosen.value}: {_NOTHING[chosen.is_text]})",
+                source=label,
+            )
+
+
+#: What an input that holds no record holds, text (True) or binary.
+_NOTHING = {False: "no bytes", True: "no bytes, or only white space"}
 
 
 def _pb_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
-    yield Frame(read_pb_bytes(stream, source, limits=limits), source, limits=limits)
+    data = read_pb_bytes(stream, source, limits=limits)
+    if data:  # no bytes is no record (though it parses as an empty message)
+        yield Frame(data, source, limits=limits)
 
 
 def _pbs_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
@@ -251,7 +274,9 @@ def json_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame
     if len(data) > maximum:
         prefix = "a .json record of at least "
         raise exceeded("max_record_bytes", prefix, len(data), "bytes", maximum, source=source)
-    yield Frame(data.removeprefix(_BOM), source, limits=limits, encoding=Encoding.JSON)
+    data = data.removeprefix(_BOM)
+    if data.strip():  # only white space is no record
+        yield Frame(data, source, limits=limits, encoding=Encoding.JSON)
 
 
 def jsonl_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
@@ -385,6 +410,7 @@ def decode_record(
     name: str = "<bytes>",
     max_record_bytes: int | None = None,
     limits: Limits | None = None,
+    deadline: float | None = None,
 ) -> pb.GameRecord:
     """Decode exactly one record held in memory (the gRPC service's entry point).
 
@@ -394,19 +420,19 @@ def decode_record(
         name: the source's name in errors.
         max_record_bytes: the largest record accepted (overrides ``limits``).
         limits: the limits the record is checked against (default ``DEFAULT_LIMITS``).
+        deadline: a ``time.monotonic()`` time a long decode gives up at (None: none).
 
     Raises:
         RecordMalformedError: the bytes are not one record in that encoding.
         LimitExceededError: the record exceeds a limit.
+        DeadlineExceededError: the deadline passed while the record was decoded.
     """
     limits = resolved(limits, max_record_bytes)
     maximum = limits.max_record_bytes
     chosen = encoding or sniff_encoding(data, at_end=True, max_record_bytes=maximum)
-    records = read_records(io.BytesIO(data), chosen, name=name, limits=limits)
-    first = next(records, None)
-    if first is None:
-        raise RecordMalformedError("expected one record, found none", source=name)
-    if next(records, None) is not None:
+    frames = read_frames(io.BytesIO(data), chosen, name=name, limits=limits)
+    first = next(frames).parse(deadline)
+    if next(frames, None) is not None:
         raise RecordMalformedError("expected one record, found several", source=name)
     return first
 

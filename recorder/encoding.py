@@ -26,6 +26,11 @@ class Encoding(enum.Enum):
         return self in (Encoding.PBS, Encoding.JSONL, Encoding.GRN)
 
     @property
+    def is_text(self) -> bool:
+        """Whether this encoding is text (ProtoJSON, GRN), not protobuf bytes."""
+        return self in (Encoding.JSON, Encoding.JSONL, Encoding.GRN)
+
+    @property
     def extension(self) -> str:
         """The file extension, with its dot."""
         return f".{self.value}"

@@ -7,9 +7,44 @@ still catch it. This module imports nothing, so even the pure rules engines can 
 
 from __future__ import annotations
 
+#: The longest message an error keeps; a longer one is cut in the middle (see :func:`bounded`).
+MAX_MESSAGE_CHARS = 1_000
+#: How much of an input's text a message quotes (see :func:`excerpt`).
+EXCERPT_CHARS = 40
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """``text`` quoted as ``repr`` does, cut to ``limit`` characters with a marked end.
+
+    Messages quote input through this, so a 1 MB token gives a short line:
+    ``'g7777777777...' (1,000,001 characters)``.
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
+def bounded(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``message``, its middle cut out (and the cut marked) when it is longer than ``limit``."""
+    if len(message) <= limit:
+        return message
+    keep = (limit - 40) // 2
+    cut = len(message) - 2 * keep
+    return f"{message[:keep]} [... {cut:,} characters cut ...] {message[-keep:]}"
+
 
 class GamerecError(ValueError):
-    """Base class of every error gamerec raises on purpose."""
+    """Base class of every error gamerec raises on purpose.
+
+    Its message is bounded (:data:`MAX_MESSAGE_CHARS`): whatever an error quotes from its
+    input, the line that reports it stays short.
+    """
+
+    def __init__(self, *args: object) -> None:
+        """Build the error; a single text message longer than the bound is cut."""
+        if len(args) == 1 and isinstance(args[0], str):
+            args = (bounded(args[0]),)
+        super().__init__(*args)
 
 
 class RecordMalformedError(GamerecError):
@@ -24,10 +59,18 @@ class RecordMalformedError(GamerecError):
 
     def __init__(self, reason: str, *, source: str = "", where: str = "") -> None:
         """Build the error and its one-line message ``source: where: reason``."""
-        self.source = source
+        self.source = bounded(source, EXCERPT_CHARS * 4)
         self.where = where
-        self.reason = reason
+        self.reason = bounded(reason)
         super().__init__(": ".join(part for part in (source, where, reason) if part))
+
+
+class EmptyInputError(RecordMalformedError):
+    """An input holds no record at all (an empty file, or only blank lines).
+
+    A gate that let such an input pass would pass a file truncated to nothing, so every
+    command refuses it, naming the input.
+    """
 
 
 class LimitExceededError(RecordMalformedError):

@@ -21,12 +21,20 @@ in ``gamerec.recorder.grn_values``. Reading a written record gives back an equal
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import BinaryIO
+from typing import BinaryIO, Final
 
-from gamerec.recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
+from gamerec.recorder.errors import (
+    EXCERPT_CHARS,
+    DeadlineExceededError,
+    EncodingError,
+    LimitExceededError,
+    RecordMalformedError,
+    excerpt,
+)
 from gamerec.recorder.grn_lexer import (
     PLY_TOKEN,
     Places,
@@ -46,7 +54,13 @@ from gamerec.recorder.grn_values import (
     parse_uint32,
     unescape,
 )
-from gamerec.recorder.limits import HARDEST_VARIATION_DEPTH, Limits, exceeded, resolved
+from gamerec.recorder.limits import (
+    HARDEST_VARIATION_DEPTH,
+    Limits,
+    check_lists,
+    exceeded,
+    resolved,
+)
 from gamerec.recorder.notation import GameValue, format_action, parse_action
 from gamerec.recorder.syntax import game_names, known_games
 from gamerec.recorder.wire import encode_varint
@@ -108,16 +122,66 @@ def read_grn(
         yield parse_grn_record(raw, source, limits)
 
 
-def parse_grn_record(raw: RawRecord, source: str, limits: Limits) -> pb.GameRecord:
+def parse_grn_record(
+    raw: RawRecord, source: str, limits: Limits, deadline: float | None = None
+) -> pb.GameRecord:
     """The record of one GRN record's bytes (as :func:`split_records` cuts them).
 
+    ``deadline`` (a ``time.monotonic()`` time, or None): the reader looks at the clock every
+    :data:`TOKENS_PER_CHECK` tokens and gives up once it has passed.
+
     Raises:
+        DeadlineExceededError: the deadline passed.
         RecordMalformedError: the text is not one GRN record (line and column given).
         LimitExceededError: the record exceeds a limit.
     """
     text = decode_record_text(raw.data, (source, raw.line, raw.column, raw.byte_offset, raw.offset))
     places = Places(text, source, raw.line, raw.column, raw.offset)
-    return _RecordReader(places, limits).read()
+    return _RecordReader(places, limits, deadline).read()
+
+
+def ply_places(raw: RawRecord, source: str, plies: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """Where the tokens of some main-line plies stand in the input: ``{ply: (line, column)}``.
+
+    For findings, which name a ply: a second, cheap pass over the record's text (only for a
+    record that has a finding), so the reading of every record stays as fast as it is. A ply
+    the text does not reach is left out.
+    """
+    wanted = set(plies)
+    if not wanted:
+        return {}
+    text = decode_record_text(raw.data, (source, raw.line, raw.column, raw.byte_offset, raw.offset))
+    places = Places(text, source, raw.line, raw.column, raw.offset)
+    found: dict[int, tuple[int, int]] = {}
+    depth = ply = 0
+    for token in PLY_TOKEN.finditer(text):
+        kind = token.lastgroup
+        if kind in ("end", "result", "bad"):
+            break
+        if kind in ("open", "close"):
+            depth += 1 if kind == "open" else -1
+        elif depth == 0 and kind in _MOVE_GROUPS:
+            ply += 1
+            if ply in wanted:
+                found[ply] = places.line_column(token.start(_MOVE_GROUPS[kind]))
+            if ply >= max(wanted):
+                break
+    return found
+
+
+#: The token kinds that hold a move, and the group of the move in each.
+_MOVE_GROUPS: Final = {"whole_ply": "ply_move", "move": "move_token"}
+
+#: How many tokens the reader reads between two looks at a deadline's clock.
+TOKENS_PER_CHECK: Final = 1024
+
+
+def _paced(tokens: Iterator[re.Match[str]], deadline: float) -> Iterator[re.Match[str]]:
+    """``tokens``, raising once ``deadline`` has passed (checked every few tokens)."""
+    for count, token in enumerate(tokens, start=1):
+        if not count % TOKENS_PER_CHECK and time.monotonic() > deadline:
+            raise DeadlineExceededError(f"{count:,} tokens of a GRN record read")
+        yield token
 
 
 def _placed(places: Places, error: RecordMalformedError, index: int) -> Exception:
@@ -297,7 +361,7 @@ def _seat_field(argument: str) -> bytes:
 class _RecordReader:
     """Reads one record's text: the tag section, then the move text."""
 
-    def __init__(self, places: Places, limits: Limits) -> None:
+    def __init__(self, places: Places, limits: Limits, deadline: float | None = None) -> None:
         self.places = places
         self.record = pb.GameRecord()
         self.limits = limits
@@ -306,7 +370,8 @@ class _RecordReader:
         self.pending_ply: str | None = None
         self.result_tag: str | None = None
         self.game_comment = Comment()
-        self.tokens = PLY_TOKEN.finditer(places.text)
+        tokens = PLY_TOKEN.finditer(places.text)
+        self.tokens = tokens if deadline is None else _paced(tokens, deadline)
 
     def read(self) -> pb.GameRecord:
         """The record (see the module docstring for what is checked)."""
@@ -341,6 +406,8 @@ class _RecordReader:
             handlers[kind](token)
             token = next(self.tokens)
         self._finish(token)
+        if len(self.places.text) > 2 * self.limits.max_list_items:  # "a1,a1,...": 2 an item
+            check_lists(self.record, self.limits, source=self.places.source)
         return self.record
 
     def _fail(self, index: int, reason: str) -> RecordMalformedError:
@@ -479,7 +546,8 @@ class _RecordReader:
         self._no_pending_ply(index)
         expected = self._line.next_ply()
         if number.lstrip("0") != str(expected):
-            raise self._fail(index, f"expected ply number {expected}, found {number}")
+            found = number if len(number) <= EXCERPT_CHARS else excerpt(number)
+            raise self._fail(index, f"expected ply number {expected}, found {found}")
         self.pending_ply = number
 
     def _move(self, token: re.Match[str]) -> None:

@@ -29,15 +29,17 @@ Termination             result.termination
 anything else           metadata.extra_tags
 ======================  ===============================================================
 
-Tag names are matched case-insensitively; values of named options too (``mirror "NONE"``).
-An absent tag leaves its field at the zero value (the documented default). Every tag present
-makes its message present, and the writer writes every field that is not zero, so a round
-trip is exact; a message that is present with every field zero is written with one marker
-tag: ``[Players "0"]`` for the variant, ``[Event ""]`` for the metadata, ``[Winner ""]`` for
-the result. Every seat gets its ``SeatN`` tag, even with an empty name, so the seat count
-survives. A variant tag that the record's game does not have, or a value the schema cannot
-hold (``Mirror "sometimes"``, ``Players "x"``), is an error; a value that the schema holds but
-the rules forbid (``Players "9"``, ``Board "7,10"``) is kept for the validator to judge.
+Tag names are matched case-insensitively; values of named options too (``mirror "NONE"``). An
+absent tag leaves its field unset (the documented default); a variant tag with an empty value
+(``[Board ""]``) too. Every tag present makes its message present, and the writer writes every
+field that is set (a variant's numbers have presence, so ``[Board "0"]`` stays a board of side
+0, an impossible variant, and is not read as the default), so a round trip is exact; a message
+that is present with nothing set is written with one marker tag: ``[Players ""]`` for the
+variant, ``[Event ""]`` for the metadata, ``[Winner ""]`` for the result. Every seat gets its
+``SeatN`` tag, even with an empty name, so the seat count survives. A variant tag that the
+record's game does not have, or a value the schema cannot hold (``Mirror "sometimes"``,
+``Players "x"``), is an error; a value that the schema holds but the rules forbid (``Players
+"9"``, ``Board "7,10"``) is kept for the validator to judge.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.grn_values import (
     format_timestamp,
     parse_int32,
@@ -115,7 +117,9 @@ def read_game(value: str) -> GameValue:
     """
     game = game_from_name(value)
     if game is None:
-        raise RecordMalformedError(f"unknown game {value!r}; expected one of {known_games()}")
+        raise RecordMalformedError(
+            f"unknown game {excerpt(value)}; expected one of {known_games()}"
+        )
     return game
 
 
@@ -157,6 +161,8 @@ def _read_variant_tag(record: pb.GameRecord, tag: str, value: str) -> None:
     variant = getattr(record.rules, field)
     variant.SetInParent()
     parsed = option.read(value)
+    if parsed is None:
+        return
     if option.repeated:
         getattr(variant, option.field).extend(parsed)
     else:
@@ -209,7 +215,7 @@ def _read_result_tag(result: pb.ClaimedResult, lower: str, value: str) -> None:
         termination = _TERMINATIONS.get(value.lower())
         if termination is None:
             raise RecordMalformedError(
-                f"Termination must be one of {', '.join(_TERMINATIONS)}, not {value!r}"
+                f"Termination must be one of {', '.join(_TERMINATIONS)}, not {excerpt(value)}"
             )
         result.termination = termination
 
@@ -223,7 +229,7 @@ def read_result_claim(result: pb.ClaimedResult, value: str) -> None:
         result.scores.values.extend(parse_uint32_list(value, "-", "a score"))
     else:
         raise RecordMalformedError(
-            f"expected a Result such as 31-24 (scores in seat order) or *, found {value!r}"
+            f"expected a Result such as 31-24 (scores in seat order) or *, found {excerpt(value)}"
         )
 
 
@@ -248,10 +254,9 @@ def variant_tags(rules: pb.Rules) -> list[tuple[str, str]]:
     variant = getattr(rules, field)
     tags = []
     for option in options:
-        value = getattr(variant, option.field)
-        if value:
-            tags.append((option.tag, option.write(value)))
-    return tags or [("Players", "0")]
+        if option.is_set(variant):
+            tags.append((option.tag, option.write(getattr(variant, option.field))))
+    return tags or [("Players", "")]
 
 
 def header_tags(record: pb.GameRecord) -> list[tuple[str, str]]:

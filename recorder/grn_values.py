@@ -26,7 +26,7 @@ import re
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
-from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.syntax.base import whole_number, whole_numbers
 
 UINT32_MAX = 2**32 - 1
@@ -109,7 +109,7 @@ parse_uint32 = whole_number
 def parse_int32(text: str, what: str) -> int:
     """A whole number from -2^31 to 2^31 - 1, with an optional minus sign."""
     if not re.fullmatch(r"-?[0-9]{1,10}", text) or not INT32_MIN <= int(text) <= INT32_MAX:
-        raise RecordMalformedError(f"expected {what} as a whole number, found {text!r}")
+        raise RecordMalformedError(f"expected {what} as a whole number, found {excerpt(text)}")
     return int(text)
 
 
@@ -157,13 +157,15 @@ def parse_clock(text: str) -> duration_pb2.Duration:
     """Read ``h:mm:ss`` or ``h:mm:ss.fff`` (1 to 9 fraction digits, optional ``-``)."""
     match = _CLOCK.fullmatch(text)
     if match is None:
-        raise RecordMalformedError(f"expected a clock such as 0:10:00 or 1:02:03.5, found {text!r}")
+        raise RecordMalformedError(
+            f"expected a clock such as 0:10:00 or 1:02:03.5, found {excerpt(text)}"
+        )
     sign, hours, minutes, whole, fraction = match.groups()
     if int(minutes) > 59 or int(whole) > 59:
-        raise RecordMalformedError(f"clock {text!r}: minutes and seconds must be below 60")
+        raise RecordMalformedError(f"clock {excerpt(text)}: minutes and seconds must be below 60")
     seconds = int(hours) * 3600 + int(minutes) * 60 + int(whole)
     if seconds > DURATION_MAX_SECONDS:
-        raise RecordMalformedError(f"clock {text!r} is longer than a duration can be")
+        raise RecordMalformedError(f"clock {excerpt(text)} is longer than a duration can be")
     factor = -1 if sign else 1
     return duration_pb2.Duration(seconds=factor * seconds, nanos=factor * _nanos(fraction))
 
@@ -191,19 +193,19 @@ def parse_timestamp(text: str) -> timestamp_pb2.Timestamp:
     match = _TIMESTAMP.fullmatch(text)
     if match is None:
         raise RecordMalformedError(
-            f"expected an RFC 3339 time such as 2026-11-29T20:15:03Z, found {text!r}"
+            f"expected an RFC 3339 time such as 2026-11-29T20:15:03Z, found {excerpt(text)}"
         )
     year, month, day, hours, minutes, whole, fraction, _, sign, off_h, off_m = match.groups()
     try:
         date = datetime.date(int(year), int(month), int(day))
     except ValueError:
-        raise RecordMalformedError(f"time {text!r} names no calendar day") from None
+        raise RecordMalformedError(f"time {excerpt(text)} names no calendar day") from None
     if int(hours) > 23 or int(minutes) > 59 or int(whole) > 59:
-        raise RecordMalformedError(f"time {text!r} names no time of day")
+        raise RecordMalformedError(f"time {excerpt(text)} names no time of day")
     offset = 0
     if sign:
         if int(off_h) > 23 or int(off_m) > 59:
-            raise RecordMalformedError(f"time {text!r} has an impossible offset")
+            raise RecordMalformedError(f"time {excerpt(text)} has an impossible offset")
         offset = (1 if sign == "+" else -1) * (int(off_h) * 3600 + int(off_m) * 60)
     seconds = (
         (date.toordinal() - _EPOCH_ORDINAL) * 86400
@@ -213,5 +215,5 @@ def parse_timestamp(text: str) -> timestamp_pb2.Timestamp:
         - offset
     )
     if not TIMESTAMP_MIN_SECONDS <= seconds <= TIMESTAMP_MAX_SECONDS:
-        raise RecordMalformedError(f"time {text!r} is outside years 0001 to 9999 in UTC")
+        raise RecordMalformedError(f"time {excerpt(text)} is outside years 0001 to 9999 in UTC")
     return timestamp_pb2.Timestamp(seconds=seconds, nanos=_nanos(fraction))

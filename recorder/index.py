@@ -17,8 +17,8 @@ written (read-only storage) is not an error: the index is then kept in memory fo
 
 The scan knows no limits: a frame longer than a job's ``record-bytes`` limit is a frame here,
 and the reader of its shard stops the input there, as a read of the whole file does. Whatever
-breaks the framing (a broken length prefix, a frame cut off by the end of the file) ends the
-index: the bytes from there to the end belong to the last granule, so the reader of the last
+breaks the framing (a broken length prefix, an empty frame, a frame cut off by the end of the
+file) ends the index: the bytes from there to the end belong to the last granule, so the reader of the last
 shard meets the same fault, with the same message, as a reader of the whole file.
 """
 
@@ -231,6 +231,9 @@ class _Scanner:
                 except WireError:
                     self._broken = size - position >= _MAX_VARINT_BYTES
                     return position, fed
+            if not length:  # an empty frame is a fault of the framing, as for the reader
+                self._broken = True
+                return position, fed
             if self.records and self.records % granule == 0:
                 self._hasher.update(data[fed:position])
                 self._close_granule(self._offset + position)

@@ -25,7 +25,14 @@ limit (``--limit``)     default         what it bounds
                                         names and values of free tags)
 ``seats``               64              seats of a record (GRN: the highest ``SeatN``)
 ``comment-chars``       2 MiB           characters of one comment (a move's or the game's)
+``list-items``          16,384          items of one list: the places of one move (ONE's
+                                        points, Aronda's fields, Oust's cells), ring sizes,
+                                        claimed scores, winners
 ======================  ==============  ====================================================
+
+Counts are checked before the costly work they bound: a JSON record's seats, free tags and
+lists before the mapping becomes a message; a binary record's lists are counted only when its
+size could hold a list that long.
 
 The defaults are far above any real game (the longest games the engines play run to a few
 thousand plies) and low enough that reading and judging a record stays fast. The validator
@@ -70,6 +77,8 @@ class Limits:
         max_tag_chars: characters of one tag value or text field (comments apart).
         max_seats: seats of a record.
         max_comment_chars: characters of one comment.
+        max_list_items: items of one list (the places of one move, ring sizes, claimed
+            scores, winners).
     """
 
     max_record_bytes: int = 64 * 1024 * 1024
@@ -80,6 +89,7 @@ class Limits:
     max_tag_chars: int = 16_384
     max_seats: int = 64
     max_comment_chars: int = 2 * 1024 * 1024
+    max_list_items: int = 16_384
 
     def __post_init__(self) -> None:
         """Check every limit is a whole number, and the depth one protobuf can read back.
@@ -231,6 +241,7 @@ def check_record(
     check("max_tags", "metadata.extra_tags: ", len(record.metadata.extra_tags), "free tags")
     if serialized is not None and within_by_size(serialized, limits):
         return
+    check_lists(record, limits, source=source, where=where)
     for path, text in _texts(record):
         check("max_tag_chars", f"{path}: ", len(text), "characters")
     check("max_comment_chars", "comment: ", len(record.comment), "characters")
@@ -283,6 +294,7 @@ def within_by_size(serialized: bytes, limits: Limits) -> bool:
 
     Exact, because a record of N bytes cannot hold more than its bytes allow:
 
+    - a list of more than N items (each takes at least a byte);
     - a text field or comment of more than N characters (a UTF-8 character takes at least
       one byte, and repeated occurrences of a singular field replace, never append);
     - more than N / 2 moves and variations (each element of a repeated message field takes
@@ -294,11 +306,45 @@ def within_by_size(serialized: bytes, limits: Limits) -> bool:
     """
     size = len(serialized)
     return (
-        size <= limits.max_tag_chars
+        size <= limits.max_list_items
+        and size <= limits.max_tag_chars
         and size <= limits.max_comment_chars
         and size // 2 <= limits.max_moves
         and not any(first in serialized for first in VARIATION_TAG_FIRST_BYTES)
     )
+
+
+def check_lists(
+    record: pb.GameRecord, limits: Limits | None = None, *, source: str = "", where: str = ""
+) -> None:
+    """Check every list of a record against the list-items limit.
+
+    The lists: the claimed scores and winners, the lists of the variant (ring sizes) and of
+    every move's action (the places of a capture or a turn), variations included. Generic: a
+    list is any repeated field of those messages.
+
+    Raises:
+        LimitExceededError: a list longer than ``limits.max_list_items`` (its path named).
+    """
+    limits = limits or DEFAULT_LIMITS
+    check = _Checker(limits, source, where)
+    check("max_list_items", "result.scores.values: ", len(record.result.scores.values), "items")
+    check("max_list_items", "result.winners: ", len(record.result.winners), "items")
+    variant = record.rules.WhichOneof("variant")
+    if variant is not None:
+        _check_message_lists(check, f"rules.{variant}", getattr(record.rules, variant))
+    for path, _, move in walk_moves(
+        record.moves, lambda move: move.variations, lambda line: line.moves
+    ):
+        action = move.WhichOneof("action")
+        if action is not None:
+            _check_message_lists(check, f"{path}.{action}", getattr(move, action))
+
+
+def _check_message_lists(check: _Checker, path: str, message: Any) -> None:
+    for field, value in message.ListFields():
+        if field.is_repeated:
+            check("max_list_items", f"{path}.{field.name}: ", len(value), "items")
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,7 +415,12 @@ def _path(steps: Sequence[str]) -> str:
 
 
 def check_mapping(
-    value: Mapping[str, Any], limits: Limits | None = None, *, source: str = "", where: str = ""
+    value: Mapping[str, Any],
+    limits: Limits | None = None,
+    *,
+    source: str = "",
+    where: str = "",
+    size: int | None = None,
 ) -> None:
     """Check the move tree of a ProtoJSON record before it is turned into a message.
 
@@ -380,13 +431,22 @@ def check_mapping(
     The counts are taken first without paths; the walk that names the place runs only when a
     limit is exceeded.
 
+    The seats and free tags are counted here too, and, when the JSON text is long enough
+    (``size`` characters) to hold a list longer than the list-items limit, every list.
+
     Raises:
-        LimitExceededError: the plies, moves or variation-depth limit is exceeded.
+        LimitExceededError: the plies, moves, variation-depth, seats, tags or list-items limit
+            is exceeded.
     """
     limits = limits or DEFAULT_LIMITS
+    check = _Checker(limits, source, where)
+    check("max_seats", "seats: ", len(_list(value.get("seats"))), "seats")
+    extra_tags = _get(value.get("metadata"), "extraTags")
+    check("max_tags", "metadata.extraTags: ", len(extra_tags or ()), "free tags")
+    if size is None or size > 2 * limits.max_list_items:  # "[1,1,...]": 2 characters an item
+        _check_mapping_lists(check, value)
     if _mapping_within(value, limits):
         return
-    check = _Checker(limits, source, where)
     moves = _list(value.get("moves"))
     check("max_plies", "the main line has ", len(moves), "plies")
     total = 0
@@ -398,6 +458,31 @@ def check_mapping(
         check("max_moves", "the record has at least ", total, _MOVES_UNIT)
         if variations:
             check("max_variation_depth", f"{path}: variations nested ", depth + 1, "deep")
+
+
+def _check_mapping_lists(check: _Checker, value: Mapping[str, Any]) -> None:
+    """The list-items limit on a ProtoJSON record's lists (as :func:`check_lists`)."""
+    result = value.get("result")
+    scores = _list(_get(_get(result, "scores"), "values"))
+    check("max_list_items", "result.scores.values: ", len(scores), "items")
+    check("max_list_items", "result.winners: ", len(_list(_get(result, "winners"))), "items")
+    rules = value.get("rules")
+    for name, part in rules.items() if isinstance(rules, dict) else ():
+        _check_mapping_part(check, f"rules.{name}", part)
+    for path, _, move in walk_moves(
+        _list(value.get("moves")),
+        lambda move: _list(_get(move, "variations")),
+        lambda line: _list(_get(line, "moves")),
+    ):
+        for name, part in move.items() if isinstance(move, dict) else ():
+            if name != "variations":
+                _check_mapping_part(check, f"{path}.{name}", part)
+
+
+def _check_mapping_part(check: _Checker, path: str, part: Any) -> None:
+    for name, items in part.items() if isinstance(part, dict) else ():
+        if isinstance(items, list):
+            check("max_list_items", f"{path}.{name}: ", len(items), "items")
 
 
 def _mapping_within(value: Mapping[str, Any], limits: Limits) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from gamerec.recorder.errors import EncodingError, NotationError
+from gamerec.recorder.errors import EncodingError, NotationError, excerpt
 from gamerec.recorder.syntax import GameSyntax, GameValue, syntax_named, syntax_of
 from gamerec.v1 import record_pb2 as pb
 
@@ -77,7 +77,7 @@ def parse_action(game: GameValue, text: str) -> pb.Move:
         return move
     syntax = syntax_of(game)
     if syntax is None:
-        raise NotationError(f"cannot read move {text!r} without a known game")
+        raise NotationError(f"cannot read move {excerpt(text)} without a known game")
     action: dict[str, Any] = {syntax.action: syntax.message_of(syntax.parse_move(token))}
     return pb.Move(**action)
 

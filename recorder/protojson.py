@@ -100,7 +100,7 @@ def parse_json_record(
             source=source,
             where=f"line {first_line}",
         )
-    check_mapping(value, limits, source=source, where=f"line {first_line}")
+    check_mapping(value, limits, source=source, where=f"line {first_line}", size=len(data))
     record = fast_record(value)
     if record is None:
         record = _record_by_json_format(value, source, first_line)

@@ -10,6 +10,7 @@ until a record of its encoding is decoded.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from gamerec.recorder.encoding import Encoding
@@ -56,10 +57,24 @@ class Frame(NamedTuple):
         """
         return self.data if self.encoding in (Encoding.PB, Encoding.PBS) else None
 
-    def parse(self) -> pb.GameRecord:
-        """The record.
+    def ply_places(self, plies: Iterable[int]) -> dict[int, tuple[int, int]]:
+        """Where some main-line plies' tokens stand in a text input: ``{ply: (line, column)}``.
+
+        Empty for binary and JSON frames, whose plies have no line.
+        """
+        if self.encoding is not Encoding.GRN:
+            return {}
+        from gamerec.recorder.grn import ply_places  # noqa: PLC0415 (when needed)
+        from gamerec.recorder.grn_lexer import RawRecord  # noqa: PLC0415
+
+        raw = RawRecord(self.data, self.line, self.column, self.base, self.offset)
+        return ply_places(raw, self.source, plies)
+
+    def parse(self, deadline: float | None = None) -> pb.GameRecord:
+        """The record; ``deadline`` (a ``time.monotonic()`` time) bounds a long GRN decode.
 
         Raises:
+            DeadlineExceededError: the deadline passed while a GRN record was read.
             RecordMalformedError: the bytes are not a record of their encoding; names the
                 place.
             LimitExceededError: the record exceeds a limit.
@@ -69,7 +84,7 @@ class Frame(NamedTuple):
             from gamerec.recorder.grn_lexer import RawRecord  # noqa: PLC0415
 
             raw = RawRecord(self.data, self.line, self.column, self.base, self.offset)
-            return parse_grn_record(raw, self.source, self.limits)
+            return parse_grn_record(raw, self.source, self.limits, deadline)
         if self.encoding in (Encoding.JSON, Encoding.JSONL):
             from gamerec.recorder.protojson import parse_json_record  # noqa: PLC0415
 

@@ -26,11 +26,18 @@ class WireError(Exception):
 
 
 class NestingError(WireError):
-    """Messages nested deeper than the protobuf decoders accept."""
+    """Messages nested deeper than the protobuf decoders accept.
 
-    def __init__(self, offset: int) -> None:
-        """Record where the nesting goes too deep."""
-        super().__init__(offset, f"messages are nested deeper than {MAX_MESSAGE_DEPTH} levels")
+    Attributes:
+        group: the nesting that went too deep is of groups (wire type 3, fields no schema of
+            gamerec has), not of the record's own messages.
+    """
+
+    def __init__(self, offset: int, group: int = 0) -> None:
+        """Record where the nesting goes too deep (and the field number of a group)."""
+        self.group = group
+        what = f"groups (wire type 3) of field {group}" if group else "messages"
+        super().__init__(offset, f"{what} are nested deeper than {MAX_MESSAGE_DEPTH} levels")
 
 
 def encode_varint(value: int) -> bytes:
@@ -132,6 +139,8 @@ def _skip_length_delimited(data: bytes, field: _Field, position: int, end: int, 
         )
     if field.descriptor is not None and field.has_type(FieldDescriptor.TYPE_MESSAGE):
         _walk(data, position, position + length, field.descriptor.message_type, depth + 1)
+    elif field.descriptor is not None and field.descriptor.type in _PACKED_SIZES:
+        _check_packed(data, field, position, position + length)
     elif field.has_type(FieldDescriptor.TYPE_STRING):
         try:
             data[position : position + length].decode("utf-8")
@@ -140,10 +149,51 @@ def _skip_length_delimited(data: bytes, field: _Field, position: int, end: int, 
     return position + length
 
 
+#: The scalar types a repeated field may pack, with their size (0: a varint each).
+_PACKED_SIZES: dict[int, int] = {
+    FieldDescriptor.TYPE_INT32: 0,
+    FieldDescriptor.TYPE_INT64: 0,
+    FieldDescriptor.TYPE_UINT32: 0,
+    FieldDescriptor.TYPE_UINT64: 0,
+    FieldDescriptor.TYPE_SINT32: 0,
+    FieldDescriptor.TYPE_SINT64: 0,
+    FieldDescriptor.TYPE_BOOL: 0,
+    FieldDescriptor.TYPE_ENUM: 0,
+    FieldDescriptor.TYPE_FIXED32: 4,
+    FieldDescriptor.TYPE_SFIXED32: 4,
+    FieldDescriptor.TYPE_FLOAT: 4,
+    FieldDescriptor.TYPE_FIXED64: 8,
+    FieldDescriptor.TYPE_SFIXED64: 8,
+    FieldDescriptor.TYPE_DOUBLE: 8,
+}
+
+
+def _check_packed(data: bytes, field: _Field, start: int, end: int) -> None:
+    """Check the packed values of a repeated number field (the bytes of one length-delimited)."""
+    size = _PACKED_SIZES[field.descriptor.type] if field.descriptor is not None else 0
+    if size:
+        if (end - start) % size:
+            raise WireError(
+                start,
+                f"the packed values of {field.label} take {end - start} bytes, not a multiple "
+                f"of {size}: the last value is cut short",
+            )
+        return
+    position = start
+    while position < end:
+        value_start = position
+        if all(byte & 0x80 for byte in data[position:end]):
+            raise WireError(
+                value_start,
+                f"the packed values of {field.label} end inside a number (cut short)",
+            )
+        position = decode_varint(data, position, end, f"a packed value of {field.label}")[1]
+
+
 def _skip_group(data: bytes, field: _Field, position: int, end: int, depth: int) -> int:
     """Skip a (deprecated) group up to its end marker."""
     if depth + 1 > MAX_MESSAGE_DEPTH:
-        raise NestingError(field.start)
+        raise NestingError(field.start, group=field.number)
     while position < end:
         inner_start = position
         tag, position = decode_varint(data, position, end, "a field tag")

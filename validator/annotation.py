@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.errors import GamerecError, excerpt
 from gamerec.recorder.grn import GLYPHS
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -163,7 +163,7 @@ def parse_glyph(text: str) -> pb.Glyph.ValueType:
     if re.fullmatch(r"\$[1-6]", text):
         return pb.Glyph.ValueType(int(text[1:]))
     known = " ".join(_GLYPHS_BY_TEXT)
-    raise AnnotationError(f"{text!r} is not a glyph; use one of {known} or $1 to $6")
+    raise AnnotationError(f"{excerpt(text)} is not a glyph; use one of {known} or $1 to $6")
 
 
 def edit_ply(

@@ -20,6 +20,7 @@ from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.inputs import InputFailure, InputRecord, read_inputs
 from gamerec.recorder.limits import Limits
 from gamerec.recorder.notation import game_label
+from gamerec.recorder.raw import Frame
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.judge import validate
 
@@ -129,6 +130,17 @@ def _chunks(items: Iterator[_Item]) -> Iterator[list[_Item]]:
         yield chunk
 
 
+def place_findings(verdict: vpb.Verdict, frame: Frame) -> None:
+    """Give every finding about a ply the line and column of the ply's token (GRN input)."""
+    about_plies = [finding for finding in verdict.errors if finding.ply]
+    if not about_plies:
+        return
+    places = frame.ply_places(finding.ply for finding in about_plies)
+    for finding in about_plies:
+        if finding.ply in places:
+            finding.line, finding.column = places[finding.ply]
+
+
 def _judge_chunk(chunk: list[_Item], render: Render) -> list[Outcome]:
     """Parse, validate and render one chunk (in a worker, or in the caller)."""
     return [judge_item(item, render) for item in chunk]
@@ -145,6 +157,7 @@ def judge_item(item: _Item, render: Render) -> Outcome:
         return Outcome("unreadable", item.source, item.number, 0, str(error))
     verdict.source = item.source
     verdict.record_number = item.number
+    place_findings(verdict, item.frame)
     status: Status = "valid" if verdict.valid else "invalid"
     codes = tuple(finding.code for finding in verdict.errors)
     return Outcome(

@@ -9,8 +9,10 @@ Policies:
 - ``random``: every legal decision equally likely (the engines' own ``random_game``);
 - ``greedy``: the decision that leaves the mover best off one decision ahead: the largest
   lead in score over the best other seat, then the largest lead in places held on the board
-  (stones, owned fields, stones in own pits), ties broken at random. Cheap, and it plays more
-  purposeful games (captures are taken, fields are completed) than ``random``.
+  (stones, owned fields, stones in own pits), ties broken at random, never back into a
+  position already reached while a decision leads elsewhere (so greedy play cannot cycle).
+  Cheap, and it plays more purposeful games (captures are taken, fields are completed) than
+  ``random``.
 """
 
 from __future__ import annotations
@@ -124,21 +126,32 @@ def _record(
 
 
 def _greedy(found: Engine[Any, Any], rng: random.Random) -> Choose:
-    """A chooser that takes the decision with the best lead one decision ahead."""
+    """A chooser that takes the decision with the best lead one decision ahead.
+
+    It never walks into a position the game has already reached while another decision
+    leads somewhere new: greedy play alone can cycle for ever (Oh-Wah-Ree with 4 seats
+    repeats a position every 4 plies when each seat takes its best sowing back and forth).
+    When every decision leads to a position seen before, it chooses at random, and random
+    play leaves any cycle that has a way out.
+    """
+    seen: set[str] = set()
 
     def choose(state: GameState[Any], options: list[Any]) -> Any:
         mover = state.to_move
+        seen.add(state.digest())
         best: list[Any] = []
         best_value: tuple[int, int] | None = None
         for option in options:
             child = state.copy()
             child.decide(option)
+            if child.digest() in seen:
+                continue
             value = _lead(child, mover)
             if best_value is None or value > best_value:
                 best, best_value = [option], value
             elif value == best_value:
                 best.append(option)
-        return rng.choice(best)
+        return rng.choice(best or options)
 
     return choose
 

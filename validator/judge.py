@@ -128,14 +128,27 @@ def _compute_result(record: pb.GameRecord, judgement: Judgement) -> vpb.Computed
     result = vpb.ComputedResult(scores=state.scores(), ranks=state.ranking())
     if judgement.finished:
         result.winners.extend(state.winners())
-        resigned = judgement.last_token == "resign"
-        result.termination = pb.TERMINATION_RESIGNATION if resigned else pb.TERMINATION_NORMAL
+        result.termination = (
+            pb.TERMINATION_RESIGNATION if _resignation_ended(judgement) else pb.TERMINATION_NORMAL
+        )
     else:
         result.provisional = True
         claimed = record.result.termination
         if claimed in OUTSIDE_TERMINATIONS:
             result.termination = claimed
     return result
+
+
+def _resignation_ended(judgement: Judgement) -> bool:
+    """Whether a resignation ended the finished game: the last ply resigned and one seat is left.
+
+    A ``resign`` that completes the last round of a game of three or more seats, with several
+    seats still playing, ends the game by its normal end rule, not by resignation.
+    """
+    state = judgement.state
+    if judgement.last_token != "resign" or state is None:
+        return False
+    return state.seats - len(state.position().resigned) <= 1
 
 
 def claim_findings(record: pb.GameRecord, judgement: Judgement) -> list[vpb.Finding]:

@@ -21,6 +21,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from gamerec.recorder.errors import bounded
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.deadline import check_deadline, paced
@@ -214,7 +215,9 @@ def illegal_finding(
 ) -> vpb.Finding:
     """The finding of an illegal ply (``state`` is the position before it)."""
     seat = state.to_move or move.seat
-    return vpb.Finding(ply=ply, seat=seat, code=illegal.code, message=illegal.message, move=text)
+    return vpb.Finding(
+        ply=ply, seat=seat, code=illegal.code, message=bounded(illegal.message), move=shown(text)
+    )
 
 
 def unreadable_finding(
@@ -232,7 +235,7 @@ def unreadable_finding(
         seat=move.seat or state.to_move,
         code=problem.code,
         message=str(problem),
-        move=problem.text,
+        move=shown(problem.text),
     )
 
 
@@ -245,5 +248,16 @@ def after_end_finding(ply: int, move: pb.Move, text: str, identity: RulesIdentit
         code="GAME_ALREADY_OVER",
         message=f"the game was already over after ply {ply - 1} "
         f"({citation.cite(citation.end)}), so no further ply may be recorded",
-        move=text,
+        move=shown(text),
     )
+
+
+#: The longest move text a finding carries (a longer one is cut, and the cut marked).
+MAX_FINDING_MOVE_CHARS = 80
+
+
+def shown(text: str) -> str:
+    """A move's text as a finding shows it: whole, or its start and how long it was."""
+    if len(text) <= MAX_FINDING_MOVE_CHARS:
+        return text
+    return f"{text[:MAX_FINDING_MOVE_CHARS]}... ({len(text):,} characters)"

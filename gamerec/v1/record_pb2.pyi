@@ -381,7 +381,9 @@ Global___Rules: _TypeAlias = Rules  # noqa: Y015
 
 @_typing.final
 class OneVariant(_message.Message):
-    """ONE variant options (rules/one.md §8.1). Zero values mean the documented default."""
+    """ONE variant options (rules/one.md §8.1). An option left out takes the documented default; a number set to 0 is
+    present and names no board, count or player number, so it is an impossible variant.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -402,22 +404,26 @@ class OneVariant(_message.Message):
     def __init__(
         self,
         *,
-        players: _builtins.int = ...,
+        players: _builtins.int | None = ...,
         ring_sizes: _abc.Iterable[_builtins.int] | None = ...,
         mirror: Global___OneMirror.ValueType = ...,
         tiebreak: Global___OneTiebreak.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_players", b"_players", "players", b"players"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["mirror", b"mirror", "players", b"players", "ring_sizes", b"ring_sizes", "tiebreak", b"tiebreak"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_players", b"_players", "mirror", b"mirror", "players", b"players", "ring_sizes", b"ring_sizes", "tiebreak", b"tiebreak"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__players: _TypeAlias = _typing.Literal["players"]  # noqa: Y015
+    _WhichOneofArgType__players: _TypeAlias = _typing.Literal["_players", b"_players"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__players) -> _WhichOneofReturnType__players | None: ...
 
 Global___OneVariant: _TypeAlias = OneVariant  # noqa: Y015
 
 @_typing.final
 class ArondaVariant(_message.Message):
-    """Aronda variant options (rules/aronda.md §8.1). Zero values mean the documented default."""
+    """Aronda variant options (rules/aronda.md §8.1). An option left out takes the documented default; a number set to 0 is
+    present and names no board, count or player number, so it is an impossible variant.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -425,7 +431,7 @@ class ArondaVariant(_message.Message):
     SUPPLY_FIELD_NUMBER: _builtins.int
     SECOND_PIECE_FIELD_NUMBER: _builtins.int
     players: _builtins.int
-    """Number of seats; 0 means 2, the only legal value (GRN tag `Players`)."""
+    """Number of seats; unset means 2, the only legal value (GRN tag `Players`)."""
     supply: Global___ArondaSupply.ValueType
     """What happens when a seat has no legal field (GRN tag `Supply`); unspecified means STRICT."""
     second_piece: Global___ArondaSecondPiece.ValueType
@@ -435,21 +441,25 @@ class ArondaVariant(_message.Message):
     def __init__(
         self,
         *,
-        players: _builtins.int = ...,
+        players: _builtins.int | None = ...,
         supply: Global___ArondaSupply.ValueType = ...,
         second_piece: Global___ArondaSecondPiece.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_players", b"_players", "players", b"players"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["players", b"players", "second_piece", b"second_piece", "supply", b"supply"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_players", b"_players", "players", b"players", "second_piece", b"second_piece", "supply", b"supply"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__players: _TypeAlias = _typing.Literal["players"]  # noqa: Y015
+    _WhichOneofArgType__players: _TypeAlias = _typing.Literal["_players", b"_players"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__players) -> _WhichOneofReturnType__players | None: ...
 
 Global___ArondaVariant: _TypeAlias = ArondaVariant  # noqa: Y015
 
 @_typing.final
 class OustVariant(_message.Message):
-    """Oust variant options (rules/oust.md §8.1). Zero values mean the documented default."""
+    """Oust variant options (rules/oust.md §8.1). An option left out takes the documented default; a number set to 0 is
+    present and names no board, count or player number, so it is an impossible variant.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -457,29 +467,38 @@ class OustVariant(_message.Message):
     BOARD_SIDE_FIELD_NUMBER: _builtins.int
     PIE_FIELD_NUMBER: _builtins.int
     players: _builtins.int
-    """Number of seats; 0 means 2, the only legal value (GRN tag `Players`)."""
+    """Number of seats; unset means 2, the only legal value (GRN tag `Players`)."""
     board_side: _builtins.int
-    """Side length of the hex-hex board, 2 to 13; 0 means 7 (GRN tag `Board`)."""
+    """Side length of the hex-hex board, 2 to 13; unset means 7 (GRN tag `Board`)."""
     pie: Global___OustPie.ValueType
     """The pie rule (GRN tag `Pie`); unspecified means ON."""
     def __init__(
         self,
         *,
-        players: _builtins.int = ...,
-        board_side: _builtins.int = ...,
+        players: _builtins.int | None = ...,
+        board_side: _builtins.int | None = ...,
         pie: Global___OustPie.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_board_side", b"_board_side", "_players", b"_players", "board_side", b"board_side", "players", b"players"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["board_side", b"board_side", "pie", b"pie", "players", b"players"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_board_side", b"_board_side", "_players", b"_players", "board_side", b"board_side", "pie", b"pie", "players", b"players"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__board_side: _TypeAlias = _typing.Literal["board_side"]  # noqa: Y015
+    _WhichOneofArgType__board_side: _TypeAlias = _typing.Literal["_board_side", b"_board_side"]  # noqa: Y015
+    _WhichOneofReturnType__players: _TypeAlias = _typing.Literal["players"]  # noqa: Y015
+    _WhichOneofArgType__players: _TypeAlias = _typing.Literal["_players", b"_players"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__board_side) -> _WhichOneofReturnType__board_side | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__players) -> _WhichOneofReturnType__players | None: ...
 
 Global___OustVariant: _TypeAlias = OustVariant  # noqa: Y015
 
 @_typing.final
 class OhWahReeVariant(_message.Message):
-    """Oh-Wah-Ree variant options (rules/ohwahree.md §8.1). Zero values mean the documented default."""
+    """Oh-Wah-Ree variant options (rules/ohwahree.md §8.1). An option left out takes the documented default; a number set to 0 is
+    present and names no board, count or player number, so it is an impossible variant.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -489,7 +508,7 @@ class OhWahReeVariant(_message.Message):
     players: _builtins.int
     """Number of seats, 2, 3 or 4; required (GRN tag `Players`)."""
     stones_per_pit: _builtins.int
-    """Stones in every pit at the start; 0 means 4 (2 and 3 seats) or 6 (4 seats)
+    """Stones in every pit at the start; unset means 4 (2 and 3 seats) or 6 (4 seats)
     (GRN tag `StonesPerPit`).
     """
     direction: Global___OhWahReeDirection.ValueType
@@ -499,15 +518,22 @@ class OhWahReeVariant(_message.Message):
     def __init__(
         self,
         *,
-        players: _builtins.int = ...,
-        stones_per_pit: _builtins.int = ...,
+        players: _builtins.int | None = ...,
+        stones_per_pit: _builtins.int | None = ...,
         direction: Global___OhWahReeDirection.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_players", b"_players", "_stones_per_pit", b"_stones_per_pit", "players", b"players", "stones_per_pit", b"stones_per_pit"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["direction", b"direction", "players", b"players", "stones_per_pit", b"stones_per_pit"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_players", b"_players", "_stones_per_pit", b"_stones_per_pit", "direction", b"direction", "players", b"players", "stones_per_pit", b"stones_per_pit"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__players: _TypeAlias = _typing.Literal["players"]  # noqa: Y015
+    _WhichOneofArgType__players: _TypeAlias = _typing.Literal["_players", b"_players"]  # noqa: Y015
+    _WhichOneofReturnType__stones_per_pit: _TypeAlias = _typing.Literal["stones_per_pit"]  # noqa: Y015
+    _WhichOneofArgType__stones_per_pit: _TypeAlias = _typing.Literal["_stones_per_pit", b"_stones_per_pit"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__players) -> _WhichOneofReturnType__players | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__stones_per_pit) -> _WhichOneofReturnType__stones_per_pit | None: ...
 
 Global___OhWahReeVariant: _TypeAlias = OhWahReeVariant  # noqa: Y015
 

@@ -150,6 +150,8 @@ class Finding(_message.Message):
     CODE_FIELD_NUMBER: _builtins.int
     MESSAGE_FIELD_NUMBER: _builtins.int
     MOVE_FIELD_NUMBER: _builtins.int
+    LINE_FIELD_NUMBER: _builtins.int
+    COLUMN_FIELD_NUMBER: _builtins.int
     ply: _builtins.int
     """The 1-based ply the finding is about; 0 for the record as a whole."""
     seat: _builtins.int
@@ -160,6 +162,11 @@ class Finding(_message.Message):
     """One plain sentence that says what is wrong and cites the rule."""
     move: _builtins.str
     """The move as written, when the finding is about a move."""
+    line: _builtins.int
+    """Where the ply's token stands in a text (GRN) input: its 1-based line and column; 0 when
+    unknown (binary and JSON inputs, records judged in memory).
+    """
+    column: _builtins.int
     def __init__(
         self,
         *,
@@ -168,10 +175,12 @@ class Finding(_message.Message):
         code: _builtins.str = ...,
         message: _builtins.str = ...,
         move: _builtins.str = ...,
+        line: _builtins.int = ...,
+        column: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "message", b"message", "move", b"move", "ply", b"ply", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "column", b"column", "line", b"line", "message", b"message", "move", b"move", "ply", b"ply", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

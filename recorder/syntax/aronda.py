@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from gamerec.recorder.errors import EncodingError, NotationError
+from gamerec.recorder.errors import EncodingError, NotationError, excerpt
 from gamerec.recorder.syntax.base import PLAYERS, GameSyntax, enum_name, named_option, number
 
 #: An Aronda move form: ``(ring letter, index)`` per placement (``o1,c`` is
@@ -41,7 +41,7 @@ def parse_move(token: str) -> Fields:
         if part[:1] not in "imo" or not part[:1] or not part[1:]:
             found = repr(part) if part else "nothing"
             raise NotationError(
-                f"move {token!r}: expected an Aronda field (c, i1..i8, m1..m8, o1..o8), "
+                f"move {excerpt(token)}: expected an Aronda field (c, i1..i8, m1..m8, o1..o8), "
                 f"found {found}"
             )
         fields.append((part[0], number(part[1:], token, "a field number")))

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias, cast
 
-from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError
+from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError, excerpt
 
 if TYPE_CHECKING:
     from gamerec.v1.record_pb2 import Game
@@ -58,22 +58,38 @@ class VariantOption(NamedTuple):
     repeated: bool = False
 
     def read(self, text: str) -> Any:
-        """The field's value for a tag's text: a number, a list of them, or an enum name.
+        """The field's value for a tag's text: a number, a list of them, an enum name, or None.
+
+        Empty text (``[Players ""]``) is None: the variant message is present, this option
+        is not set.
 
         Raises:
             RecordMalformedError: the text is not a value of this option.
         """
+        if not text.strip():
+            return None
         if self.names is not None:
             value = self.names.get(text.lower())
             if value is None:
                 raise RecordMalformedError(
-                    f"{self.tag} must be one of {', '.join(self.names)}, not {text!r}"
+                    f"{self.tag} must be one of {', '.join(self.names)}, not {excerpt(text)}"
                 )
             return value
         what = f"{self.what} ({self.tag})"
         if self.repeated:
             return whole_numbers(text, ",", what)
         return whole_number(text, what)
+
+    def is_set(self, message: Any) -> bool:
+        """Whether ``message`` (the game's variant message) sets this option.
+
+        A number option has presence in the schema, so an explicit 0 is set (and names no
+        board or count: an impossible variant); an enum or list option is set when not zero
+        or empty.
+        """
+        if self.names is None and not self.repeated:
+            return bool(message.HasField(self.field))
+        return bool(getattr(message, self.field))
 
     def value_of(self, value: Any) -> int | tuple[int, ...] | str:
         """A field's value as engines take it: a number, a tuple of numbers, or the word.
@@ -180,7 +196,7 @@ def whole_number(text: str, what: str) -> int:
         RecordMalformedError: anything else.
     """
     if not _WHOLE_NUMBER.fullmatch(text) or int(text) > UINT32_MAX:
-        raise RecordMalformedError(f"expected {what} as a whole number, found {text!r}")
+        raise RecordMalformedError(f"expected {what} as a whole number, found {excerpt(text)}")
     return int(text)
 
 
@@ -201,11 +217,11 @@ def number(digits: str, token: str, what: str) -> int:
         NotationError: not digits, or too large for the record.
     """
     if not (digits.isascii() and digits.isdigit()):
-        found = repr(digits) if digits else "nothing"
-        raise NotationError(f"move {token!r}: expected {what}, found {found}")
+        found = excerpt(digits) if digits else "nothing"
+        raise NotationError(f"move {excerpt(token)}: expected {what}, found {found}")
     value = int(digits) if len(digits) <= 30 else UINT32_MAX + 1
     if value > UINT32_MAX:
-        raise NotationError(f"move {token!r}: {digits[:30]} is too large for {what}")
+        raise NotationError(f"move {excerpt(token)}: {digits[:30]} is too large for {what}")
     return value
 
 
@@ -217,9 +233,9 @@ def letter_number(part: str, token: str, what: str, example: str) -> tuple[int, 
     """
     match = LETTER_NUMBER.fullmatch(part)
     if match is None:
-        found = repr(part) if part else "nothing"
+        found = excerpt(part) if part else "nothing"
         raise NotationError(
-            f"move {token!r}: expected {what} such as {example} (a letter and a number), "
+            f"move {excerpt(token)}: expected {what} such as {example} (a letter and a number), "
             f"found {found}"
         )
     letter, digits = match.groups()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from gamerec.recorder.errors import EncodingError, NotationError
+from gamerec.recorder.errors import EncodingError, NotationError, excerpt
 from gamerec.recorder.syntax.base import (
     PLAYERS,
     GameSyntax,
@@ -42,7 +42,7 @@ def parse_move(token: str) -> Sowing:
     match = _PIT.fullmatch(token)
     if match is None:
         raise NotationError(
-            f"move {token!r}: expected an Oh-Wah-Ree pit number with an optional direction, "
+            f"move {excerpt(token)}: expected an Oh-Wah-Ree pit number with an optional direction, "
             "such as 4, 4ccw or 4cw"
         )
     digits, suffix = match.groups()

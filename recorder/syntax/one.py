@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from gamerec.recorder.errors import EncodingError, NotationError
+from gamerec.recorder.errors import EncodingError, NotationError, excerpt
 from gamerec.recorder.syntax.base import (
     LETTER_NUMBER,
     LETTERS,
@@ -39,11 +39,11 @@ def parse_move(token: str) -> Points:
         match = LETTER_NUMBER.match(token, position)
         if match is None:
             rest = token[position:]
-            found = repr(rest) if rest else "nothing"
-            after = f" after {token[:position]!r}" if position else ""
+            found = excerpt(rest) if rest else "nothing"
+            after = f" after {excerpt(token[:position])}" if position else ""
             raise NotationError(
-                f"move {token!r}: expected a ONE point such as c7 (a ring letter and an index)"
-                f"{after}, found {found}"
+                f"move {excerpt(token)}: expected a ONE point such as c7 (a ring letter and an "
+                f"index){after}, found {found}"
             )
         ring_letter, digits = match.groups()
         points.append((LETTERS.index(ring_letter) + 1, number(digits, token, "a point index")))
@@ -52,7 +52,7 @@ def parse_move(token: str) -> Points:
             return tuple(points)
         if token[position] != "x":
             raise NotationError(
-                f"move {token!r}: expected 'x' between the points of a capture, "
+                f"move {excerpt(token)}: expected 'x' between the points of a capture, "
                 f"found {token[position]!r}"
             )
         position += 1

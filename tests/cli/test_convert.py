@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -133,3 +135,31 @@ def test_a_missing_output_folder_fails_cleanly(tmp_path: Path) -> None:
 
 def test_an_unknown_format_name_is_a_usage_error() -> None:
     assert run("convert", str(SAMPLE), "-", "--to", "xml").exit_code == 2
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_during_convert_leaves_no_temporary_file(tmp_path: Path, signal_name: str) -> None:
+    import signal  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    slow = tmp_path / "slow.grn"  # a million comments: seconds of reading on any machine
+    slow.write_bytes(b'[Game "Oust"]\n\n1. g7 ' + b"{x}" * 1_000_000 + b" *\n")
+    out = tmp_path / "out.pbs"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "gamerec", "convert", str(slow), str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        started = time.monotonic()
+        while not list(tmp_path.glob(".out.pbs.*.tmp")):
+            assert child.poll() is None, "convert ended before the test could signal it"
+            assert time.monotonic() - started < 60
+            time.sleep(0.01)
+        child.send_signal(getattr(signal, signal_name))
+        child.wait(timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode != 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["slow.grn"]

@@ -196,5 +196,5 @@ def test_decode_record_reads_what_encode_record_wrote(encoding: Encoding) -> Non
 def test_decode_record_wants_exactly_one_record() -> None:
     with pytest.raises(RecordMalformedError, match="found several"):
         decode_record(encoded(PAIR, Encoding.GRN))
-    with pytest.raises(RecordMalformedError, match="found none"):
+    with pytest.raises(RecordMalformedError, match="holds no record"):
         decode_record(b"", Encoding.JSONL)

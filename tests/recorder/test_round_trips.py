@@ -34,7 +34,7 @@ def many_through(records_: list[pb.GameRecord], encoding: Encoding) -> list[pb.G
     """Write records to one stream of an encoding and read them back."""
     buffer = io.BytesIO()
     write_records(records_, buffer, encoding)
-    return list(read_records(io.BytesIO(buffer.getvalue()), encoding))
+    return list(read_records(io.BytesIO(buffer.getvalue()), encoding, allow_empty=True))
 
 
 # -- fixtures ----------------------------------------------------------------------------------

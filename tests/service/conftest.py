@@ -55,7 +55,7 @@ class CallLog(logging.Handler):
         with self._lock_lines:
             return [line for line in self.lines if line.get("method") == method]
 
-    def wait_for(self, method: str, count: int, timeout: float = 10.0) -> list[dict[str, Any]]:
+    def wait_for(self, method: str, count: int, timeout: float = 60.0) -> list[dict[str, Any]]:
         """The log lines of ``method``, once there are at least ``count`` (calls log at the end)."""
         end = time.monotonic() + timeout
         while len(self.calls(method)) < count and time.monotonic() < end:

@@ -98,6 +98,31 @@ def test_resignation_is_the_computed_termination_when_the_last_ply_resigns() -> 
     assert list(verdict.result.scores) == [20, 28]
 
 
+E3_RESIGN_LAST = E3_MOVES.replace("12. b6", "12. resign")
+
+
+def test_a_resign_completing_the_last_round_of_three_seats_ends_normally() -> None:
+    # docs/rules/one.md §7: the game ended by §6.2 (two seats still play), so "normal".
+    verdict = validate(one_e3('[Termination "normal"]', E3_RESIGN_LAST))
+    assert verdict.valid, codes(verdict)
+    assert verdict.status == vpb.GAME_STATUS_FINISHED
+    assert verdict.result.termination == pb.TERMINATION_NORMAL
+    assert verdict.result.ranks[2] == 3  # the resigned seat ranks below the others
+
+
+def test_claiming_resignation_for_a_resign_that_completed_the_round_is_a_mismatch() -> None:
+    verdict = validate(one_e3('[Termination "resignation"]', E3_RESIGN_LAST))
+    assert codes(verdict) == ["TERMINATION_MISMATCH"]
+    assert "Termination normal" in verdict.errors[0].message
+
+
+def test_a_resign_that_leaves_one_seat_of_three_playing_ends_by_resignation() -> None:
+    verdict = validate(one_e3('[Termination "resignation"]', "1. a1 2. resign 3. resign"))
+    assert verdict.valid, codes(verdict)
+    assert verdict.result.termination == pb.TERMINATION_RESIGNATION
+    assert list(verdict.result.winners) == [1]
+
+
 def test_the_first_illegal_ply_stops_the_replay_and_names_ply_seat_move_and_code() -> None:
     verdict = validate(one_e3('[Result "4-2-4"]', "1. a1 2. a2 3. b1 4. a1xa4 5. b3"))
     assert codes(verdict) == ["NOT_A_JUMP"]

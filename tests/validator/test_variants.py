@@ -15,6 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gamerec.recorder.codecs import decode_record, encode_record
+from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.errors import EncodingError
 from gamerec.recorder.grn_tags import variant_tags
 from gamerec.recorder.notation import GameValue
@@ -39,7 +41,7 @@ def by_tag_text(game: GameValue, rules_message: pb.Rules) -> Any:
     assert entry is not None
 
     def build() -> Any:
-        tags = {tag: value for tag, value in variant_tags(rules_message) if value != "0"}
+        tags = {tag: value for tag, value in variant_tags(rules_message) if value}
         return entry.engine.variant_from_tags(tags)
 
     return outcome(build)
@@ -89,6 +91,39 @@ def test_a_board_of_one_ring_of_zero_points_is_an_impossible_variant() -> None:
     with pytest.raises(RulesError) as raised:
         identify(record)
     assert raised.value.code == "IMPOSSIBLE_VARIANT"
+
+
+ZERO_TAGS = [
+    ('[Game "Oust"]\n[Board "0"]', "board side"),
+    ('[Game "Oust"]\n[Players "0"]', "2 seats"),
+    ('[Game "Aronda"]\n[Players "0"]', "2 players"),
+    ('[Game "Oh-Wah-Ree"]\n[Players "2"]\n[StonesPerPit "0"]', "StonesPerPit"),
+    ('[Game "ONE"]\n[Players "0"]', "2 to 6 players"),
+]
+
+
+@pytest.mark.parametrize(("tags", "words"), ZERO_TAGS)
+def test_a_zero_variant_number_is_an_impossible_variant_in_every_encoding(
+    tags: str, words: str
+) -> None:
+    # [Board "0"] used to be dropped (proto3 could not tell 0 from unset): judged on the
+    # default board and called valid. The numbers now have presence, so the 0 is kept.
+    record = decode_record(f"{tags}\n\n*\n".encode(), Encoding.GRN)
+    for encoding in (Encoding.PB, Encoding.JSON, Encoding.GRN):
+        again = decode_record(encode_record(record, encoding), encoding)
+        assert again == record
+        with pytest.raises(RulesError) as raised:
+            identify(again)
+        assert raised.value.code == "IMPOSSIBLE_VARIANT"
+        assert words in str(raised.value)
+
+
+def test_an_empty_variant_tag_is_the_default_and_marks_the_variant_present() -> None:
+    record = decode_record(b'[Game "Oust"]\n[Board ""]\n\n*\n', Encoding.GRN)
+    assert record.rules.HasField("oust")
+    assert not record.rules.oust.HasField("board_side")
+    assert identify(record).variant == identify(pb.GameRecord(rules=record.rules)).variant
+    assert b'[Players ""]' in encode_record(record, Encoding.GRN)
 
 
 def test_a_number_no_tag_could_hold_is_refused_in_the_tag_s_words() -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, Self, TypeVar
 
-from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.errors import GamerecError, excerpt
 
 try:  # hashlib's own blake2b, without the OpenSSL library hashlib loads on import
     from _blake2 import blake2b as _blake2b
@@ -396,7 +396,7 @@ def tag_number(tag: str, text: str, least: int = 0) -> int:
     value = text.strip()
     if not (value.isascii() and value.isdigit() and len(value) <= 9) or int(value) < least:
         floor = f" of at least {least}" if least else ""
-        raise VariantError(f"the {tag} tag must be a whole number{floor}, not {text!r}")
+        raise VariantError(f"the {tag} tag must be a whole number{floor}, not {excerpt(text)}")
     return int(value)
 
 

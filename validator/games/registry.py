@@ -113,8 +113,9 @@ class GameEntry(NamedTuple):
     def variant_values(self, rules: pb.Rules) -> dict[str, int | tuple[int, ...] | str]:
         """The options a record's rules set, by GRN tag name, as the engine takes them.
 
-        Straight from the fields, no text between. An option the record leaves at zero (or
-        empty) is not set and takes its default: proto3 cannot tell zero from unset.
+        Straight from the fields, no text between. An option the record does not set takes
+        its default; a number set to 0 is kept (the schema gives numbers presence), so the
+        engine refuses it as the impossible variant it is.
 
         Raises:
             EncodingError: the variant belongs to another game, or a value is unknown.
@@ -131,9 +132,8 @@ class GameEntry(NamedTuple):
         message = getattr(rules, which)
         values = {}
         for option in syntax.options:
-            value = getattr(message, option.field)
-            if value:
-                values[option.tag] = option.value_of(value)
+            if option.is_set(message):
+                values[option.tag] = option.value_of(getattr(message, option.field))
         return values
 
 

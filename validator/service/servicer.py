@@ -20,6 +20,7 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
 
+from gamerec.recorder.errors import bounded
 from gamerec.v1 import service_pb2 as spb
 from gamerec.validator.service.calls import LOGGER, Call
 from gamerec.validator.service.pool import WorkerLostError, WorkerPool
@@ -165,7 +166,7 @@ async def abort(context: Context, answer: Answer) -> NoReturn:
     if answer.status == INVALID_ARGUMENT:
         await end_with(context.abort_with_status(bad_request(answer.field, answer.problem)))
     assert answer.status == DEADLINE_EXCEEDED, answer.status
-    await end_with(context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, answer.problem))
+    await end_with(context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, bounded(answer.problem)))
 
 
 async def end_with(aborting: Awaitable[None]) -> NoReturn:
@@ -186,6 +187,7 @@ async def end_with(aborting: Awaitable[None]) -> NoReturn:
 
 def bad_request(field: str, problem: str) -> grpc.Status:
     """``INVALID_ARGUMENT`` with a ``google.rpc.BadRequest`` naming the field and the problem."""
+    problem = bounded(problem)  # within gRPC's metadata limits, whatever the input held
     violation = error_details_pb2.BadRequest.FieldViolation(field=field, description=problem)
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.BadRequest(field_violations=[violation]))

@@ -98,7 +98,9 @@ RecordRequest: TypeAlias = (
 )
 
 
-def record_of(request: RecordRequest, raw: bytes, prefix: str = "") -> pb.GameRecord:
+def record_of(
+    request: RecordRequest, raw: bytes, prefix: str = "", deadline: float | None = None
+) -> pb.GameRecord:
     """The record a request holds, decoded when it came as bytes.
 
     ``raw`` is the whole serialized request: a record message inside it is checked against
@@ -108,6 +110,7 @@ def record_of(request: RecordRequest, raw: bytes, prefix: str = "") -> pb.GameRe
     Raises:
         BadFieldError: no record, an unknown encoding, bytes that are not one record, or a
             record past a limit (named, with the value found and the field).
+        DeadlineExceededError: ``deadline`` passed while the bytes were decoded.
     """
     source = request.WhichOneof("source")
     if source == "record":
@@ -121,7 +124,7 @@ def record_of(request: RecordRequest, raw: bytes, prefix: str = "") -> pb.GameRe
     if request.encoding not in READ_ENCODINGS:
         raise BadFieldError(prefix + "encoding", f"unknown record encoding {request.encoding}")
     try:
-        return decode_record(request.data, READ_ENCODINGS[request.encoding])
+        return decode_record(request.data, READ_ENCODINGS[request.encoding], deadline=deadline)
     except RecordMalformedError as error:
         raise BadFieldError(prefix + "data", _problem(error)) from None
 
@@ -141,7 +144,7 @@ def game_name(record: pb.GameRecord) -> str:
 
 def validate_job(request: bytes, deadline: float | None) -> Answer:
     """Validate: the record's Verdict."""
-    record = record_of(_parse(spb.ValidateRequest, request), request)
+    record = record_of(_parse(spb.ValidateRequest, request), request, deadline=deadline)
     verdict = validate(record, deadline=deadline)
     word = "valid" if verdict.valid else "invalid"
     return _answer(record, verdict.SerializeToString(), word)
@@ -149,7 +152,7 @@ def validate_job(request: bytes, deadline: float | None) -> Answer:
 
 def score_job(request: bytes, deadline: float | None) -> Answer:
     """Score: the rules' result of the record."""
-    record = record_of(_parse(spb.ScoreRequest, request), request)
+    record = record_of(_parse(spb.ScoreRequest, request), request, deadline=deadline)
     result = score(record, deadline=deadline)
     word = "provisional" if result.provisional else "final"
     return _answer(record, result.SerializeToString(), word)
@@ -157,7 +160,7 @@ def score_job(request: bytes, deadline: float | None) -> Answer:
 
 def adjudicate_job(request: bytes, deadline: float | None) -> Answer:
     """Adjudicate: the ruling on the record's result."""
-    record = record_of(_parse(spb.AdjudicateRequest, request), request)
+    record = record_of(_parse(spb.AdjudicateRequest, request), request, deadline=deadline)
     ruling = adjudicate(record, deadline=deadline)
     word = vpb.Decision.Name(ruling.decision).removeprefix("DECISION_").lower()
     return _answer(record, ruling.SerializeToString(), word)
@@ -169,8 +172,8 @@ def diff_job(request: bytes, deadline: float | None) -> Answer:
     for side in ("left", "right"):
         if not parsed.HasField(side):
             raise BadFieldError(side, f"the request holds no {side} record")
-    left = record_of(parsed.left, request, "left.")
-    right = record_of(parsed.right, request, "right.")
+    left = record_of(parsed.left, request, "left.", deadline)
+    right = record_of(parsed.right, request, "right.", deadline)
     diff = compare_records(left, right)
     return _answer(left, diff.SerializeToString(), "same" if diff.same else "different")
 
@@ -183,7 +186,7 @@ def convert_job(request: bytes, deadline: float | None) -> Answer:
         raise BadFieldError(
             "target", "choose the encoding to write: RECORD_ENCODING_BINARY, _JSON or _GRN"
         )
-    record = record_of(parsed, request)
+    record = record_of(parsed, request, deadline=deadline)
     try:
         data = encode_record(record, target)
     except EncodingError as error:
@@ -195,7 +198,7 @@ def convert_job(request: bytes, deadline: float | None) -> Answer:
 def legal_moves_job(request: bytes, deadline: float | None) -> Answer:
     """LegalMoves: the seat to move and its legal next decisions after ``ply`` plies."""
     parsed = _parse(spb.LegalMovesRequest, request)
-    record = record_of(parsed, request)
+    record = record_of(parsed, request, deadline=deadline)
     plies = len(record.moves)
     ply = parsed.ply if parsed.HasField("ply") else plies
     if ply > plies:
@@ -223,7 +226,7 @@ def replay_piece_job(request: bytes, deadline: float | None, start: int, count: 
     A replay that stops (an illegal ply, rules that cannot be judged) ends with a frame whose
     ``error`` holds the finding.
     """
-    record = record_of(_parse(spb.ReplayRequest, request), request)
+    record = record_of(_parse(spb.ReplayRequest, request), request, deadline=deadline)
     frames: list[bytes] = []
     stop: vpb.Finding | None = None
     try:
