@@ -18,8 +18,8 @@ written (read-only storage) is not an error: the index is then kept in memory fo
 The scan knows no limits: a frame longer than a job's ``record-bytes`` limit is a frame here,
 and the reader of its shard stops the input there, as a read of the whole file does. Whatever
 breaks the framing (a broken length prefix, an empty frame, a frame cut off by the end of the
-file) ends the index: the bytes from there to the end belong to the last granule, so the reader of the last
-shard meets the same fault, with the same message, as a reader of the whole file.
+file) ends the index: the bytes from there to the end belong to the last granule, so the
+reader of the last shard meets the same fault, with the same message, as a whole read.
 """
 
 from __future__ import annotations
