@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install demo test test-all lint typecheck proto proto-check bench fuzz load clean node-client
+.PHONY: install demo test test-all lint typecheck proto proto-check bench fuzz load clean node-client browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,12 +49,21 @@ $(NODE_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
 
 node-client: $(NODE_STAMP)
 
+# Debian's chromium for the viewer's browser tests (tests/viewer/test_browser.py), installed
+# when it is missing (as root, or through sudo).
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+
+browser:
+	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
+		chromium fonts-dejavu-core; }
+
 # --dist loadgroup: the tests that share one real Dask cluster (tests/cluster) run in one
 # pytest process, one after another; the rest spread over the cores as usual.
-test: install proto-check lint typecheck node-client
+test: install proto-check lint typecheck node-client browser
 	$(PY) -m pytest -n auto --dist loadgroup
 
-test-all: install node-client
+test-all: install node-client browser
 	$(PY) -m pytest -n auto --dist loadgroup -m ''
 
 # Benchmarks beside their peers (open_spiel, python-chess, sgfmill: the `bench` extra), one

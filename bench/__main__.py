@@ -20,9 +20,18 @@ Sections (``--sections`` picks some; all by default):
    python-chess script that reads and replays one PGN game (validate no slower).
 6. ``service``: ``Validate`` calls/s and p50/p99 latency at 1, 8 and 32 callers next to an
    echo RPC with the same payload on the same server (at 32 callers, at least 60% of echo).
-7. ``cluster``: ``gamerec validate --scheduler`` on a Dask cluster of 1 and 2 worker processes
-   over a 200,000-record ``.pbs``, records/s against ``--workers 1`` and ``2`` on the same file
-   (within 15%: at least 0.85x), and the ``.pbs`` index scan in MB/s beside a plain read.
+7. ``seals``: ``verify`` of a signed 100-ply record (203 signatures) against ``validate`` of
+   the same record and, as signatures/s, against bare Ed25519 verifies/s (the floor).
+8. ``viewer``: the ``gamerec view`` page of a 100-ply record (Oust on its largest board,
+   Oh-Wah-Ree): its size against the issue's 300 KB (at most 1x) and against the SVG pictures
+   of every ply, and its build time against drawing those pictures.
+9. ``collections``: ``gamerec find`` (by a player: nothing replayed; ``--invalid``: every record
+   replayed) and ``gamerec stats`` over a 200,000-record ``.pbs``, records/s against
+   ``validate`` of the same file and peak memory (at 200,000 within 1.2x of that at 20,000),
+   and against pgn-extract selecting by player from as many chess games (a ratio).
+10. ``cluster``: ``gamerec validate --scheduler`` on a Dask cluster of 1 and 2 worker processes
+    over a 200,000-record ``.pbs``, records/s against ``--workers 1`` and ``2`` on the same file
+    (within 15%: at least 0.85x), and the ``.pbs`` index scan in MB/s beside a plain read.
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -43,17 +52,31 @@ from typing import TypeVar
 
 from bench import (
     bench_cluster,
+    bench_collections,
     bench_encodings,
+    bench_seals,
     bench_service,
     bench_startup,
     bench_validate,
+    bench_viewer,
     engines,
     peers,
 )
 from bench.figures import Figure, table
 from gamerec.validator.batch import default_workers
 
-SECTIONS = ("engines", "peers", "validate", "encodings", "startup", "service", "cluster")
+SECTIONS = (
+    "engines",
+    "peers",
+    "validate",
+    "encodings",
+    "startup",
+    "service",
+    "seals",
+    "viewer",
+    "collections",
+    "cluster",
+)
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
 CHESS = "python-chess PGN read+replay"
@@ -75,6 +98,8 @@ class Scale:
         startup_runs: fresh processes per start-up figure.
         service_seconds: seconds of each service round.
         service_rounds: rounds per method and number of callers.
+        collection_records: the large and the small collection of ``find`` and ``stats``.
+        collection_runs: runs of each command over them.
     """
 
     games: int
@@ -86,10 +111,12 @@ class Scale:
     startup_runs: int
     service_seconds: float
     service_rounds: int
+    collection_records: tuple[int, int] = (200_000, 20_000)
+    collection_runs: int = 2
 
 
 FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 5_000, 15, 3.0, 3)
-QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1)
+QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1)
 
 
 class Peers:
@@ -270,13 +297,72 @@ def service_figures(scale: Scale) -> list[Figure]:
 
 
 def cluster_figures(scale: Scale) -> list[Figure]:
-    """Section 7: the run on a Dask cluster against the local run, and the index scan."""
+    """Section 10: the run on a Dask cluster against the local run, and the index scan."""
     records = bench_cluster.RECORDS if scale is FULL else 20_000
     measured = _step(
         f"cluster: {records:,} records on 1 and 2 Dask workers, and locally",
         partial(bench_cluster.measure, records),
     )
     return bench_cluster.figures(measured)
+
+
+def seal_figures(scale: Scale) -> list[Figure]:
+    """Section 7: verify a signed 100-ply record, against validate and bare Ed25519."""
+    rates = _step(
+        "seals: verify, validate and Ed25519 on a signed 100-ply record",
+        partial(bench_seals.measure, scale.repetitions),
+    )
+    name = f"verify, signed 100-ply record ({rates.signatures} signatures)"
+    return [
+        Figure(name, rates.verify, "records/s"),
+        Figure(
+            f"{name}, time per record",
+            1000 / rates.verify,
+            "ms",
+            "validate of the same record",
+            1000 / rates.validate,
+        ),
+        Figure(
+            name,
+            rates.verify * rates.signatures,
+            "signatures/s",
+            "bare Ed25519 verifies (the floor)",
+            rates.ed25519,
+        ),
+        Figure("bare Ed25519 verify (cryptography)", rates.ed25519, "verifies/s"),
+    ]
+
+
+def viewer_figures(scale: Scale) -> list[Figure]:
+    """Section 8: a 100-ply record's page: size and build time, beside its SVG pictures."""
+    measured = _step("viewer: pages of 100-ply records", partial(bench_viewer.measure, 5))
+    figures = []
+    for page in measured:
+        name = f"view page, {page.game} 100 plies"
+        figures += [
+            Figure(name, page.page_bytes / 1000, "KB", "the issue's bound", 300.0, 1.0, True),
+            Figure(
+                name, page.page_bytes / 1000, "KB", "SVG of every ply", page.pictures_bytes / 1000
+            ),
+            Figure(
+                name,
+                page.page_seconds * 1000,
+                "ms",
+                "SVG of every ply",
+                page.pictures_seconds * 1000,
+            ),
+        ]
+    return figures
+
+
+def collection_figures(scale: Scale) -> list[Figure]:
+    """Section 9: find and stats against validate of the same file, and against pgn-extract."""
+    large, small = scale.collection_records
+    measured = _step(
+        f"find and stats: {large:,} and {small:,} records, {scale.collection_runs} runs each",
+        partial(bench_collections.measure, large, small, scale.collection_runs),
+    )
+    return bench_collections.figures(measured)
 
 
 def _step(title: str, run: Callable[[], T]) -> T:
@@ -320,6 +406,12 @@ def main() -> None:
         figures += service_figures(scale)
     if "cluster" in options.sections:
         figures += cluster_figures(scale)
+    if "seals" in options.sections:
+        figures += seal_figures(scale)
+    if "viewer" in options.sections:
+        figures += viewer_figures(scale)
+    if "collections" in options.sections:
+        figures += collection_figures(scale)
     print(
         f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
         f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "

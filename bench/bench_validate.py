@@ -16,13 +16,12 @@ import re
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench.figures import DATA
-from bench.procfs import tree_rss_kib
+from bench.procfs import PeakSampler
 from gamerec.recorder.codecs import write_records
 from gamerec.validator.batch import default_workers
 from gamerec.validator.generation import generate
@@ -82,24 +81,14 @@ def measure(path: Path, workers: int) -> ValidateRun:
         stderr=subprocess.PIPE,
         text=True,
     )
-    peaks = [0, 0]
-
-    def sample() -> None:
-        while process.poll() is None:
-            tree, main = tree_rss_kib(process.pid)
-            peaks[0], peaks[1] = max(peaks[0], tree), max(peaks[1], main)
-            time.sleep(0.01)
-
-    sampler = threading.Thread(target=sample)
-    sampler.start()
-    _, stderr = process.communicate()
+    with PeakSampler(process) as peaks:
+        _, stderr = process.communicate()
     seconds = time.perf_counter() - started
-    sampler.join()
     match = SUMMARY.search(stderr)
     if process.returncode != 0 or match is None:
         raise SystemExit(f"validate failed ({process.returncode}): {stderr}")
     records, plies = (int(group.replace(",", "")) for group in match.groups())
-    return ValidateRun(records, plies, seconds, peaks[0], peaks[1])
+    return ValidateRun(records, plies, seconds, peaks.tree_kib, peaks.main_kib)
 
 
 def median_run(path: Path, workers: int, repetitions: int) -> ValidateRun:

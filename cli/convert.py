@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from gamerec.cli.arguments import LimitOption, encoding_help, limits_of
+from gamerec.cli.collected import Counted
 from gamerec.cli.edge import fail, reported_errors
 from gamerec.recorder.encoding import Encoding, encoding_for_path
 from gamerec.recorder.errors import EncodingError
-
-if TYPE_CHECKING:
-    from gamerec.v1 import record_pb2 as pb
-
-
-class _Counted:
-    """Records passed through, counted, so a write error can name its record."""
-
-    def __init__(self, records: Iterable[pb.GameRecord]) -> None:
-        self.records = records
-        self.count = 0
-
-    def __iter__(self) -> Iterator[pb.GameRecord]:
-        for record in self.records:
-            self.count += 1
-            yield record
 
 
 def convert(
@@ -69,7 +53,7 @@ def convert(
     if encoding is None:
         fail(f"{dest}: cannot tell the encoding from the extension; use --to")
     with reported_errors():
-        records = _Counted(read_records(source, from_, limits=limits))
+        records = Counted(read_records(source, from_, limits=limits))
         try:
             count = write_records(records, dest, encoding)
         except EncodingError as error:

@@ -7,7 +7,10 @@ different; 2 the job could not be done (unreadable or malformed input, bad argum
 from __future__ import annotations
 
 import contextlib
+import os
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import NoReturn
 
 import typer
@@ -51,3 +54,31 @@ def reported_errors() -> Iterator[None]:
         raise  # the reader of our output went away (``| head``): not an error of the job
     except OSError as error:
         fail(os_error_text(error))
+
+
+def write_text(output: str, text: str) -> None:
+    """Write ``text`` to standard output (``-``), or atomically to a file (exit 2 when it cannot).
+
+    The file is written beside its target under a temporary name and renamed over it, so a
+    failed write leaves no half-written file.
+    """
+    if output == "-":
+        typer.echo(text, nl=False)
+        return
+    target = Path(output)
+    try:
+        descriptor, temporary = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+        )
+    except OSError as error:  # named by the target, not by the temporary file's name
+        fail(f"{output}: {error.strerror or error}")
+    with reported_errors():
+        try:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.chmod(temporary, 0o644)
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+            raise

@@ -64,6 +64,12 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "render",
         "Draw a position of a record as an SVG picture (default: after the last ply).",
     ),
+    "view": CommandSpec(
+        "view",
+        "view",
+        "Write a self-contained HTML replay viewer of a record (or of every record, with an "
+        "index).",
+    ),
     "annotate": CommandSpec(
         "annotate",
         "annotate",
@@ -78,6 +84,44 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "diff",
         "diff",
         "Compare two records (or collections): metadata, seats, variant, result and moves.",
+    ),
+    "seal": CommandSpec(
+        "seal",
+        "seal",
+        "Seal records: a hash chain over each record's canonical form, with the signers' keys.",
+    ),
+    "sign": CommandSpec(
+        "sign", "sign", "Sign sealed records as a seat or as the host, with an Ed25519 private key."
+    ),
+    "verify": CommandSpec(
+        "verify",
+        "verify",
+        "Verify sealed records: chain, signatures, what each signer covers, trust, then replay.",
+    ),
+    "keys": CommandSpec(
+        "keys",
+        "keys",
+        "Make Ed25519 key pairs for signing records, or show key files' fingerprints.",
+    ),
+    "find": CommandSpec(
+        "find",
+        "find",
+        "Select the records that meet every criterion (game, players, event, verdict, position).",
+    ),
+    "dedupe": CommandSpec(
+        "dedupe",
+        "dedupe",
+        "Find games entered twice and matches with diverging moves; write one copy of each.",
+    ),
+    "stats": CommandSpec(
+        "stats",
+        "stats",
+        "Figures per game and variant: validity, lengths, results by seat, endings, players.",
+    ),
+    "standings": CommandSpec(
+        "standings",
+        "standings",
+        "The crosstable of an event: points, tie-breaks and results against each opponent.",
     ),
 }
 

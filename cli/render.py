@@ -8,16 +8,13 @@ for (the pictures before it are still written with ``--all``), 2 when it cannot 
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from gamerec.cli.arguments import encoding_help
-from gamerec.cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors
+from gamerec.cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors, write_text
 from gamerec.cli.verdicts import finding_text
 from gamerec.recorder.codecs import Encoding, read_records
 from gamerec.v1 import record_pb2 as pb
@@ -76,7 +73,7 @@ def render(
     try:
         for scene in scenes(record, identity):
             if every:
-                _write(_numbered(output, scene.ply, len(record.moves)), draw_svg(scene))
+                write_text(_numbered(output, scene.ply, len(record.moves)), draw_svg(scene))
             drawn.append(scene)
             if ply is not None and scene.ply == ply:
                 break
@@ -90,7 +87,7 @@ def render(
         return
     if ply is not None and drawn[-1].ply != ply:
         fail(f"{label}: the record has {drawn[-1].ply} plies; there is no ply {ply}")
-    _write(output, draw_svg(drawn[-1]))
+    write_text(output, draw_svg(drawn[-1]))
     if output != "-":
         typer.echo(f"gamerec: {drawn[-1].title} written to {output}", err=True)
 
@@ -117,24 +114,3 @@ def _report_written(output: str, drawn: list[Scene], plies: int) -> None:
         first = _numbered(output, drawn[0].ply, plies)
         last = _numbered(output, drawn[-1].ply, plies)
         typer.echo(f"gamerec: {len(drawn)} pictures written, {first} to {last}", err=True)
-
-
-def _write(output: str, svg: str) -> None:
-    """Write ``svg`` to standard output, or atomically to a file (exit 2 when it cannot)."""
-    if output == "-":
-        typer.echo(svg, nl=False)
-        return
-    target = Path(output)
-    with reported_errors():
-        descriptor, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-        )
-        try:
-            with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-                stream.write(svg)
-            os.chmod(temporary, 0o644)
-            os.replace(temporary, target)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
-            raise

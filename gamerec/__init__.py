@@ -35,7 +35,8 @@ Write a record while the game is played; every ply is checked at once::
     gamerec.write_records([game.record], "club.grn")
 
 Once the game is over by its rules, ``game.record`` claims the rules' result. Pictures and
-facts: ``render_svg(record, ply=12)``, ``render_text(record)``, ``auto_annotate(record)``
+facts: ``render_svg(record, ply=12)``, ``render_text(record)``, ``render_html(record)`` (one
+offline page to step through, with the verdict), ``auto_annotate(record)``
 (engine facts and mistakes on every ply), ``edit_ply(record, 4, comment="...")``. Test data:
 ``generate("Oust", {"Board": "5"}, count=10, seed=1)``. The engines alone:
 ``engine("Oh-Wah-Ree")`` gives the rules behind one protocol (``variant``, ``new_game``,
@@ -44,6 +45,28 @@ facts: ``render_svg(record, ply=12)``, ``render_text(record)``, ``auto_annotate(
 Whole archives on a Dask cluster (the ``cluster`` extra): ``validate_on_cluster(paths,
 client, out="verdicts/")`` gives one ``Outcome`` per record, in input order, judged by the
 workers of an existing ``distributed.Client``; an interrupted run resumes from ``out``.
+Records that prove themselves (docs/seals.md): give the builder the players' and the
+host's Ed25519 keys and every ply is sealed and signed as it is played; ``verify`` says what
+the signatures prove::
+
+    game = gamerec.RecordBuilder("Aronda", seats=["Ana", "Ben"],
+                                 signing_keys={1: ana, 2: ben, 0: host})
+    ...
+    answer = gamerec.verify(game.record, trusted={ana_public, ben_public, host_public})
+    answer.verified, [(f.code, f.ply, f.seat) for f in answer.findings]
+
+``load_private_key``/``load_public_key`` read ``ssh-keygen`` and ``openssl`` key files,
+``fingerprint`` names a key as ``ssh-keygen -l`` does; ``seal_record`` and ``sign_record``
+seal and sign a finished record.
+Collections, as a tournament director uses them (paths of any encoding, or records)::
+
+    wanted = gamerec.find_criteria(games=["ONE"], players=["Ana"], valid=False)
+    for found in gamerec.find(["club/"], wanted):    # Found, or InputFailure in its place
+        print(found)
+    gamerec.collection_stats(["club/"])              # -> CollectionStats, per game and variant
+    gamerec.standings(["club/"], event="Club night")  # -> Standings: the crosstable
+    copies = gamerec.dedupe(["a.pbs", "b.grn"], keep="most-complete")
+    gamerec.write_records(copies.records(), "clean.pbs")   # copies.report: the pairs
 
 Errors: everything gamerec raises on purpose is a :class:`GamerecError` (a ``ValueError``):
 :class:`RecordMalformedError` for input that cannot be decoded (with its place),
@@ -75,11 +98,23 @@ if TYPE_CHECKING:
         RecordMalformedError,
     )
     from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
+    from gamerec.recorder.seal import seal_record
+    from gamerec.recorder.signing import (
+        fingerprint,
+        load_private_key,
+        load_public_key,
+        sign_record,
+    )
     from gamerec.v1.record_pb2 import GameRecord
     from gamerec.validator.adjudication import adjudicate
     from gamerec.validator.annotation import auto_annotate, edit_ply
     from gamerec.validator.builder import IllegalPlyError, RecordBuilder
     from gamerec.validator.cluster import validate_on_cluster
+    from gamerec.validator.collection.dedupe import dedupe
+    from gamerec.validator.collection.find import criteria as find_criteria
+    from gamerec.validator.collection.find import find
+    from gamerec.validator.collection.standings import standings
+    from gamerec.validator.collection.stats import collection_stats
     from gamerec.validator.comparison import compare_collections, compare_records
     from gamerec.validator.frames import ReplayStoppedError, replay
     from gamerec.validator.games import engine, game_names
@@ -89,6 +124,8 @@ if TYPE_CHECKING:
     from gamerec.validator.identity import RulesError
     from gamerec.validator.judge import score, validate
     from gamerec.validator.render.pictures import render_svg, render_text
+    from gamerec.validator.render.viewer import render_html
+    from gamerec.validator.verification import verify
 
 #: Every name of the front door and the module that holds it (``(module, name)`` for aliases).
 _EXPORTS: dict[str, str | tuple[str, str]] = {
@@ -105,6 +142,11 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     "RecordMalformedError": "gamerec.recorder.errors",
     "DEFAULT_LIMITS": "gamerec.recorder.limits",
     "Limits": "gamerec.recorder.limits",
+    "seal_record": "gamerec.recorder.seal",
+    "fingerprint": "gamerec.recorder.signing",
+    "load_private_key": "gamerec.recorder.signing",
+    "load_public_key": "gamerec.recorder.signing",
+    "sign_record": "gamerec.recorder.signing",
     "GameRecord": "gamerec.v1.record_pb2",
     "adjudicate": "gamerec.validator.adjudication",
     "auto_annotate": "gamerec.validator.annotation",
@@ -112,6 +154,11 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     "IllegalPlyError": "gamerec.validator.builder",
     "RecordBuilder": "gamerec.validator.builder",
     "validate_on_cluster": "gamerec.validator.cluster",
+    "dedupe": "gamerec.validator.collection.dedupe",
+    "find": "gamerec.validator.collection.find",
+    "find_criteria": ("gamerec.validator.collection.find", "criteria"),
+    "standings": "gamerec.validator.collection.standings",
+    "collection_stats": "gamerec.validator.collection.stats",
     "compare_collections": "gamerec.validator.comparison",
     "compare_records": "gamerec.validator.comparison",
     "ReplayStoppedError": "gamerec.validator.frames",
@@ -127,6 +174,8 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     "validate": "gamerec.validator.judge",
     "render_svg": "gamerec.validator.render.pictures",
     "render_text": "gamerec.validator.render.pictures",
+    "verify": "gamerec.validator.verification",
+    "render_html": "gamerec.validator.render.viewer",
 }
 
 __all__ = [
@@ -149,22 +198,34 @@ __all__ = [
     "__version__",
     "adjudicate",
     "auto_annotate",
+    "collection_stats",
     "compare_collections",
     "compare_records",
     "decode_record",
+    "dedupe",
     "edit_ply",
     "encode_record",
     "engine",
+    "find",
+    "find_criteria",
+    "fingerprint",
     "game_entry",
     "game_names",
     "generate",
+    "load_private_key",
+    "load_public_key",
     "read_records",
+    "render_html",
     "render_svg",
     "render_text",
     "replay",
     "score",
+    "seal_record",
+    "sign_record",
+    "standings",
     "validate",
     "validate_on_cluster",
+    "verify",
     "write_records",
 ]
 

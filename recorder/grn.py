@@ -6,10 +6,11 @@ after move text also starts the next record. Move text holds, per ply: an option
 number (checked when present), the move token, an optional glyph, comments, and variations
 ``( ... )`` that replace the move before them (nestable). A comment before the first move is
 the game's comment. Inside comments, ``[%clk h:mm:ss]``, ``[%ts <RFC 3339>]`` and
-``[%seat N]`` set the move's clock, timestamp and seat; other ``[%...]`` text stays comment
-text. A result marker (``*``, ``31-24``) may end the main line as in PGN: it must agree with
-the ``Result`` tag, or stands for it when the tag is absent. PGN numeric glyphs ``$1``-``$6``
-read as the six glyphs.
+``[%seat N]`` set the move's clock, timestamp and seat, and ``[%seal ...]`` carries a
+main-line ply's entry of the record's seal (``gamerec.recorder.grn_seal``); other ``[%...]``
+text stays comment text. A result marker (``*``, ``31-24``) may end the main line as in PGN:
+it must agree with the ``Result`` tag, or stands for it when the tag is absent. PGN numeric
+glyphs ``$1``-``$6`` read as the six glyphs.
 
 The writer is canonical: tags in a fixed order (``gamerec.recorder.grn_tags``), every ply numbered,
 the glyph right after the token, the comment text in its own block ``{ ... }``, the commands
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import BinaryIO, Final
@@ -43,6 +44,7 @@ from gamerec.recorder.grn_lexer import (
     split_records,
     token_error,
 )
+from gamerec.recorder.grn_seal import parse_ply_seal, ply_seal_command
 from gamerec.recorder.grn_tags import header_tags, read_result_claim, read_tag
 from gamerec.recorder.grn_values import (
     escape_comment,
@@ -65,6 +67,7 @@ from gamerec.recorder.notation import GameValue, format_action, parse_action
 from gamerec.recorder.syntax import game_names, known_games
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import seal_pb2 as spb
 
 #: The deepest nesting of variations. The protobuf decoders stop at 100 nested messages; a
 #: variation level takes two (Variation, Move) and a move's own action two more (OneMove,
@@ -87,7 +90,7 @@ GLYPHS: dict[pb.Glyph.ValueType, str] = {
 }
 _GLYPHS_BY_TEXT = {text: glyph for glyph, text in GLYPHS.items() if text}
 _COMMAND = re.compile(r"\\.|\[%([A-Za-z]+)(?:\s+([^\]]*))?\]", re.DOTALL)
-_COMMANDS = ("seat", "clk", "ts")
+_COMMANDS = ("seat", "clk", "ts", "seal")
 _NO_COMMANDS: frozenset[str] = frozenset()
 _SEAT_ONLY = frozenset({"seat"})
 
@@ -151,10 +154,14 @@ def ply_places(raw: RawRecord, source: str, plies: Iterable[int]) -> dict[int, t
     if not wanted:
         return {}
     text = decode_record_text(raw.data, (source, raw.line, raw.column, raw.byte_offset, raw.offset))
-    places = Places(text, source, raw.line, raw.column, raw.offset)
+    return _main_line_places(Places(text, source, raw.line, raw.column, raw.offset), wanted)
+
+
+def _main_line_places(places: Places, wanted: set[int]) -> dict[int, tuple[int, int]]:
+    """:func:`ply_places` over a record's text already decoded."""
     found: dict[int, tuple[int, int]] = {}
     depth = ply = 0
-    for token in PLY_TOKEN.finditer(text):
+    for token in PLY_TOKEN.finditer(places.text):
         kind = token.lastgroup
         if kind in ("end", "result", "bad"):
             break
@@ -370,6 +377,7 @@ class _RecordReader:
         self.pending_ply: str | None = None
         self.result_tag: str | None = None
         self.game_comment = Comment()
+        self.ply_seals: list[bytes] = []
         tokens = PLY_TOKEN.finditer(places.text)
         self.tokens = tokens if deadline is None else _paced(tokens, deadline)
 
@@ -407,8 +415,25 @@ class _RecordReader:
             token = next(self.tokens)
         self._finish(token)
         if len(self.places.text) > 2 * self.limits.max_list_items:  # "a1,a1,...": 2 an item
-            check_lists(self.record, self.limits, source=self.places.source)
+            self._check_lists()
         return self.record
+
+    def _check_lists(self) -> None:
+        """The list-items limit, its error placed at the ply's token (a main-line ply)."""
+        try:
+            check_lists(self.record, self.limits, source=self.places.source)
+        except LimitExceededError as error:
+            ply = re.match(r"moves\[(\d+)\]", error.reason)
+            found = _main_line_places(self.places, {int(ply[1]) + 1}) if ply else {}
+            line, column = next(iter(found.values()), (self.places.line, self.places.column))
+            raise LimitExceededError(
+                error.reason,
+                source=error.source,
+                where=f"line {line}, column {column}",
+                limit=error.limit,
+                value=error.value,
+                maximum=error.maximum,
+            ) from None
 
     def _fail(self, index: int, reason: str) -> RecordMalformedError:
         return self.places.error(reason, index)
@@ -650,8 +675,24 @@ class _RecordReader:
             last.clock.CopyFrom(parse_clock(argument))
         elif name == "ts":
             last.timestamp.CopyFrom(parse_timestamp(argument))
+        elif name == "seal":
+            self._ply_seal(line, argument)
         else:
             last.seat = _seat(argument)
+
+    def _ply_seal(self, line: _Line, argument: str) -> None:
+        """A main-line ply's seal entry; entries must be those of plies 1, 2, ... in turn."""
+        if line is not self.lines[0]:
+            raise RecordMalformedError("[%seal] belongs to main-line plies, not variations")
+        if not self.record.HasField("seal"):
+            raise RecordMalformedError('[%seal] needs the record\'s [Seal "1"] tag')
+        ply = len(line.moves)
+        if ply != len(self.ply_seals) + 1:
+            raise RecordMalformedError(
+                f"[%seal] of ply {ply}, but ply {len(self.ply_seals) + 1} has none: every "
+                "sealed ply carries its entry, from ply 1 on"
+            )
+        self.ply_seals.append(parse_ply_seal(argument).SerializeToString())
 
     def _place_in_comment(
         self, index: int, raw: str, offset: int, error: RecordMalformedError
@@ -708,6 +749,8 @@ class _RecordReader:
         if self.game_comment.pieces:
             self.record.comment = self.game_comment.text()
         self._line.close()
+        for entry in self.ply_seals:
+            self.record.seal.plies.add().MergeFromString(entry)
 
 
 @lru_cache(maxsize=256)
@@ -729,7 +772,7 @@ def format_grn(record: pb.GameRecord) -> str:
     words = []
     if record.comment:
         words.append(_comment_block(record.comment))
-    _append_line(words, record.moves, 1, record.rules.game, depth=0)
+    _append_line(words, record.moves, 1, record.rules.game, depth=0, seals=record.seal.plies)
     movetext = _wrap(words)
     return f"{tags}\n{movetext}\n" if movetext else tags
 
@@ -748,7 +791,7 @@ def _comment_block(text: str) -> str:
     return "{ " + escape_comment(text) + " }"
 
 
-def _command_block(move: pb.Move) -> str:
+def _command_block(move: pb.Move, sealed: spb.SealedPly | None) -> str:
     commands = []
     if move.seat:
         commands.append(f"[%seat {move.seat}]")
@@ -756,11 +799,19 @@ def _command_block(move: pb.Move) -> str:
         commands.append(f"[%clk {format_clock(move.clock)}]")
     if move.HasField("timestamp"):
         commands.append(f"[%ts {format_timestamp(move.timestamp)}]")
+    if sealed is not None:
+        commands.append(ply_seal_command(sealed))
     return "{" + " ".join(commands) + "}" if commands else ""
 
 
 def _append_line(
-    words: list[str], moves: Iterable[pb.Move], first_ply: int, game: GameValue, depth: int
+    words: list[str],
+    moves: Iterable[pb.Move],
+    first_ply: int,
+    game: GameValue,
+    depth: int,
+    *,
+    seals: Sequence[spb.SealedPly] = (),
 ) -> None:
     if depth > MAX_VARIATION_DEPTH:
         raise EncodingError(f"variations are nested deeper than {MAX_VARIATION_DEPTH} levels")
@@ -772,7 +823,7 @@ def _append_line(
             words.append(f"{ply}. {format_action(move, game)}{glyph}")
             if move.comment:
                 words.append(_comment_block(move.comment))
-            commands = _command_block(move)
+            commands = _command_block(move, seals[ply - 1] if ply <= len(seals) else None)
         except EncodingError as error:
             raise EncodingError(f"ply {ply}{' of a variation' if depth else ''}: {error}") from None
         if commands:

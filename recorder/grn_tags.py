@@ -26,6 +26,7 @@ TimeControl, Client     metadata.time_control / client
 Result                  result.unfinished (``*``) or result.scores (``31-24``)
 Winner                  result.winners (``2``, ``1,3``)
 Termination             result.termination
+Seal, SealStart, ...    seal (``gamerec.recorder.grn_seal``; docs/seals.md)
 anything else           metadata.extra_tags
 ======================  ===============================================================
 
@@ -48,6 +49,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
+from gamerec.recorder.grn_seal import is_seal_tag, read_seal_tag, seal_tags
 from gamerec.recorder.grn_values import (
     format_timestamp,
     parse_int32,
@@ -147,6 +149,8 @@ def read_tag(record: pb.GameRecord, name: str, value: str, *, max_seats: int = M
         _read_record_tag(record, lower, value)
     elif (seat := _SEAT_TAG.fullmatch(name)) is not None:
         _read_seat_tag(record, seat, value, min(max_seats, MAX_SEATS))
+    elif is_seal_tag(name):
+        read_seal_tag(record, name, value, min(max_seats, MAX_SEATS))
     else:
         record.metadata.extra_tags[name] = value
 
@@ -277,6 +281,7 @@ def header_tags(record: pb.GameRecord) -> list[tuple[str, str]]:
     tags += _seat_tags(record.seats)
     if record.HasField("result"):
         tags += _result_tags(record.result)
+    tags += seal_tags(record)
     tags += _extra_tags(record.metadata.extra_tags)
     return tags
 
@@ -334,7 +339,12 @@ def _extra_tags(extra: Mapping[str, str]) -> list[tuple[str, str]]:
     seen: set[str] = set()
     for name, _ in tags:
         lower = name.lower()
-        if not TAG_NAME.fullmatch(name) or lower in KNOWN_TAGS or _SEAT_TAG.fullmatch(name):
+        if (
+            not TAG_NAME.fullmatch(name)
+            or lower in KNOWN_TAGS
+            or _SEAT_TAG.fullmatch(name)
+            or is_seal_tag(name)
+        ):
             raise EncodingError(
                 f"extra tag {name!r} cannot be written as GRN: a tag name is a letter followed "
                 "by letters, digits or '_', and is not the name of a field's own tag"

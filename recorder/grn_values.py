@@ -10,8 +10,8 @@ Escaping (the same in tag values and in comments):
 
 The writer escapes, in tag values: the backslash, the double quote and every control
 character; in comments: the backslash, the closing brace, a ``[`` that starts one of the
-commands the reader interprets (``[%clk``, ``[%ts``, ``[%seat``, in any case), every control
-character except newline and tab, and white space at either end of the comment (the
+commands the reader interprets (``[%clk``, ``[%ts``, ``[%seat``, ``[%seal``, in any case),
+every control character except newline and tab, and white space at either end of the comment (the
 reader strips unescaped white space at both ends, so ``{ a quiet start }`` means
 ``a quiet start``). So any string survives a write and a read.
 
@@ -44,7 +44,7 @@ _TAG_SPECIALS = re.compile(f'[{_CONTROL}\\\\"]')
 # A "[" is escaped only where it starts a command the reader gives a meaning to; other
 # "[%...]" commands (annotation facts, other tools' commands) stay readable as they are.
 _COMMENT_SPECIALS = re.compile(
-    "[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\u2028\u2029\\\\}]|\\[(?=%(?i:clk|ts|seat)(?![A-Za-z]))"
+    "[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\u2028\u2029\\\\}]|\\[(?=%(?i:clk|ts|seat|seal)(?![A-Za-z]))"
 )
 _SPACE_RUN = re.compile(r"\s")
 _ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|.)", re.DOTALL)

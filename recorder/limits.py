@@ -440,12 +440,15 @@ def check_mapping(
     """
     limits = limits or DEFAULT_LIMITS
     check = _Checker(limits, source, where)
-    check("max_seats", "seats: ", len(_list(value.get("seats"))), "seats")
-    extra_tags = _get(value.get("metadata"), "extraTags")
-    check("max_tags", "metadata.extraTags: ", len(extra_tags or ()), "free tags")
-    if size is None or size > 2 * limits.max_list_items:  # "[1,1,...]": 2 characters an item
-        _check_mapping_lists(check, value)
     if _mapping_within(value, limits):
+        # In check_record's order; the lists only now that the move tree is known to be
+        # small enough to walk (lists shared many times over make a tree far bigger than
+        # its text).
+        check("max_seats", "seats: ", len(_list(value.get("seats"))), "seats")
+        extra_tags = _get(value.get("metadata"), "extraTags")
+        check("max_tags", "metadata.extra_tags: ", len(extra_tags or ()), "free tags")
+        if size is None or size > 2 * limits.max_list_items:  # "[1,1,...]": 2 chars an item
+            _check_mapping_lists(check, value)
         return
     moves = _list(value.get("moves"))
     check("max_plies", "the main line has ", len(moves), "plies")

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from google.protobuf import duration_pb2, timestamp_pb2
 from hypothesis import strategies as st
 
+from gamerec.recorder.grn_seal import is_seal_tag
 from gamerec.recorder.grn_tags import KNOWN_TAGS, MAX_SEATS
 from gamerec.recorder.grn_values import (
     DURATION_MAX_SECONDS,
@@ -204,7 +205,7 @@ seats = st.builds(
 
 def _free_tag_name(name: str) -> bool:
     lower = name.lower()
-    if lower in KNOWN_TAGS:
+    if lower in KNOWN_TAGS or is_seal_tag(name):
         return False
     rest = lower.removeprefix("seat")
     return not (rest != lower and rest[:1].isdigit() and rest[:1] != "0")

@@ -13,6 +13,10 @@ The decision follows how the record ends:
   position reached, by the scores the rules define, and no winner;
 - a record that is not a legal game (an illegal ply, an unknown game): void, with the
   standing before the first illegal ply.
+
+A ruling on a sealed record ends by stating what its signatures prove (docs/seals.md): the
+break of a broken seal, then for each seat and the host what it signed ("Seat 2 (SHA256:...)
+signed every ply up to 40; plies 41-44 carry only seat 1's signature.").
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from gamerec.validator.judge import (
     termination_word,
     verdict_of,
 )
+from gamerec.validator.verification import proof_sentence, seal_proof
 
 
 def adjudicate(
@@ -45,6 +50,15 @@ def adjudicate(
     """
     judgement = judge(record, deadline=deadline, limits=limits)
     verdict = verdict_of(record, judgement)
+    ruling = _rule(record, verdict, judgement)
+    if record.HasField("seal"):
+        proof = seal_proof(record)
+        ruling.explanation += " " + proof_sentence(proof, len(record.moves))
+    return ruling
+
+
+def _rule(record: pb.GameRecord, verdict: vpb.Verdict, judgement: Judgement) -> vpb.Ruling:
+    """The ruling by how the record ends (see the module docstring)."""
     result = computed_result(record, judgement)
     if judgement.state is None or judgement.identity is None:
         return _void(verdict, result, "the record cannot be replayed")

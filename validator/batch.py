@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar
 
 from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.errors import GamerecError
@@ -61,6 +62,8 @@ class Outcome(NamedTuple):
 
 _Item = InputRecord | InputFailure
 Render = Callable[[vpb.Verdict], str]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def default_workers() -> int:
@@ -91,40 +94,62 @@ def judge_sources(
             ``DEFAULT_LIMITS``); a record over one is ``unreadable`` and the rest go on.
     """
     items = read_inputs(sources, encoding, limits)
+    work = partial(_judge_chunk, render=render)
+    for _, outcome in map_chunks(items, work, workers):
+        yield outcome
+
+
+def map_chunks(
+    items: Iterator[T], work: Callable[[list[T]], list[R]], workers: int = 0
+) -> Iterator[tuple[T, R]]:
+    """Every item with what ``work`` made of it, in input order, on up to ``workers`` cores.
+
+    Items go to the workers in chunks of CHUNK_RECORDS, and at most a few chunks per worker
+    are in flight, so memory stays flat however many items there are; the items themselves
+    stay in this process (only ``work``'s answers come back). With one worker, or when all
+    items fit in one chunk, everything runs in the calling process.
+
+    Args:
+        items: the items (picklable).
+        work: makes one answer per item of a chunk; a module-level function (or a
+            ``functools.partial`` of one), since it runs in the worker processes.
+        workers: worker processes; 0 means all cores, 1 means no extra process.
+    """
     first = list(islice(items, CHUNK_RECORDS))
     workers = workers or default_workers()
     if workers == 1:
-        yield from _judge_chunk(first, render)
-        for chunk in _chunks(items):
-            yield from _judge_chunk(chunk, render)
+        for chunk in chain([first], _chunks(items)):
+            yield from zip(chunk, work(chunk), strict=True)
         return
     following = list(islice(items, CHUNK_RECORDS))
     if not following:
-        yield from _judge_chunk(first, render)
+        yield from zip(first, work(first), strict=True)
         return
-    yield from _judge_in_pool([first, following], items, render, workers)
+    yield from _map_in_pool([first, following], items, work, workers)
 
 
-def _judge_in_pool(
-    head: list[list[_Item]], items: Iterator[_Item], render: Render, workers: int
-) -> Iterator[Outcome]:
-    """Judge chunks in worker processes, keeping order and a bounded number in flight."""
+def _map_in_pool(
+    head: list[list[T]], items: Iterator[T], work: Callable[[list[T]], list[R]], workers: int
+) -> Iterator[tuple[T, R]]:
+    """Run ``work`` on chunks in worker processes, keeping order and a bounded number in flight."""
     import multiprocessing  # noqa: PLC0415 (a pool only for many records: fast start-up)
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
     context = multiprocessing.get_context("fork")
     window = workers * CHUNKS_IN_FLIGHT_PER_WORKER
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: deque[Future[list[Outcome]]] = deque()
+        pending: deque[tuple[list[T], Future[list[R]]]] = deque()
         for chunk in chain(head, _chunks(items)):
-            pending.append(pool.submit(_judge_chunk, chunk, render))
+            pending.append((chunk, pool.submit(work, chunk)))
             while len(pending) >= window:
-                yield from pending.popleft().result()
+                done, answers = pending.popleft()
+                yield from zip(done, answers.result(), strict=True)
         while pending:
-            yield from pending.popleft().result()
+            done, answers = pending.popleft()
+            yield from zip(done, answers.result(), strict=True)
 
 
-def _chunks(items: Iterator[_Item]) -> Iterator[list[_Item]]:
+def _chunks(items: Iterator[T]) -> Iterator[list[T]]:
     """Consecutive chunks of at most CHUNK_RECORDS items."""
     while chunk := list(islice(items, CHUNK_RECORDS)):
         yield chunk

@@ -12,6 +12,11 @@ with each move as notation.md writes it, and takes :attr:`~RecordBuilder.record`
     ...
     game.record  # a GameRecord; once the game is over it claims the rules' result
 
+With ``signing_keys`` (Ed25519 private keys by seat, 0 for the host) or ``public_keys`` (of
+signers who sign on their own devices), the record is sealed from the start (docs/seals.md):
+each ply's chain head is added as the ply is played and signed at once by the seat that made
+it and by the host, and the final head by every key held when the game ends or is stopped.
+
 An illegal ply raises :class:`IllegalPlyError` with the very finding ``validate`` would give
 for that ply (its code, sentence and rule citation, ply, seat and move), and the record is left
 as it was. When the game ends by its rules, the record's claimed result (scores, winners,
@@ -22,11 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.grn_tags import read_tag
 from gamerec.recorder.notation import parse_action
+from gamerec.recorder.signing import LiveSeal, SealError
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.annotation import parse_glyph
@@ -42,6 +48,9 @@ from gamerec.validator.judge import (
     unreadable_finding,
 )
 from gamerec.validator.moves import UnreadableMoveError, reader_for
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 #: The terminations :meth:`RecordBuilder.stop` takes (those that are not rule events).
 STOP_TERMINATIONS = {
@@ -86,12 +95,17 @@ class RecordBuilder:
         seats: the players' names in seat order (or ``Seat`` messages), or none.
         state_seats: write the seat that made each ply into the record (``Move.seat``), so
             the record states who moved; on by default.
+        signing_keys: Ed25519 private keys held here, by seat (0: the host); the record is
+            sealed and each ply signed as it is played (see the module docstring).
+        public_keys: 32-byte public keys of signers that sign elsewhere, by seat (0: the
+            host); they add their signatures with :meth:`add_signature`.
         **metadata: ``event``, ``site``, ``round``, ``date``, ``time_control``, ``client``
             (text) and ``start_time`` (a ``datetime``).
 
     Raises:
         VariantError: an unknown game, or an impossible or unknown variant option.
         RulesError: the seats do not match the variant's number of players.
+        KeyFileError: a key for a seat the record does not have.
     """
 
     def __init__(
@@ -101,6 +115,8 @@ class RecordBuilder:
         *,
         seats: Iterable[str | pb.Seat] = (),
         state_seats: bool = True,
+        signing_keys: Mapping[int, Ed25519PrivateKey] | None = None,
+        public_keys: Mapping[int, bytes] | None = None,
         **metadata: str | datetime,
     ) -> None:
         """Start the record and the game at the start position (see the class docstring)."""
@@ -120,6 +136,9 @@ class RecordBuilder:
         self._state: GameState[Any] = self._identity.engine.new_game(self._identity.variant)
         self._state_seats = state_seats
         self._last_token = ""
+        self._seal: LiveSeal | None = None
+        if signing_keys or public_keys:
+            self._seal = LiveSeal(record, dict(public_keys or {}), dict(signing_keys or {}))
 
     # -- the game so far ---------------------------------------------------------------------
 
@@ -201,12 +220,35 @@ class RecordBuilder:
             raise IllegalPlyError(
                 illegal_finding(self.plies + 1, recorded, text, self._state, illegal)
             )
+        mover = self._state.to_move
         events = self._state.play(engine_move)
         self._record.moves.append(recorded)
         self._last_token = self._reader.text(recorded)
+        if self._seal is not None:
+            self._seal.ply_played(self._record, mover)
         if self._state.is_over:
             self._claim_the_rules_result()
+            self._result_changed()
         return events
+
+    def add_signature(self, ply: int, signer: int, signature: bytes) -> None:
+        """Add a signature made elsewhere over the head after ``ply`` (0: the final head).
+
+        The head a signer signs is ``record.seal.plies[ply - 1].head`` (docs/seals.md says
+        which bytes are signed).
+
+        Raises:
+            SealError: the record is not sealed, there is no such ply, or the signature is
+                not the signer's over that head.
+        """
+        if self._seal is None:
+            raise SealError("the record is not sealed: give the builder public or signing keys")
+        self._seal.add_signature(self._record, ply, signer, signature)
+
+    def _result_changed(self) -> None:
+        """Seal the claimed result anew and sign it with every key held (it is final)."""
+        if self._seal is not None:
+            self._seal.result_changed(self._record, final=True)
 
     def resign(self, **annotations: Any) -> tuple[GameEvent, ...]:
         """The seat to move resigns (a ``resign`` ply; see :meth:`play` for the annotations)."""
@@ -244,6 +286,7 @@ class RecordBuilder:
         if scores is not None:
             result.scores.values.extend(scores)
         result.winners.extend(winners)
+        self._result_changed()
         return self.record
 
     # -- helpers -----------------------------------------------------------------------------

@@ -63,14 +63,14 @@ def compare_records(left: pb.GameRecord, right: pb.GameRecord) -> dpb.RecordDiff
 def _first_divergence(left: pb.GameRecord, right: pb.GameRecord) -> int | None:
     """The first 1-based ply whose action differs or that only one record has."""
     for number, (mine, theirs) in enumerate(zip(left.moves, right.moves, strict=False), 1):
-        if _action(mine) != _action(theirs):
+        if move_action(mine) != move_action(theirs):
             return number
     if len(left.moves) != len(right.moves):
         return min(len(left.moves), len(right.moves)) + 1
     return None
 
 
-def _action(move: pb.Move) -> tuple[str | None, bytes]:
+def move_action(move: pb.Move) -> tuple[str | None, bytes]:
     """A move's action (which one, and its content), without its annotations."""
     which = move.WhichOneof("action")
     if which is None:

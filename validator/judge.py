@@ -18,6 +18,7 @@ from typing import Any
 
 from gamerec.recorder.limits import Limits, check_plies
 from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import seal_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.identity import RulesError, identify
 from gamerec.validator.replay import (
@@ -252,14 +253,21 @@ def format_seats(seats: Any) -> str:
 # -- the public answers ----------------------------------------------------------------------
 
 
-def verdict_of(record: pb.GameRecord, judgement: Judgement) -> vpb.Verdict:
-    """Shape a judgement as the Verdict message."""
+def verdict_of(
+    record: pb.GameRecord, judgement: Judgement, *, seal: spb.SealStatus.ValueType | None = None
+) -> vpb.Verdict:
+    """Shape a judgement as the Verdict message.
+
+    ``seal``: the record's ``SealStatus`` when already known; else its seal is checked here
+    (chain and signatures, docs/seals.md) when it has one.
+    """
     verdict = vpb.Verdict(
         valid=not judgement.findings,
         errors=judgement.findings,
         result=computed_result(record, judgement),
         plies_replayed=judgement.plies,
         game=record.rules.game,
+        seal=_seal_status(record) if seal is None else seal,
     )
     if judgement.state is None:
         verdict.status = vpb.GAME_STATUS_NOT_REPLAYED
@@ -268,6 +276,15 @@ def verdict_of(record: pb.GameRecord, judgement: Judgement) -> vpb.Verdict:
         finished = judgement.finished
         verdict.status = vpb.GAME_STATUS_FINISHED if finished else vpb.GAME_STATUS_UNFINISHED
     return verdict
+
+
+def _seal_status(record: pb.GameRecord) -> spb.SealStatus.ValueType:
+    """NONE for an unsealed record; else the seal checked (crypto is loaded only then)."""
+    if not record.HasField("seal"):
+        return spb.SEAL_STATUS_NONE
+    from gamerec.validator.seal_check import seal_status  # noqa: PLC0415 (loads cryptography)
+
+    return seal_status(record)
 
 
 def validate(

@@ -13,6 +13,7 @@ malformed record. Human numbers (seats, plies, pits, ring and cell indices) are 
 """
 
 from collections import abc as _abc
+from gamerec.v1 import seal_pb2 as _seal_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
@@ -293,6 +294,7 @@ class GameRecord(_message.Message):
     MOVES_FIELD_NUMBER: _builtins.int
     RESULT_FIELD_NUMBER: _builtins.int
     COMMENT_FIELD_NUMBER: _builtins.int
+    SEAL_FIELD_NUMBER: _builtins.int
     format_version: _builtins.int
     """The version of this format the writer used; 0 means unstated (read as 1)."""
     comment: _builtins.str
@@ -317,6 +319,12 @@ class GameRecord(_message.Message):
     def result(self) -> Global___ClaimedResult:
         """The result the writer claims; absent when the record states none."""
 
+    @_builtins.property
+    def seal(self) -> _seal_pb2.Seal:
+        """The seal: a hash chain over the record's canonical form and the signatures over it
+        (docs/seals.md; GRN: the Seal tags and a `[%seal ...]` command per ply). Absent: unsealed.
+        """
+
     def __init__(
         self,
         *,
@@ -327,10 +335,11 @@ class GameRecord(_message.Message):
         moves: _abc.Iterable[Global___Move] | None = ...,
         result: Global___ClaimedResult | None = ...,
         comment: _builtins.str = ...,
+        seal: _seal_pb2.Seal | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["metadata", b"metadata", "result", b"result", "rules", b"rules"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["metadata", b"metadata", "result", b"result", "rules", b"rules", "seal", b"seal"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["comment", b"comment", "format_version", b"format_version", "metadata", b"metadata", "moves", b"moves", "result", b"result", "rules", b"rules", "seats", b"seats"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["comment", b"comment", "format_version", b"format_version", "metadata", b"metadata", "moves", b"moves", "result", b"result", "rules", b"rules", "seal", b"seal", "seats", b"seats"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -6,6 +6,7 @@ import warnings
 from gamerec.v1 import diff_pb2 as gamerec_dot_v1_dot_diff__pb2
 from gamerec.v1 import service_pb2 as gamerec_dot_v1_dot_service__pb2
 from gamerec.v1 import verdict_pb2 as gamerec_dot_v1_dot_verdict__pb2
+from gamerec.v1 import verification_pb2 as gamerec_dot_v1_dot_verification__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -72,6 +73,11 @@ class RecordServiceStub:
                 request_serializer=gamerec_dot_v1_dot_service__pb2.LegalMovesRequest.SerializeToString,
                 response_deserializer=gamerec_dot_v1_dot_service__pb2.LegalMovesResponse.FromString,
                 _registered_method=True)
+        self.Verify = channel.unary_unary(
+                '/gamerec.v1.RecordService/Verify',
+                request_serializer=gamerec_dot_v1_dot_service__pb2.VerifyRequest.SerializeToString,
+                response_deserializer=gamerec_dot_v1_dot_verification__pb2.Verification.FromString,
+                _registered_method=True)
 
 
 class RecordServiceServicer:
@@ -128,6 +134,15 @@ class RecordServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Verify(self, request, context):
+        """Verify a sealed record (docs/seals.md): its chain, every signature against the key it
+        claims, what each signer's signatures cover, the keys against `trusted_keys`, then the
+        strict replay.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RecordServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -165,6 +180,11 @@ def add_RecordServiceServicer_to_server(servicer, server):
                     servicer.LegalMoves,
                     request_deserializer=gamerec_dot_v1_dot_service__pb2.LegalMovesRequest.FromString,
                     response_serializer=gamerec_dot_v1_dot_service__pb2.LegalMovesResponse.SerializeToString,
+            ),
+            'Verify': grpc.unary_unary_rpc_method_handler(
+                    servicer.Verify,
+                    request_deserializer=gamerec_dot_v1_dot_service__pb2.VerifyRequest.FromString,
+                    response_serializer=gamerec_dot_v1_dot_verification__pb2.Verification.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -357,6 +377,33 @@ class RecordService:
             '/gamerec.v1.RecordService/LegalMoves',
             gamerec_dot_v1_dot_service__pb2.LegalMovesRequest.SerializeToString,
             gamerec_dot_v1_dot_service__pb2.LegalMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Verify(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamerec.v1.RecordService/Verify',
+            gamerec_dot_v1_dot_service__pb2.VerifyRequest.SerializeToString,
+            gamerec_dot_v1_dot_verification__pb2.Verification.FromString,
             options,
             channel_credentials,
             insecure,

@@ -23,33 +23,34 @@ _sym_db = _symbol_database.Default()
 
 
 from gamerec.v1 import record_pb2 as gamerec_dot_v1_dot_record__pb2
+from gamerec.v1 import seal_pb2 as gamerec_dot_v1_dot_seal__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18gamerec/v1/verdict.proto\x12\ngamerec.v1\x1a\x17gamerec/v1/record.proto\"\x86\x02\n\x07Verdict\x12\r\n\x05valid\x18\x01 \x01(\x08\x12#\n\x06\x65rrors\x18\x02 \x03(\x0b\x32\x13.gamerec.v1.Finding\x12*\n\x06result\x18\x03 \x01(\x0b\x32\x1a.gamerec.v1.ComputedResult\x12\x16\n\x0eplies_replayed\x18\x04 \x01(\r\x12\x14\n\x0c\x66inal_digest\x18\x05 \x01(\t\x12\x1e\n\x04game\x18\x06 \x01(\x0e\x32\x10.gamerec.v1.Game\x12&\n\x06status\x18\x07 \x01(\x0e\x32\x16.gamerec.v1.GameStatus\x12\x0e\n\x06source\x18\x08 \x01(\t\x12\x15\n\rrecord_number\x18\t \x01(\r\"o\n\x07\x46inding\x12\x0b\n\x03ply\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\x12\x0f\n\x07message\x18\x04 \x01(\t\x12\x0c\n\x04move\x18\x05 \x01(\t\x12\x0c\n\x04line\x18\x06 \x01(\r\x12\x0e\n\x06\x63olumn\x18\x07 \x01(\r\"\x83\x01\n\x0e\x43omputedResult\x12\x0e\n\x06scores\x18\x01 \x03(\r\x12\r\n\x05ranks\x18\x02 \x03(\r\x12\x0f\n\x07winners\x18\x03 \x03(\r\x12,\n\x0btermination\x18\x04 \x01(\x0e\x32\x17.gamerec.v1.Termination\x12\x13\n\x0bprovisional\x18\x05 \x01(\x08\"\x97\x01\n\x06Ruling\x12$\n\x07verdict\x18\x01 \x01(\x0b\x32\x13.gamerec.v1.Verdict\x12&\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x14.gamerec.v1.Decision\x12*\n\x06result\x18\x03 \x01(\x0b\x32\x1a.gamerec.v1.ComputedResult\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\"3\n\x04Site\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05owner\x18\x02 \x01(\r\x12\x0e\n\x06pieces\x18\x03 \x03(\r\"r\n\x08Position\x12\x0f\n\x07to_move\x18\x01 \x01(\r\x12\x1f\n\x05sites\x18\x02 \x03(\x0b\x32\x10.gamerec.v1.Site\x12\x10\n\x08supplies\x18\x03 \x03(\r\x12\x10\n\x08\x63\x61ptured\x18\x04 \x03(\r\x12\x10\n\x08resigned\x18\x05 \x03(\r\"E\n\tGameEvent\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\r\n\x05where\x18\x03 \x03(\t\x12\r\n\x05\x63ount\x18\x04 \x01(\r\"\xc9\x01\n\x0bReplayFrame\x12\x0b\n\x03ply\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0c\n\x04move\x18\x03 \x01(\t\x12&\n\x08position\x18\x04 \x01(\x0b\x32\x14.gamerec.v1.Position\x12\x0e\n\x06scores\x18\x05 \x03(\r\x12%\n\x06\x65vents\x18\x06 \x03(\x0b\x32\x15.gamerec.v1.GameEvent\x12\x0e\n\x06\x64igest\x18\x07 \x01(\t\x12\"\n\x05\x65rror\x18\x08 \x01(\x0b\x32\x13.gamerec.v1.Finding*}\n\nGameStatus\x12\x1b\n\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14GAME_STATUS_FINISHED\x10\x01\x12\x1a\n\x16GAME_STATUS_UNFINISHED\x10\x02\x12\x1c\n\x18GAME_STATUS_NOT_REPLAYED\x10\x03*\x81\x01\n\x08\x44\x65\x63ision\x12\x18\n\x14\x44\x45\x43ISION_UNSPECIFIED\x10\x00\x12\x16\n\x12\x44\x45\x43ISION_CONFIRMED\x10\x01\x12\x16\n\x12\x44\x45\x43ISION_CORRECTED\x10\x02\x12\x18\n\x14\x44\x45\x43ISION_PROVISIONAL\x10\x03\x12\x11\n\rDECISION_VOID\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18gamerec/v1/verdict.proto\x12\ngamerec.v1\x1a\x17gamerec/v1/record.proto\x1a\x15gamerec/v1/seal.proto\"\xac\x02\n\x07Verdict\x12\r\n\x05valid\x18\x01 \x01(\x08\x12#\n\x06\x65rrors\x18\x02 \x03(\x0b\x32\x13.gamerec.v1.Finding\x12*\n\x06result\x18\x03 \x01(\x0b\x32\x1a.gamerec.v1.ComputedResult\x12\x16\n\x0eplies_replayed\x18\x04 \x01(\r\x12\x14\n\x0c\x66inal_digest\x18\x05 \x01(\t\x12\x1e\n\x04game\x18\x06 \x01(\x0e\x32\x10.gamerec.v1.Game\x12&\n\x06status\x18\x07 \x01(\x0e\x32\x16.gamerec.v1.GameStatus\x12\x0e\n\x06source\x18\x08 \x01(\t\x12\x15\n\rrecord_number\x18\t \x01(\r\x12$\n\x04seal\x18\n \x01(\x0e\x32\x16.gamerec.v1.SealStatus\"o\n\x07\x46inding\x12\x0b\n\x03ply\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\x12\x0f\n\x07message\x18\x04 \x01(\t\x12\x0c\n\x04move\x18\x05 \x01(\t\x12\x0c\n\x04line\x18\x06 \x01(\r\x12\x0e\n\x06\x63olumn\x18\x07 \x01(\r\"\x83\x01\n\x0e\x43omputedResult\x12\x0e\n\x06scores\x18\x01 \x03(\r\x12\r\n\x05ranks\x18\x02 \x03(\r\x12\x0f\n\x07winners\x18\x03 \x03(\r\x12,\n\x0btermination\x18\x04 \x01(\x0e\x32\x17.gamerec.v1.Termination\x12\x13\n\x0bprovisional\x18\x05 \x01(\x08\"\x97\x01\n\x06Ruling\x12$\n\x07verdict\x18\x01 \x01(\x0b\x32\x13.gamerec.v1.Verdict\x12&\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x14.gamerec.v1.Decision\x12*\n\x06result\x18\x03 \x01(\x0b\x32\x1a.gamerec.v1.ComputedResult\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\"3\n\x04Site\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05owner\x18\x02 \x01(\r\x12\x0e\n\x06pieces\x18\x03 \x03(\r\"r\n\x08Position\x12\x0f\n\x07to_move\x18\x01 \x01(\r\x12\x1f\n\x05sites\x18\x02 \x03(\x0b\x32\x10.gamerec.v1.Site\x12\x10\n\x08supplies\x18\x03 \x03(\r\x12\x10\n\x08\x63\x61ptured\x18\x04 \x03(\r\x12\x10\n\x08resigned\x18\x05 \x03(\r\"E\n\tGameEvent\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\r\n\x05where\x18\x03 \x03(\t\x12\r\n\x05\x63ount\x18\x04 \x01(\r\"\xc9\x01\n\x0bReplayFrame\x12\x0b\n\x03ply\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0c\n\x04move\x18\x03 \x01(\t\x12&\n\x08position\x18\x04 \x01(\x0b\x32\x14.gamerec.v1.Position\x12\x0e\n\x06scores\x18\x05 \x03(\r\x12%\n\x06\x65vents\x18\x06 \x03(\x0b\x32\x15.gamerec.v1.GameEvent\x12\x0e\n\x06\x64igest\x18\x07 \x01(\t\x12\"\n\x05\x65rror\x18\x08 \x01(\x0b\x32\x13.gamerec.v1.Finding*}\n\nGameStatus\x12\x1b\n\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14GAME_STATUS_FINISHED\x10\x01\x12\x1a\n\x16GAME_STATUS_UNFINISHED\x10\x02\x12\x1c\n\x18GAME_STATUS_NOT_REPLAYED\x10\x03*\x81\x01\n\x08\x44\x65\x63ision\x12\x18\n\x14\x44\x45\x43ISION_UNSPECIFIED\x10\x00\x12\x16\n\x12\x44\x45\x43ISION_CONFIRMED\x10\x01\x12\x16\n\x12\x44\x45\x43ISION_CORRECTED\x10\x02\x12\x18\n\x14\x44\x45\x43ISION_PROVISIONAL\x10\x03\x12\x11\n\rDECISION_VOID\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamerec.v1.verdict_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GAMESTATUS']._serialized_start=1175
-  _globals['_GAMESTATUS']._serialized_end=1300
-  _globals['_DECISION']._serialized_start=1303
-  _globals['_DECISION']._serialized_end=1432
-  _globals['_VERDICT']._serialized_start=66
-  _globals['_VERDICT']._serialized_end=328
-  _globals['_FINDING']._serialized_start=330
-  _globals['_FINDING']._serialized_end=441
-  _globals['_COMPUTEDRESULT']._serialized_start=444
-  _globals['_COMPUTEDRESULT']._serialized_end=575
-  _globals['_RULING']._serialized_start=578
-  _globals['_RULING']._serialized_end=729
-  _globals['_SITE']._serialized_start=731
-  _globals['_SITE']._serialized_end=782
-  _globals['_POSITION']._serialized_start=784
-  _globals['_POSITION']._serialized_end=898
-  _globals['_GAMEEVENT']._serialized_start=900
-  _globals['_GAMEEVENT']._serialized_end=969
-  _globals['_REPLAYFRAME']._serialized_start=972
-  _globals['_REPLAYFRAME']._serialized_end=1173
+  _globals['_GAMESTATUS']._serialized_start=1236
+  _globals['_GAMESTATUS']._serialized_end=1361
+  _globals['_DECISION']._serialized_start=1364
+  _globals['_DECISION']._serialized_end=1493
+  _globals['_VERDICT']._serialized_start=89
+  _globals['_VERDICT']._serialized_end=389
+  _globals['_FINDING']._serialized_start=391
+  _globals['_FINDING']._serialized_end=502
+  _globals['_COMPUTEDRESULT']._serialized_start=505
+  _globals['_COMPUTEDRESULT']._serialized_end=636
+  _globals['_RULING']._serialized_start=639
+  _globals['_RULING']._serialized_end=790
+  _globals['_SITE']._serialized_start=792
+  _globals['_SITE']._serialized_end=843
+  _globals['_POSITION']._serialized_start=845
+  _globals['_POSITION']._serialized_end=959
+  _globals['_GAMEEVENT']._serialized_start=961
+  _globals['_GAMEEVENT']._serialized_end=1030
+  _globals['_REPLAYFRAME']._serialized_start=1033
+  _globals['_REPLAYFRAME']._serialized_end=1234
 # @@protoc_insertion_point(module_scope)

@@ -8,6 +8,7 @@ the gRPC service all return exactly these messages.
 
 from collections import abc as _abc
 from gamerec.v1 import record_pb2 as _record_pb2
+from gamerec.v1 import seal_pb2 as _seal_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
@@ -94,6 +95,7 @@ class Verdict(_message.Message):
     STATUS_FIELD_NUMBER: _builtins.int
     SOURCE_FIELD_NUMBER: _builtins.int
     RECORD_NUMBER_FIELD_NUMBER: _builtins.int
+    SEAL_FIELD_NUMBER: _builtins.int
     valid: _builtins.bool
     """True only when there is no finding at all."""
     plies_replayed: _builtins.int
@@ -110,6 +112,10 @@ class Verdict(_message.Message):
     """
     record_number: _builtins.int
     """The 1-based number of the record in its source (0 when not from a file)."""
+    seal: _seal_pb2.SealStatus.ValueType
+    """Whether the record is sealed and whether its seal holds (chain and signatures; who
+    signed what and whether the keys are trusted is `gamerec verify`'s, docs/seals.md).
+    """
     @_builtins.property
     def errors(self) -> _containers.RepeatedCompositeFieldContainer[Global___Finding]:
         """Every finding, in the order found; the replay stops at the first illegal move."""
@@ -130,10 +136,11 @@ class Verdict(_message.Message):
         status: Global___GameStatus.ValueType = ...,
         source: _builtins.str = ...,
         record_number: _builtins.int = ...,
+        seal: _seal_pb2.SealStatus.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["errors", b"errors", "final_digest", b"final_digest", "game", b"game", "plies_replayed", b"plies_replayed", "record_number", b"record_number", "result", b"result", "source", b"source", "status", b"status", "valid", b"valid"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["errors", b"errors", "final_digest", b"final_digest", "game", b"game", "plies_replayed", b"plies_replayed", "record_number", b"record_number", "result", b"result", "seal", b"seal", "source", b"source", "status", b"status", "valid", b"valid"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

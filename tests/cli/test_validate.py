@@ -39,9 +39,8 @@ def test_an_invalid_record_exits_1_and_names_ply_seat_move_and_code() -> None:
     result = run("validate", str(INVALID / "one-landing-occupied.grn"))
     assert result.exit_code == 1
     assert "INVALID" in result.stdout
-    assert "  ply 23, seat 2, c15xa8: LANDING_OCCUPIED: landing point a8 is occupied" in (
-        result.stdout
-    )
+    place = f"  {INVALID / 'one-landing-occupied.grn'}:10:63: ply 23, seat 2, c15xa8: "
+    assert place + "LANDING_OCCUPIED: landing point a8 is occupied" in result.stdout
 
 
 def test_an_unreadable_file_is_reported_and_the_others_still_validated() -> None:

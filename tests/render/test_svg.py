@@ -32,6 +32,8 @@ GOLDEN_SCENES = [
     ("aronda-e4-ply-7.svg", VALID / "aronda-e4-inside-then-outside.grn", 7),
     ("oust-e2-ply-9.svg", VALID / "oust-e2-two-groups.grn", 9),
     ("ohwahree-e2-ply-5.svg", VALID / "ohwahree-e2-three-seats.grn", 5),
+    # The end of a four-seat game: the seat labels on the slant and the result under the legend.
+    ("ohwahree-4p-end.svg", GAMES / "ohwahree-4p.grn", 38),
 ]
 
 #: Fixtures of every game and board, with the number of sites their board has.

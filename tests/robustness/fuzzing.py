@@ -29,12 +29,15 @@ from gamerec.recorder.codecs import Encoding, encode_record, read_records
 from gamerec.recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
 from gamerec.recorder.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits, check_record
 from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import seal_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.adjudication import adjudicate
 from gamerec.validator.frames import ReplayStoppedError, replay
 from gamerec.validator.generation import generate
 from gamerec.validator.identity import RulesError
 from gamerec.validator.judge import score, validate
+from gamerec.validator.verification import verify
+from tests.sealing import GAME_FIXTURES, signed
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -69,6 +72,7 @@ def seed_records() -> tuple[pb.GameRecord, ...]:
                 found.extend(read_records(path))
     for game, tags, count in GENERATED:
         found.extend(generate(game, tags, count, seed=11))
+    found.extend(signed(name) for name in GAME_FIXTURES)  # sealed, signed as played
     return tuple(found)
 
 
@@ -170,7 +174,20 @@ def judge_checked(record: pb.GameRecord) -> vpb.Verdict:
     _assert_replay_agrees(record, verdict, stopped_at)
     assert score(record) == verdict.result
     assert adjudicate(record).verdict == verdict
+    _assert_verification_agrees(record, verdict)
     return verdict
+
+
+def _assert_verification_agrees(record: pb.GameRecord, verdict: vpb.Verdict) -> None:
+    """verify: the same replay and seal status; verified exactly when nothing was found."""
+    answer = verify(record)
+    assert answer.verdict == verdict
+    assert answer.seal == verdict.seal != spb.SEAL_STATUS_UNSPECIFIED
+    assert answer.verified == (not answer.findings)
+    assert (verdict.seal == spb.SEAL_STATUS_NONE) == (not record.HasField("seal"))
+    for finding in answer.findings:
+        assert finding.code and finding.message and len(finding.message) < 2000
+        assert 0 <= finding.ply <= max(len(record.moves), len(record.seal.plies)) + 1
 
 
 def _assert_replay_agrees(record: pb.GameRecord, verdict: vpb.Verdict, stopped_at: int) -> None:

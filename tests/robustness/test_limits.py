@@ -108,6 +108,12 @@ def over_comment_chars() -> tuple[pb.GameRecord, Limits]:
     return record, Limits(max_comment_chars=100)
 
 
+def over_list_items() -> tuple[pb.GameRecord, Limits]:
+    record = one_record()
+    record.moves.append(parse_action(pb.GAME_ONE, "a1" + "xa3" * 5))
+    return record, Limits(max_list_items=5)
+
+
 #: limit name -> (record and limits, the value the error must report, its words)
 CASES: dict[str, tuple[Any, int, str]] = {
     "plies": (over_plies, 6, "plies, more than the limit of 5 (limit plies)"),
@@ -117,6 +123,7 @@ CASES: dict[str, tuple[Any, int, str]] = {
     "tag-chars": (over_tag_chars, 41, "41 characters, more than the limit of 40 (limit tag-chars)"),
     "seats": (over_seats, 3, "more than the limit of 2 (limit seats)"),
     "comment-chars": (over_comment_chars, 101, "101 characters, more than the limit of 100"),
+    "list-items": (over_list_items, 6, "6 items, more than the limit of 5 (limit list-items)"),
 }
 
 

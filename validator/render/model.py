@@ -32,6 +32,15 @@ Point = tuple[float, float]
 
 #: The radius of the round boards (ONE's outer ring, Aronda's edge, Oh-Wah-Ree's blocks).
 BOARD_RADIUS: Final = 280.0
+#: A generous estimate of written text, in ems of its font size: the width of a character
+#: (DejaVu Sans, the pictures' first font, averages under 0.6 em) and the height of a line.
+TEXT_WIDTH_EM: Final = 0.65
+TEXT_HEIGHT_EM: Final = 1.2
+#: The font size of Oh-Wah-Ree's block labels (``seat 2``).
+BLOCK_LABEL_SIZE: Final = 13.0
+
+#: A box: ``(left, top, right, bottom)``.
+Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +222,24 @@ def at_angle(radius: float, degrees: float) -> Point:
 def round_bounds(radius: float) -> tuple[float, float, float, float]:
     """The box of a round board of ``radius``: ``(left, top, right, bottom)``."""
     return (-radius, -radius, radius, radius)
+
+
+def text_box(at: Point, text: str, size: float) -> Box:
+    """The box that ``text`` written at ``size``, centred on ``at``, fits in (an estimate)."""
+    half_width = TEXT_WIDTH_EM * size * len(text) / 2
+    half_height = TEXT_HEIGHT_EM * size / 2
+    return (at[0] - half_width, at[1] - half_height, at[0] + half_width, at[1] + half_height)
+
+
+def farthest_corner(box: Box) -> float:
+    """How far the corner of ``box`` farthest from the board's centre lies from it."""
+    left, top, right, bottom = box
+    return math.hypot(max(abs(left), abs(right)), max(abs(top), abs(bottom)))
+
+
+def block_label(seat: int) -> str:
+    """The text of an Oh-Wah-Ree block's label."""
+    return f"seat {seat}"
 
 
 def label_size(room: float) -> float:

@@ -36,6 +36,8 @@ class Scene:
         placed: the places the ply names (placements, jump start and landings, the pit sown).
         taken: the places the ply captured or took possession of.
         seat_names: the players' names in seat order (may be shorter than the seats).
+        finished: the game ended by its rules at this position.
+        winners: the winning seats by the rules (``GameState.winners``), once finished.
     """
 
     model: BoardModel
@@ -48,6 +50,29 @@ class Scene:
     placed: tuple[str, ...] = ()
     taken: tuple[str, ...] = ()
     seat_names: tuple[str, ...] = ()
+    finished: bool = False
+    winners: tuple[int, ...] = ()
+
+    @property
+    def result(self) -> str:
+        """The rules' result of a finished game (``seat 2 wins 14-11``, ``draw 24-24``), or ``""``.
+
+        Every seat ranked first is a draw; some of them share first place; none (Oust's both
+        seats blocked) is no winner.
+        """
+        if not self.finished:
+            return ""
+        scores = "-".join(str(score) for score in self.scores)
+        winners = sorted(self.winners)
+        if not winners:
+            verdict = "no seat wins"
+        elif len(winners) == 1:
+            verdict = f"seat {winners[0]} wins"
+        elif len(winners) == self.model.seats:
+            verdict = "draw"
+        else:
+            verdict = f"seats {','.join(map(str, winners))} share first place"
+        return f"{verdict} {scores}".rstrip()
 
     @property
     def title(self) -> str:
@@ -103,6 +128,8 @@ def scene_of(
         placed=step_places(step),
         taken=taken_places(step.events),
         seat_names=seat_names,
+        finished=step.state.is_over,
+        winners=tuple(step.state.winners()) if step.state.is_over else (),
     )
 
 

@@ -3,9 +3,10 @@
 Every site is one shape with a stable id and class (``<circle id="site-c7" class="site
 point">``, ``class="site field"``, ``"site cell"``, ``"site pit"``), so a picture can be
 styled, scripted and tested. Seats have a fixed colour-blind-safe palette (Okabe and Ito's),
-and every stone or piece also carries its seat's number (Oust: ``X`` and ``O``), so no
-information is in the colour alone. The places the last ply names are ringed in black; the
-places it captured or took possession of are ringed with a dashed line.
+and every stone (ONE, Oust) and placement piece (Aronda) also carries its seat's number (Oust:
+``X`` and ``O``), so no information is in the colour alone. The places the last ply names
+are ringed in black; the places it captured or took possession of are ringed with a dashed
+line. A finished game's picture says the rules' result under the legend.
 
 The output is deterministic (coordinates rounded to 0.1, attributes in a fixed order), so
 golden files can guard it.
@@ -14,11 +15,22 @@ golden files can guard it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
 from gamerec.validator.games.protocol import Site
-from gamerec.validator.render.model import BoardModel, Disc, Point, Polygon, Shape, SiteModel, Wedge
+from gamerec.validator.render.model import (
+    BLOCK_LABEL_SIZE,
+    BoardModel,
+    Disc,
+    Point,
+    Polygon,
+    Shape,
+    SiteModel,
+    Wedge,
+    block_label,
+)
 from gamerec.validator.render.model import at_angle as _at_angle
 from gamerec.validator.render.scene import Scene
 
@@ -30,7 +42,11 @@ TEXT_ON_SEAT: Final = ("#ffffff", "#ffffff", "#ffffff", "#000000", "#000000", "#
 BOARD_FILL: Final = "#f6f2e8"
 LINE_COLOUR: Final = "#8a8170"
 INK: Final = "#222222"
-LABEL_COLOUR: Final = "#5a5346"
+#: Site names and capacities: dark enough for 7:1 contrast on the board (WCAG AAA).
+LABEL_COLOUR: Final = "#3b362d"
+#: Aronda's placement pieces: their radius and the distance between neighbours' centres.
+PIECE_RADIUS: Final = 8.0
+PIECE_SPACING: Final = 18.0
 #: Room above the board for the title, and per seat below it for the legend.
 TITLE_HEIGHT: Final = 44.0
 LEGEND_ROW: Final = 24.0
@@ -52,7 +68,9 @@ def draw_svg(scene: Scene) -> str:
     model = scene.model
     left, top, right, bottom = model.bounds
     width = right - left + 2 * PADDING
-    height = bottom - top + 2 * PADDING + TITLE_HEIGHT + LEGEND_ROW * (model.seats + 1)
+    # The legend's rows: one per seat, then the result's (kept when there is none, so that
+    # every picture of a game has one size).
+    height = bottom - top + 2 * PADDING + TITLE_HEIGHT + LEGEND_ROW * (model.seats + 1.5)
     origin_x, origin_y = left - PADDING, top - PADDING - TITLE_HEIGHT
     parts = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -70,12 +88,13 @@ def draw_svg(scene: Scene) -> str:
             anchor="start",
             weight="bold",
         ),
-        *_group("board", _board_lines(model)),
-        *_group("sites", _sites(scene)),
-        *_group("contents", _contents(scene)),
-        *_group("marks", _marks(scene)),
-        *_group("labels", _labels(model)),
-        *_group("legend", _legend(scene, (origin_x + PADDING + 16.0, bottom + PADDING + 14.0))),
+        *group("board", board_lines(model)),
+        *group("sites", site_shapes(scene)),
+        *group("contents", site_contents(scene)),
+        *group("marks", ply_marks(scene)),
+        *group("labels", site_labels(model)),
+        *group("legend", _legend(scene, (origin_x + PADDING + 16.0, bottom + PADDING + 14.0))),
+        *_result(scene, (origin_x + PADDING, bottom + PADDING + 14.0 + LEGEND_ROW * model.seats)),
         "</svg>",
     ]
     return "\n".join(parts) + "\n"
@@ -90,7 +109,8 @@ def _n(value: float) -> str:
     return "0" if text == "-0" else text
 
 
-def _group(name: str, elements: Iterator[str]) -> list[str]:
+def group(name: str, elements: Iterator[str]) -> list[str]:
+    """The elements inside ``<g class="name">``."""
     return [f'<g class="{name}">', *elements, "</g>"]
 
 
@@ -137,20 +157,30 @@ def _wedge_path(wedge: Wedge) -> str:
     )
 
 
-def _shape(shape: Shape, attributes: str, grow: float = 0.0) -> str:
+def shape_element(shape: Shape, attributes: str, grow: float = 0.0) -> str:
     """One shape (``grow`` widens a disc, for rings drawn round a site)."""
+    tag, geometry = _geometry(shape, grow)
+    return f"<{tag} {geometry} {attributes}/>"
+
+
+@lru_cache(maxsize=4096)
+def _geometry(shape: Shape, grow: float) -> tuple[str, str]:
+    """A shape's element name and coordinates, written once per shape.
+
+    A board's sites are drawn again in every picture of a game.
+    """
     if isinstance(shape, Disc):
-        return _circle(shape.centre, shape.radius + grow, attributes)
+        (x, y), radius = shape.centre, shape.radius + grow
+        return "circle", f'cx="{_n(x)}" cy="{_n(y)}" r="{_n(radius)}"'
     if isinstance(shape, Polygon):
-        points = " ".join(f"{_n(x)},{_n(y)}" for x, y in shape.corners)
-        return f'<polygon points="{points}" {attributes}/>'
-    return f'<path d="{_wedge_path(shape)}" {attributes}/>'
+        return "polygon", f'points="{" ".join(f"{_n(x)},{_n(y)}" for x, y in shape.corners)}"'
+    return "path", f'd="{_wedge_path(shape)}"'
 
 
 # -- the board -------------------------------------------------------------------------------
 
 
-def _board_lines(model: BoardModel) -> Iterator[str]:
+def board_lines(model: BoardModel) -> Iterator[str]:
     """ONE's ring circles and spokes; Oh-Wah-Ree's seat blocks; Aronda's outer rim."""
     for radius in model.rings:
         yield _circle(
@@ -163,15 +193,17 @@ def _board_lines(model: BoardModel) -> Iterator[str]:
         )
     for block in model.blocks:
         colour = seat_colour(block.seat)
-        yield _shape(
+        yield shape_element(
             block.wedge,
             f'class="block seat-{block.seat}" fill="{colour}" fill-opacity="0.22" '
             f'stroke="{colour}" stroke-width="2"',
         )
-        yield _text(block.label_at, f"seat {block.seat}", "block-label", size=13.0, fill=INK)
+        yield _text(
+            block.label_at, block_label(block.seat), "block-label", size=BLOCK_LABEL_SIZE, fill=INK
+        )
 
 
-def _sites(scene: Scene) -> Iterator[str]:
+def site_shapes(scene: Scene) -> Iterator[str]:
     """One shape per site, filled by its possessor where a field is possessed."""
     model = scene.model
     for place, site in zip(model.sites, scene.position.sites, strict=True):
@@ -184,17 +216,23 @@ def _sites(scene: Scene) -> Iterator[str]:
         elif model.kind == "pit":
             fill, stroke = "#ffffff", seat_colour(place.home)
         attributes = (
-            f'id="site-{escape(place.name)}" class="site {model.kind}" '
-            f'data-name={quoteattr(place.name)} fill="{fill}"{opacity} '
+            f'{_site_names(model.kind, place.name)} fill="{fill}"{opacity} '
             f'stroke="{stroke}" stroke-width="2"'
         )
-        yield _shape(place.shape, attributes)
+        yield shape_element(place.shape, attributes)
+
+
+@lru_cache(maxsize=4096)
+def _site_names(kind: str, name: str) -> str:
+    """A site's id, class and name attributes (written once per site)."""
+    return f'id="site-{escape(name)}" class="site {kind}" data-name={quoteattr(name)}'
 
 
 # -- what stands on the board ----------------------------------------------------------------
 
 
-def _contents(scene: Scene) -> Iterator[str]:
+def site_contents(scene: Scene) -> Iterator[str]:
+    """What stands on every site: stones, Aronda pieces or possessors, pit counts, stores."""
     model = scene.model
     for place, site in zip(model.sites, scene.position.sites, strict=True):
         if model.kind in ("point", "cell") and site.owner:
@@ -233,10 +271,10 @@ def _stone(place: SiteModel, site: Site, mark: str) -> Iterator[str]:
         place.size * 0.9,
         f'class="stone seat-{seat}" fill="{seat_colour(seat)}" stroke="{INK}" stroke-width="1"',
     )
-    if place.size >= 6.0:
-        yield _text(
-            place.anchor, mark, "stone-mark", size=place.size, fill=text_on(seat), weight="bold"
-        )
+    # Written even where it is too small to read unmagnified: SVG pictures are zoomed.
+    yield _text(
+        place.anchor, mark, "stone-mark", size=place.size, fill=text_on(seat), weight="bold"
+    )
 
 
 def _field_contents(place: SiteModel, site: Site) -> Iterator[str]:
@@ -246,24 +284,27 @@ def _field_contents(place: SiteModel, site: Site) -> Iterator[str]:
         return
     rows = [(seat, count) for seat, count in enumerate(site.pieces, start=1) if count]
     for row, (seat, count) in enumerate(rows):
-        y = place.anchor[1] + 13.0 * (row - (len(rows) - 1) / 2)
+        y = place.anchor[1] + PIECE_SPACING * (row - (len(rows) - 1) / 2)
         for index in range(count):
-            x = place.anchor[0] + 13.0 * (index - (count - 1) / 2)
+            x = place.anchor[0] + PIECE_SPACING * (index - (count - 1) / 2)
             yield _circle(
                 (x, y),
-                5.5,
+                PIECE_RADIUS,
                 f'class="piece seat-{seat}" fill="{seat_colour(seat)}" stroke="{INK}" '
                 'stroke-width="1"',
             )
+            yield _text(
+                (x, y), str(seat), "piece-mark", size=11.0, fill=text_on(seat), weight="bold"
+            )
 
 
-def _marks(scene: Scene) -> Iterator[str]:
+def ply_marks(scene: Scene) -> Iterator[str]:
     """The last ply's places ringed in black; captured and possessed places dashed."""
     model = scene.model
     for name in scene.placed:
         place = model.site(name)
         if place is not None:
-            yield _shape(
+            yield shape_element(
                 place.shape,
                 'class="last-move" fill="none" stroke="#000000" stroke-width="4"',
                 grow=3.0,
@@ -271,7 +312,7 @@ def _marks(scene: Scene) -> Iterator[str]:
     for name in scene.taken:
         place = model.site(name)
         if place is not None:
-            yield _shape(
+            yield shape_element(
                 place.shape,
                 'class="taken" fill="none" stroke="#000000" stroke-width="2.5" '
                 'stroke-dasharray="6 4"',
@@ -279,7 +320,7 @@ def _marks(scene: Scene) -> Iterator[str]:
             )
 
 
-def _labels(model: BoardModel) -> Iterator[str]:
+def site_labels(model: BoardModel) -> Iterator[str]:
     """Site names (and Aronda's capacities), when the board leaves room to write them."""
     if not model.label_size:
         return
@@ -316,6 +357,14 @@ def _legend(scene: Scene, at: Point) -> Iterator[str]:
         )
         if seat == position.to_move:
             yield _text((x - 6.0, row_y), "▶", "to-move", size=12.0, anchor="end")
+
+
+def _result(scene: Scene, at: Point) -> Iterator[str]:
+    """The caption under the legend: the rules' result, for a finished game only."""
+    if scene.result:
+        yield _text(
+            at, f"Result: {scene.result}", "result", size=14.0, anchor="start", weight="bold"
+        )
 
 
 def _seat_line(scene: Scene, seat: int) -> str:

@@ -21,10 +21,10 @@ import grpc
 import grpc.aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
-from grpc_reflection.v1alpha import reflection
 
 from gamerec.recorder.errors import GamerecError
 from gamerec.validator.service.pool import DEFAULT_INLINE_BYTES, WorkerPool
+from gamerec.validator.service.reflection import enable_reflection
 from gamerec.validator.service.servicer import SERVICE_NAME, RecordServicer
 
 #: The default limit of a request or response (a record of about two million plies).
@@ -94,7 +94,7 @@ async def create_server(
     for name in ("", *names):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflected = [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
-    reflection.enable_server_reflection([*reflected, reflection.SERVICE_NAME], server)
+    enable_reflection(reflected, server)
     return server, _bind(server, address)
 
 

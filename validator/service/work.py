@@ -25,6 +25,7 @@ from gamerec.recorder.errors import (
 )
 from gamerec.recorder.limits import DEFAULT_LIMITS, check_record
 from gamerec.recorder.notation import game_label
+from gamerec.recorder.seal import KEY_BYTES
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -33,6 +34,7 @@ from gamerec.validator.comparison import compare_records
 from gamerec.validator.frames import ReplayStoppedError, replay
 from gamerec.validator.identity import RulesError
 from gamerec.validator.judge import judge, score, validate
+from gamerec.validator.verification import verify
 
 OK: Final = "OK"
 INVALID_ARGUMENT: Final = "INVALID_ARGUMENT"
@@ -94,6 +96,7 @@ RecordRequest: TypeAlias = (
     | spb.AdjudicateRequest
     | spb.ConvertRequest
     | spb.LegalMovesRequest
+    | spb.VerifyRequest
     | spb.RecordInput
 )
 
@@ -220,6 +223,22 @@ def legal_moves_job(request: bytes, deadline: float | None) -> Answer:
     return _answer(record, response.SerializeToString(), word)
 
 
+def verify_job(request: bytes, deadline: float | None) -> Answer:
+    """Verify: what the record's seal and signatures prove, then its strict replay."""
+    parsed = _parse(spb.VerifyRequest, request)
+    record = record_of(parsed, request)
+    trusted = None
+    if parsed.trusted_keys:
+        for index, key in enumerate(parsed.trusted_keys):
+            if len(key) != KEY_BYTES:
+                problem = f"an Ed25519 public key has {KEY_BYTES} bytes, not {len(key)}"
+                raise BadFieldError(f"trusted_keys[{index}]", problem)
+        trusted = set(parsed.trusted_keys)
+    answer = verify(record, trusted, deadline=deadline)
+    word = "verified" if answer.verified else "not verified"
+    return _answer(record, answer.SerializeToString(), word)
+
+
 def replay_piece_job(request: bytes, deadline: float | None, start: int, count: int) -> Answer:
     """Replay: the frames of plies ``start + 1`` to ``start + count``.
 
@@ -259,6 +278,7 @@ UNARY_JOBS: Final[dict[str, UnaryJob]] = {
     "Diff": diff_job,
     "Convert": convert_job,
     "LegalMoves": legal_moves_job,
+    "Verify": verify_job,
 }
 
 

@@ -74,7 +74,7 @@ def board_model(variant: aronda.ArondaVariant) -> BoardModel:
             middle_point = at_angle((inner + outer) / 2, (start + end) / 2)
         # Name, capacity and contents stacked upright, so they read alike all round the board.
         x, y = middle_point
-        label_at, capacity_at, anchor = (x, y - 20.0), (x, y - 8.0), (x, y + 12.0)
+        label_at, capacity_at, anchor = (x, y - 24.0), (x, y - 12.0), (x, y + 12.0)
         sites.append(
             SiteModel(
                 name=name,

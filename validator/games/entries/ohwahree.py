@@ -25,6 +25,9 @@ if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
 #: The radius of the circle the pits' centres lie on, and of each pit.
 PIT_RING_RADIUS: Final = 205.0
 PIT_RADIUS: Final = 40.0
+#: The inner radius of the seats' blocks, and the room block labels keep from it.
+BLOCK_INNER_RADIUS: Final = PIT_RING_RADIUS - 58.0
+BLOCK_LABEL_MARGIN: Final = 6.0
 #: The first pit's angle (clockwise from 12 o'clock): seat 1's block is centred at 6 o'clock.
 _FIRST_PIT_ANGLE: Final = 255.0
 
@@ -84,7 +87,7 @@ def board_model(variant: ohwahree.OhWahReeVariant) -> BoardModel:
 
 def _ohwahree_blocks(owners: tuple[int, ...]) -> tuple[Block, ...]:
     """One wedge per seat, spanning its pits (a block is a run of neighbouring pits)."""
-    from gamerec.validator.render.model import Block, Wedge, at_angle  # noqa: PLC0415 (pictures only)
+    from gamerec.validator.render.model import Block, Wedge  # noqa: PLC0415 (pictures only)
 
     blocks = []
     for seat in sorted(set(owners)):
@@ -92,9 +95,33 @@ def _ohwahree_blocks(owners: tuple[int, ...]) -> tuple[Block, ...]:
         # Pits run counter-clockwise, so the block's clockwise start is its last pit.
         start = pit_angle(pits[-1]) - 15.0
         end = start + 30.0 * len(pits)
-        wedge = Wedge(PIT_RING_RADIUS - 58.0, PIT_RING_RADIUS + 52.0, start, end)
-        blocks.append(Block(seat, wedge, at_angle(PIT_RING_RADIUS - 72.0, (start + end) / 2)))
+        wedge = Wedge(BLOCK_INNER_RADIUS, PIT_RING_RADIUS + 52.0, start, end)
+        blocks.append(Block(seat, wedge, _block_label_at(seat, (start + end) / 2)))
     return tuple(blocks)
+
+
+def _block_label_at(seat: int, angle: float) -> tuple[float, float]:
+    """Where a block's label goes: at its middle angle, as far out as it stays clear of the arcs.
+
+    The label lies inside the blocks' inner circle with a margin, so it crosses no arc and no
+    edge between blocks; on a slant (3 and 4 seats) its corner, not its centre, is what nears
+    the arc, so the distance is found for the label's whole box.
+    """
+    from gamerec.validator.render.model import (  # noqa: PLC0415 (pictures only)
+        BLOCK_LABEL_SIZE,
+        at_angle,
+        block_label,
+        farthest_corner,
+        text_box,
+    )
+
+    room = BLOCK_INNER_RADIUS - BLOCK_LABEL_MARGIN
+    near, far = 0.0, room
+    for _ in range(30):  # bisection: the corner's distance grows with the label's
+        middle = (near + far) / 2
+        box = text_box(at_angle(middle, angle), block_label(seat), BLOCK_LABEL_SIZE)
+        near, far = (middle, far) if farthest_corner(box) <= room else (near, middle)
+    return at_angle(near, angle)
 
 
 def _ohwahree_stores(players: int) -> tuple[Store, ...]:

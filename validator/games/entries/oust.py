@@ -21,8 +21,11 @@ if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
         BoardModel,
     )
 
-#: The widest row of the board, from the first hexagon's left edge to the last one's right.
+#: The widest row of the board, from the first hexagon's left edge to the last one's right,
+#: unless the cells would then be smaller than ``MIN_CELL_RADIUS`` (boards of side 7 and more
+#: grow instead, so that a cell's name stays readable beside its stone).
 OUST_WIDTH: Final = 600.0
+MIN_CELL_RADIUS: Final = 30.0
 #: Seat 1's and seat 2's stones, as docs/rules/oust.md draws them.
 MARKS: Final = ("X", "O")
 #: What a win is worth in the annotator's search, above any count of stones.
@@ -37,12 +40,11 @@ def board_model(variant: oust.OustVariant) -> BoardModel:
         SiteModel,
         TextLayout,
         at_angle,
-        label_size,
     )
 
     side = variant.side
     board = oust.hex_board(side)
-    radius = OUST_WIDTH / ((2 * side - 1) * math.sqrt(3))
+    radius = max(OUST_WIDTH / ((2 * side - 1) * math.sqrt(3)), MIN_CELL_RADIUS)
     sites = []
     for code in board.cells:
         v, u = divmod(code, oust.ROW_BITS)
@@ -53,14 +55,15 @@ def board_model(variant: oust.OustVariant) -> BoardModel:
             SiteModel(
                 name=oust.cell_name(code),
                 shape=Polygon(tuple((centre[0] + x, centre[1] + y) for x, y in corners)),
-                anchor=centre,
-                size=radius * 0.5,
-                label_at=(centre[0], centre[1] + radius * 0.66),
+                # The stone in the upper part of the cell, the cell's name below it.
+                anchor=(centre[0], centre[1] - radius * 0.2),
+                size=radius * 0.4,
+                label_at=(centre[0], centre[1] + radius * 0.45),
                 row=2 * side - 2 - v,
                 column=2 * u + v - (side - 1),
             )
         )
-    half_width = OUST_WIDTH / 2
+    half_width = radius * math.sqrt(3) * (2 * side - 1) / 2
     half_height = radius * (1.5 * (side - 1) + 1)
     layout = TextLayout(
         row_labels=tuple(str(number) for number in range(2 * side - 1, 0, -1)),
@@ -75,7 +78,7 @@ def board_model(variant: oust.OustVariant) -> BoardModel:
         sites=tuple(sites),
         bounds=(-half_width, -half_height, half_width, half_height),
         text=layout,
-        label_size=label_size(radius * 0.37),
+        label_size=min(max(radius * 0.4, 11.0), 16.0),
         marks=MARKS,
     )
 

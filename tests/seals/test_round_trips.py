@@ -1,0 +1,146 @@
+"""A seal survives every encoding: the chain is computed from the canonical form, not bytes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gamerec.recorder.codecs import (
+    Encoding,
+    decode_record,
+    encode_record,
+    read_records,
+    write_records,
+)
+from gamerec.recorder.errors import RecordMalformedError
+from gamerec.recorder.seal import chain_of, seal_record
+from gamerec.recorder.signing import sign_record
+from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import seal_pb2 as spb
+from gamerec.validator.seal_check import check_seal
+from gamerec.validator.verification import verify
+from tests.sealing import GAME_FIXTURES, TIMEOUT_FIXTURE, key, public, signed
+from tests.strategies import records
+
+ENCODINGS = (Encoding.PB, Encoding.PBS, Encoding.JSON, Encoding.JSONL, Encoding.GRN)
+
+
+@pytest.mark.parametrize("name", [*GAME_FIXTURES, TIMEOUT_FIXTURE])
+@pytest.mark.parametrize("encoding", ENCODINGS, ids=lambda encoding: encoding.value)
+def test_a_signed_record_goes_through_every_encoding_and_still_verifies(
+    name: str, encoding: Encoding
+) -> None:
+    record = signed(name)
+    back = decode_record(encode_record(record, encoding), encoding)
+    assert back == record
+    assert verify(back).verified
+
+
+@pytest.mark.parametrize("name", GAME_FIXTURES)
+def test_pb_to_grn_to_jsonl_to_pb_keeps_the_seal_valid(name: str, tmp_path: Path) -> None:
+    record = signed(name)
+    path = tmp_path / "game.pb"
+    write_records([record], str(path))
+    for suffix in ("grn", "jsonl", "pb"):
+        (read,) = read_records(str(path))
+        path = tmp_path / f"next.{suffix}"
+        write_records([read], str(path))
+    (last,) = read_records(str(path))
+    assert last == record
+    assert verify(last).verified
+
+
+def test_comments_glyphs_and_variations_stay_outside_the_seal() -> None:
+    record = signed("one-3p.grn")
+    record.comment = "a fine game"
+    record.moves[3].comment = "sharp"
+    record.moves[3].glyph = pb.GLYPH_BRILLIANT
+    record.moves[3].variations.add().moves.add().one.path.add(ring=1, index=1)
+    record.seats[0].rating = 2100
+    record.metadata.client = "another tool"
+    record.metadata.extra_tags["Annotator"] = "Ana"
+    assert verify(record).verified
+
+
+def _sealable(record: pb.GameRecord) -> pb.GameRecord:
+    """The record with keys for its first seats, sealed and signed by them."""
+    seats = min(len(record.seats), 3)
+    keys = [public(seat) for seat in range(1, seats + 1)]
+    sealed = seal_record(record, keys, public(0))
+    for signer in range(seats + 1):
+        sealed = sign_record(sealed, key(signer), signer)
+    return sealed
+
+
+@settings(max_examples=60, deadline=None)
+@given(records(), st.sampled_from(ENCODINGS))
+def test_any_sealed_record_keeps_its_seal_in_every_encoding(
+    record: pb.GameRecord, encoding: Encoding
+) -> None:
+    sealed = _sealable(record)
+    back = decode_record(encode_record(sealed, encoding), encoding)
+    assert back == sealed
+    check = check_seal(back)
+    assert check.status == spb.SEAL_STATUS_HOLDS, check.findings
+    assert chain_of(back, list(back.seal.seat_keys), back.seal.host_key).final == (
+        sealed.seal.final_head
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(records(depth=0), st.integers(0, 5), st.integers(1, 2**31))
+def test_any_change_to_a_main_line_ply_breaks_the_seal_at_it(
+    record: pb.GameRecord, index: int, seat: int
+) -> None:
+    sealed = _sealable(record)
+    if index >= len(sealed.moves) or sealed.moves[index].seat == seat:
+        return
+    sealed.moves[index].seat = seat
+    (broken, *_) = check_seal(sealed).findings
+    assert (broken.code, broken.ply) == ("SEAL_BROKEN", index + 1)
+
+
+def _spoiled(text: str, at: int, junk: str) -> str:
+    return text[:at] + junk + text[at:]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(GAME_FIXTURES),
+    st.integers(0, 10**6),
+    st.sampled_from(["", "=", "x", " ", "]", "[%seal ", "host:", "9:", '"', "\n", "A" * 60]),
+    st.integers(0, 40),
+)
+def test_the_grn_reader_refuses_a_spoiled_seal_with_a_clear_error(
+    name: str, where: int, junk: str, cut: int
+) -> None:
+    """Fuzz the seal's GRN forms: a spoiled tag or command reads or is refused, never a crash."""
+    text = encode_record(signed(name), Encoding.GRN).decode()
+    places = [i for i in range(len(text)) if text.startswith(("[Seal", "[%seal"), i)]
+    at = places[where % len(places)] + cut
+    spoiled = _spoiled(text, at, junk) if junk else text[:at] + text[at + 3 :]
+    try:
+        back = decode_record(spoiled.encode(), Encoding.GRN)
+    except RecordMalformedError as error:
+        assert len(str(error)) < 1000
+        return
+    verify(back)  # whatever it reads, verify answers with findings, not an exception
+
+
+def test_a_number_the_variant_holds_is_sealed_even_when_it_is_0() -> None:
+    """[Players "0"] is an impossible variant, not the default: the seal keeps them apart."""
+    plain = pb.GameRecord(rules=pb.Rules(game=pb.GAME_OUST), seats=[pb.Seat(name="Kim")])
+    empty = pb.GameRecord()
+    empty.CopyFrom(plain)
+    empty.rules.oust.SetInParent()
+    zero = pb.GameRecord()
+    zero.CopyFrom(empty)
+    zero.rules.oust.players = 0
+    heads = [seal_record(record).seal.identity_head for record in (plain, empty, zero)]
+    assert heads[0] == heads[1] != heads[2]
+    changed = seal_record(zero)
+    changed.rules.oust.ClearField("players")
+    assert check_seal(changed).findings[0].code == "SEAL_BROKEN"

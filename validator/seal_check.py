@@ -1,0 +1,278 @@
+"""Check a record's seal: its form, its chain, and every signature (docs/seals.md "Verifying").
+
+This is the part of verification that needs no rules and no trusted keys, so ``validate``
+runs it too (``Verdict.seal``); ``gamerec.validator.verification`` adds what each signer's
+signatures cover, the trusted keys and the strict replay.
+
+Findings, in the order they are looked for:
+
+- ``SEAL_MALFORMED`` (ply 0): a version this one does not know, a head, key or signature of
+  the wrong length, more keys than seats, a signature by a signer with no key or twice by one
+  signer over one head. Nothing more is checked.
+- ``SEAL_BROKEN``: the first place where the record's canonical form no longer gives the
+  stored head: ply 0 and "identity" for the game, rules, variant, seats, keys, event or times;
+  the ply for a changed, moved, dropped or added ply; ply 0 and "result" for the claimed result.
+  Signatures over heads after the break are not checked: they sign something the record no
+  longer holds.
+- ``SIGNATURE_INVALID`` (the signer's seat; 0 for the host): a signature over an intact head
+  that its signer's key did not make, one finding per signer at its first bad signature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from gamerec.recorder.errors import EncodingError
+from gamerec.recorder.seal import (
+    HEAD_BYTES,
+    HOST,
+    KEY_BYTES,
+    SEAL_VERSION,
+    SIGNATURE_BYTES,
+    final_message,
+    first_head,
+    identity_items,
+    next_head,
+    ply_items,
+    ply_message,
+    result_items,
+)
+from gamerec.recorder.signing import fingerprint, signer_name, verifier
+from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import seal_pb2 as spb
+from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.deadline import check_deadline
+
+
+@dataclass
+class Coverage:
+    """What one signer's valid signatures cover.
+
+    Attributes:
+        through: the last ply covered by a valid signature (0: none).
+        result: a valid signature over the final head.
+        valid: how many of its signatures are valid.
+        first_invalid: the ply of its first invalid signature (-1: none; 0: the final head).
+        invalid: how many of its signatures are invalid.
+    """
+
+    through: int = 0
+    result: bool = False
+    valid: int = 0
+    first_invalid: int = -1
+    invalid: int = 0
+
+
+@dataclass
+class SealCheck:
+    """What checking a seal found.
+
+    Attributes:
+        status: ``SEAL_STATUS_NONE``, ``_HOLDS`` or ``_BROKEN``.
+        findings: SEAL_MALFORMED, SEAL_BROKEN and SIGNATURE_INVALID findings.
+        intact: the plies whose heads the record still gives (-1: not even the identity's).
+        coverage: per signer (seat, 0 for the host), what its valid signatures cover.
+    """
+
+    status: spb.SealStatus.ValueType
+    findings: list[vpb.Finding] = field(default_factory=list)
+    intact: int = -1
+    coverage: dict[int, Coverage] = field(default_factory=dict)
+
+
+def seal_status(record: pb.GameRecord) -> spb.SealStatus.ValueType:
+    """The record's ``SealStatus``: none, holds, or broken."""
+    if not record.HasField("seal"):
+        return spb.SEAL_STATUS_NONE
+    return check_seal(record).status
+
+
+def check_seal(record: pb.GameRecord, deadline: float | None = None) -> SealCheck:
+    """Check the seal's form, its chain and its signatures (see the module docstring).
+
+    Raises:
+        DeadlineExceededError: the ``deadline`` (monotonic time) passed first (it is looked
+            at before each ply's signatures).
+    """
+    if not record.HasField("seal"):
+        return SealCheck(spb.SEAL_STATUS_NONE)
+    seal = record.seal
+    problem = malformation(record, seal)
+    if problem:
+        finding = vpb.Finding(code="SEAL_MALFORMED", message=f"the seal is malformed: {problem}")
+        return SealCheck(spb.SEAL_STATUS_BROKEN, [finding])
+    check = SealCheck(spb.SEAL_STATUS_HOLDS)
+    heads, final, broken = recompute(record, seal)
+    check.intact = len(heads) - 1
+    if broken is not None:
+        check.findings.append(broken)
+    _check_signatures(seal, heads, final, check, deadline)
+    if check.findings:
+        check.status = spb.SEAL_STATUS_BROKEN
+    return check
+
+
+def malformation(record: pb.GameRecord, seal: spb.Seal) -> str:
+    """What is wrong with the seal's form, or ``""``."""
+    if seal.version != SEAL_VERSION:
+        return f"version {seal.version} is not one this version knows ({SEAL_VERSION})"
+    if len(seal.seat_keys) > len(record.seats):
+        return f"{len(seal.seat_keys)} seat keys for {len(record.seats)} seats"
+    keys = {number: key for number, key in enumerate(seal.seat_keys, start=1) if key}
+    if seal.host_key:
+        keys[HOST] = seal.host_key
+    for signer, key in keys.items():
+        if len(key) != KEY_BYTES:
+            return f"{signer_name(signer)}'s key has {len(key)} bytes, not {KEY_BYTES}"
+    heads = [("the identity head", seal.identity_head), ("the final head", seal.final_head)]
+    heads += [(f"the head of ply {n}", ply.head) for n, ply in enumerate(seal.plies, start=1)]
+    for name, head in heads:
+        if len(head) != HEAD_BYTES:
+            return f"{name} has {len(head)} bytes, not {HEAD_BYTES}"
+    places = [("the final head", seal.final_signatures)]
+    places += [(f"ply {n}", ply.signatures) for n, ply in enumerate(seal.plies, start=1)]
+    for place, signatures in places:
+        problem = _signatures_malformation(place, signatures, keys)
+        if problem:
+            return problem
+    return ""
+
+
+def _signatures_malformation(
+    place: str, signatures: Iterable[spb.Signature], keys: dict[int, bytes]
+) -> str:
+    seen: set[int] = set()
+    for signature in signatures:
+        who = signer_name(signature.signer)
+        if signature.signer not in keys:
+            return f"{place} carries a signature by {who}, which has no key in the seal"
+        if signature.signer in seen:
+            return f"{place} carries two signatures by {who}"
+        seen.add(signature.signer)
+        if len(signature.signature) != SIGNATURE_BYTES:
+            return f"{who}'s signature at {place} has {len(signature.signature)} bytes"
+    return ""
+
+
+def recompute(
+    record: pb.GameRecord, seal: spb.Seal
+) -> tuple[list[bytes], bytes | None, vpb.Finding | None]:
+    """The heads the record gives, up to the first that differs from the seal's.
+
+    Returns:
+        The intact heads (H0 first; empty when the identity breaks), the final head when the
+        whole chain is intact (else None), and the SEAL_BROKEN finding, if any.
+    """
+    try:
+        head = first_head(identity_items(record, list(seal.seat_keys), seal.host_key))
+    except EncodingError as error:
+        return [], None, _broken(0, f"the record's identity has no canonical form: {error}")
+    if head != seal.identity_head:
+        return [], None, _broken(0, _IDENTITY_CHANGED)
+    heads = [head]
+    for ply in range(1, max(len(seal.plies), len(record.moves)) + 1):
+        head_or_break = _ply_head(record, seal, ply, head)
+        if isinstance(head_or_break, vpb.Finding):
+            return heads, None, head_or_break
+        head = head_or_break
+        heads.append(head)
+    final = next_head(head, result_items(record))
+    if final != seal.final_head:
+        return heads, None, _broken(0, _RESULT_CHANGED)
+    return heads, final, None
+
+
+def _ply_head(
+    record: pb.GameRecord, seal: spb.Seal, ply: int, previous: bytes
+) -> bytes | vpb.Finding:
+    """The head after ``ply`` when it is the sealed one, else the SEAL_BROKEN finding."""
+    sealed, plies = len(seal.plies), len(record.moves)
+    if ply > plies:
+        return _broken(
+            ply, f"the seal covers {sealed} plies, but the record ends after ply {plies}"
+        )
+    if ply > sealed:
+        return _broken(
+            ply, f"ply {ply} is not sealed: the seal covers the first {sealed} plies only"
+        )
+    move = record.moves[ply - 1]
+    try:
+        head = next_head(previous, ply_items(ply, move, record.rules.game))
+    except EncodingError as error:
+        return _broken(ply, f"ply {ply} has no canonical form: {error}")
+    if head != seal.plies[ply - 1].head:
+        why = f"ply {ply} (seat {move.seat or '?'}) is not the ply that was sealed there"
+        return _broken(ply, why)
+    return head
+
+
+_IDENTITY_CHANGED = (
+    "the record's identity is not the sealed one: its game, rules version, variant, seats "
+    "(names, ids, keys), host key, event, site, round, date, start time or time control changed"
+)
+_RESULT_CHANGED = (
+    "the record's claimed result (scores, winners or termination) is not the sealed one"
+)
+
+
+def _broken(ply: int, why: str) -> vpb.Finding:
+    return vpb.Finding(ply=ply, code="SEAL_BROKEN", message=f"the seal is broken: {why}")
+
+
+def _check_signatures(
+    seal: spb.Seal,
+    heads: list[bytes],
+    final: bytes | None,
+    check: SealCheck,
+    deadline: float | None,
+) -> None:
+    """Check every signature over an intact head; fill the coverage and SIGNATURE_INVALID."""
+    keys = {number: key for number, key in enumerate(seal.seat_keys, start=1) if key}
+    if seal.host_key:
+        keys[HOST] = seal.host_key
+    check.coverage = {signer: Coverage() for signer in keys}
+    checks = {signer: verifier(key) for signer, key in keys.items()}
+    for ply in range(1, len(heads)):
+        check_deadline(deadline, f"the seal's signatures up to ply {ply - 1} were checked")
+        for signature in seal.plies[ply - 1].signatures:
+            valid = checks[signature.signer](ply_message(ply, heads[ply]), signature.signature)
+            _count(check.coverage[signature.signer], ply, valid)
+    if final is not None:
+        for signature in seal.final_signatures:
+            valid = checks[signature.signer](final_message(final), signature.signature)
+            _count(check.coverage[signature.signer], 0, valid)
+    for signer, covered in check.coverage.items():
+        if covered.result:
+            covered.through = len(heads) - 1
+        if covered.invalid:
+            check.findings.append(_invalid(signer, keys[signer], covered))
+
+
+def _count(covered: Coverage, ply: int, valid: bool) -> None:
+    """Count one signature (ply 0: the final head) as valid or invalid."""
+    if valid:
+        covered.valid += 1
+        if ply == 0:
+            covered.result = True
+        covered.through = max(covered.through, ply)
+        return
+    covered.invalid += 1
+    if covered.first_invalid == -1:
+        covered.first_invalid = ply
+
+
+def _invalid(signer: int, key: bytes, covered: Coverage) -> vpb.Finding:
+    where = (
+        "the final head"
+        if covered.first_invalid == 0
+        else f"the head after ply {covered.first_invalid}"
+    )
+    more = f" (and {covered.invalid - 1} more)" if covered.invalid > 1 else ""
+    message = (
+        f"{signer_name(signer)}'s signature over {where}{more} was not made by its key "
+        f"{fingerprint(key)}: a wrong key, or a signature taken from another record"
+    )
+    return vpb.Finding(
+        ply=max(covered.first_invalid, 0), seat=signer, code="SIGNATURE_INVALID", message=message
+    )
