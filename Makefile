@@ -58,11 +58,13 @@ browser:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
 		chromium fonts-dejavu-core; }
 
+# --dist loadgroup: the tests that share one real Dask cluster (tests/cluster) run in one
+# pytest process, one after another; the rest spread over the cores as usual.
 test: install proto-check lint typecheck node-client browser
-	$(PY) -m pytest -n auto
+	$(PY) -m pytest -n auto --dist loadgroup
 
 test-all: install node-client browser
-	$(PY) -m pytest -n auto -m ''
+	$(PY) -m pytest -n auto --dist loadgroup -m ''
 
 # Benchmarks beside their peers (open_spiel, python-chess, sgfmill: the `bench` extra), one
 # table; `make bench BENCH_ARGS=--quick` for a smoke run, `BENCH_ARGS="--sections engines"`.

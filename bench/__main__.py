@@ -29,6 +29,9 @@ Sections (``--sections`` picks some; all by default):
    replayed) and ``gamerec stats`` over a 200,000-record ``.pbs``, records/s against
    ``validate`` of the same file and peak memory (at 200,000 within 1.2x of that at 20,000),
    and against pgn-extract selecting by player from as many chess games (a ratio).
+10. ``cluster``: ``gamerec validate --scheduler`` on a Dask cluster of 1 and 2 worker processes
+    over a 200,000-record ``.pbs``, records/s against ``--workers 1`` and ``2`` on the same file
+    (within 15%: at least 0.85x), and the ``.pbs`` index scan in MB/s beside a plain read.
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -48,6 +51,7 @@ from functools import partial
 from typing import TypeVar
 
 from bench import (
+    bench_cluster,
     bench_collections,
     bench_encodings,
     bench_seals,
@@ -71,6 +75,7 @@ SECTIONS = (
     "seals",
     "viewer",
     "collections",
+    "cluster",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -291,6 +296,16 @@ def service_figures(scale: Scale) -> list[Figure]:
     return figures
 
 
+def cluster_figures(scale: Scale) -> list[Figure]:
+    """Section 10: the run on a Dask cluster against the local run, and the index scan."""
+    records = bench_cluster.RECORDS if scale is FULL else 20_000
+    measured = _step(
+        f"cluster: {records:,} records on 1 and 2 Dask workers, and locally",
+        partial(bench_cluster.measure, records),
+    )
+    return bench_cluster.figures(measured)
+
+
 def seal_figures(scale: Scale) -> list[Figure]:
     """Section 7: verify a signed 100-ply record, against validate and bare Ed25519."""
     rates = _step(
@@ -389,6 +404,8 @@ def main() -> None:
         figures += startup_figures(scale)
     if "service" in options.sections:
         figures += service_figures(scale)
+    if "cluster" in options.sections:
+        figures += cluster_figures(scale)
     if "seals" in options.sections:
         figures += seal_figures(scale)
     if "viewer" in options.sections:

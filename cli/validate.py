@@ -15,8 +15,13 @@ from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.words import plural
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from gamerec.cli.progress import Meter
+    from gamerec.recorder.limits import Limits
     from gamerec.v1 import verdict_pb2 as vpb
-    from gamerec.validator.batch import Outcome
+    from gamerec.validator.batch import Outcome, Render
+    from gamerec.validator.breakdown import Breakdown
 
 
 @dataclass
@@ -98,6 +103,32 @@ def validate(
     ] = None,
     *,
     limit: LimitOption = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="Judge on the Dask cluster of this scheduler (tcp://HOST:8786); the inputs "
+            "must be on storage every worker sees.",
+        ),
+    ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="local[:N]",
+            help="Judge on an embedded local Dask cluster of N workers (default: all cores).",
+        ),
+    ] = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            metavar="FOLDER",
+            help="With --scheduler or --cluster: keep each finished shard's verdicts here, "
+            "so that the same command resumes where an interrupted run stopped.",
+        ),
+    ] = None,
 ) -> None:
     """Replay every record under its rules and judge it.
 
@@ -106,10 +137,10 @@ def validate(
     record is valid, 1 when any is invalid, 2 when any input could not be read (the others
     are still validated). A one-line summary goes to stderr.
     """
-    from gamerec.cli.arguments import input_paths, metered_inputs, unreadable_json
+    from gamerec.cli.arguments import input_paths, unreadable_json
     from gamerec.cli.progress import Meter
     from gamerec.recorder.inputs import InputFailure
-    from gamerec.validator.batch import judge_items
+    from gamerec.validator.breakdown import Breakdown
 
     render = render_verdict_json if as_json else render_verdict_text
     if quiet:  # valid records are not printed, so the workers need not render them
@@ -117,10 +148,14 @@ def validate(
     limits = limits_of(limit)
     files = input_paths(paths)
     tally = Tally()
+    breakdown = Breakdown()
     with Meter("validate", None) as meter:
-        items = metered_inputs(files, from_, limits, meter)
-        for outcome in judge_items(items, render, workers=workers):
+        outcomes = _outcomes(
+            files, render, from_, workers, limits, (scheduler, cluster, out), meter
+        )
+        for outcome in outcomes:
             tally.add(outcome)
+            breakdown.add(outcome)
             meter.update(note=tally.progress_note())
             if outcome.status == "unreadable":
                 meter.echo(error_line(outcome.text), err=True)
@@ -130,7 +165,58 @@ def validate(
             elif not (quiet and outcome.status == "valid"):
                 meter.echo(outcome.text)
     typer.echo(tally.summary(), err=True)
+    _echo_breakdown(breakdown, tally, as_json)
     raise typer.Exit(tally.exit_code())
+
+
+def _outcomes(  # noqa: PLR0917 - the command's own options, passed on
+    paths: list[str],
+    render: Render,
+    encoding: Encoding | None,
+    workers: int,
+    limits: Limits,
+    on_cluster: tuple[str | None, str | None, str | None],
+    meter: Meter,
+) -> Iterator[Outcome]:
+    """The outcomes of the local run (``--workers``) or of the run on a Dask cluster.
+
+    ``on_cluster``: the ``--scheduler``, ``--cluster`` and ``--out`` options.
+    """
+    scheduler, cluster, out = on_cluster
+    if scheduler is None and cluster is None:
+        if out is not None:
+            raise typer.BadParameter("--out needs --scheduler or --cluster", param_hint="--out")
+        from gamerec.cli.arguments import metered_inputs
+        from gamerec.validator.batch import judge_items
+
+        items = metered_inputs(paths, encoding, limits, meter)
+        return judge_items(items, render, workers=workers)
+    if scheduler is not None and cluster is not None:
+        raise typer.BadParameter("give --scheduler or --cluster, not both", param_hint="--cluster")
+    from gamerec.cli.on_cluster import cluster_outcomes
+
+    return cluster_outcomes(
+        paths,
+        render,
+        encoding=encoding,
+        limits=limits,
+        scheduler=scheduler,
+        cluster=cluster,
+        out=out,
+    )
+
+
+def _echo_breakdown(breakdown: Breakdown, tally: Tally, as_json: bool) -> None:
+    """Verdicts per game and findings per code on stderr (``--json``: the whole summary)."""
+    if not as_json:
+        for line in breakdown.lines():
+            typer.echo(line, err=True)
+        return
+    import orjson
+
+    totals = {"records": tally.records, "valid": tally.valid, "invalid": tally.invalid}
+    summary = {**totals, "unreadable": tally.unreadable, "plies": tally.plies}
+    typer.echo(orjson.dumps({"summary": {**summary, **breakdown.as_dict()}}).decode(), err=True)
 
 
 def _render_invalid_text(verdict: vpb.Verdict) -> str:

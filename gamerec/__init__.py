@@ -42,6 +42,9 @@ offline page to step through, with the verdict), ``auto_annotate(record)``
 ``engine("Oh-Wah-Ree")`` gives the rules behind one protocol (``variant``, ``new_game``,
 ``parse_move``, ``replay``; states with ``legal_moves``, ``check``, ``play``, ``scores``).
 
+Whole archives on a Dask cluster (the ``cluster`` extra): ``validate_on_cluster(paths,
+client, out="verdicts/")`` gives one ``Outcome`` per record, in input order, judged by the
+workers of an existing ``distributed.Client``; an interrupted run resumes from ``out``.
 Records that prove themselves (docs/seals.md): give the builder the players' and the
 host's Ed25519 keys and every ply is sealed and signed as it is played; ``verify`` says what
 the signatures prove::
@@ -106,6 +109,7 @@ if TYPE_CHECKING:
     from gamerec.validator.adjudication import adjudicate
     from gamerec.validator.annotation import auto_annotate, edit_ply
     from gamerec.validator.builder import IllegalPlyError, RecordBuilder
+    from gamerec.validator.cluster import validate_on_cluster
     from gamerec.validator.collection.dedupe import dedupe
     from gamerec.validator.collection.find import criteria as find_criteria
     from gamerec.validator.collection.find import find
@@ -149,6 +153,7 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     "edit_ply": "gamerec.validator.annotation",
     "IllegalPlyError": "gamerec.validator.builder",
     "RecordBuilder": "gamerec.validator.builder",
+    "validate_on_cluster": "gamerec.validator.cluster",
     "dedupe": "gamerec.validator.collection.dedupe",
     "find": "gamerec.validator.collection.find",
     "find_criteria": ("gamerec.validator.collection.find", "criteria"),
@@ -219,6 +224,7 @@ __all__ = [
     "sign_record",
     "standings",
     "validate",
+    "validate_on_cluster",
     "verify",
     "write_records",
 ]

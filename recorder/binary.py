@@ -178,8 +178,14 @@ def read_pbs_frames(
     max_record_bytes: int | None = None,
     *,
     limits: Limits | None = None,
+    first_number: int = 1,
+    offset: int = 0,
 ) -> Iterator[Frame]:
     """Read the frames of a ``.pbs`` stream without parsing them.
+
+    ``first_number`` and ``offset`` say where in its input the stream starts (a shard of a
+    large file read by itself: ``gamerec.recorder.index``), so that frames and errors are
+    numbered and placed as in a read of the whole input.
 
     Raises:
         LimitExceededError: a frame claims more than the record-bytes limit.
@@ -187,8 +193,7 @@ def read_pbs_frames(
             is cut off.
     """
     limits = resolved(limits, max_record_bytes)
-    offset = 0
-    number = 0
+    number = first_number - 1
     while True:
         header = _read_length_prefix(stream)
         if not header:

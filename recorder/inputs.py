@@ -203,20 +203,33 @@ def read_inputs(
         encoding: the encoding of every input; None takes it from each name, else sniffs it.
         limits: the limits every record is read under (carried by each frame).
     """
+    for path in input_files(paths):
+        yield from read_input(path, encoding, limits)
+
+
+def read_input(
+    path: str, encoding: Encoding | None = None, limits: Limits | None = None, name: str = ""
+) -> Iterator[InputRecord | InputFailure]:
+    """The records of one input (a file or ``-``), failures in their place.
+
+    ``name``, when given, is the input's name in records and messages instead of ``path``
+    (a cluster worker opens a file by its absolute path and names it as the user did).
+    """
     from gamerec.recorder.codecs import read_frames  # noqa: PLC0415 (loads codecs on use)
 
-    for path in input_files(paths):
-        source = source_name(path)
-        try:
-            frames = read_frames(path, encoding, limits=limits)
-            for number, frame in enumerate(frames, start=1):
-                yield InputRecord(source, number, frame)
-        except GamerecError as error:
-            yield InputFailure(source, 0, str(error))
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            yield InputFailure(source, 0, os_error_text(error, source))
+    source = name or source_name(path)
+    try:
+        frames = read_frames(path, encoding, name=source, limits=limits)
+        for number, frame in enumerate(frames, start=1):
+            yield InputRecord(source, number, frame)
+    except GamerecError as error:
+        yield InputFailure(source, 0, str(error))
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        if name:
+            error = OSError(error.errno, error.strerror, name)
+        yield InputFailure(source, 0, os_error_text(error, source))
 
 
 def parsed_inputs(

@@ -20,6 +20,7 @@ from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.inputs import InputFailure, InputRecord, read_inputs
 from gamerec.recorder.limits import Limits
+from gamerec.recorder.notation import game_label
 from gamerec.recorder.raw import Frame
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.judge import validate
@@ -46,6 +47,8 @@ class Outcome(NamedTuple):
         number: the 1-based number of the record in its source (0 for a source failure).
         plies: the plies replayed legally.
         text: the rendered verdict, or the error's one-line message when unreadable.
+        game: the game's name (empty when unreadable).
+        codes: the codes of the verdict's findings.
     """
 
     status: Status
@@ -53,6 +56,8 @@ class Outcome(NamedTuple):
     number: int
     plies: int
     text: str
+    game: str = ""
+    codes: tuple[str, ...] = ()
 
 
 _Item = InputRecord | InputFailure
@@ -167,11 +172,11 @@ def place_findings(verdict: vpb.Verdict, frame: Frame) -> None:
 
 def _judge_chunk(chunk: list[_Item], render: Render) -> list[Outcome]:
     """Parse, validate and render one chunk (in a worker, or in the caller)."""
-    return [_judge_item(item, render) for item in chunk]
+    return [judge_item(item, render) for item in chunk]
 
 
-def _judge_item(item: _Item, render: Render) -> Outcome:
-    """One item's Outcome."""
+def judge_item(item: _Item, render: Render) -> Outcome:
+    """One item's Outcome: the record parsed, validated and rendered, or why it could not be."""
     if isinstance(item, InputFailure):
         return Outcome("unreadable", item.source, item.number, 0, item.message)
     try:
@@ -183,4 +188,13 @@ def _judge_item(item: _Item, render: Render) -> Outcome:
     verdict.record_number = item.number
     place_findings(verdict, item.frame)
     status: Status = "valid" if verdict.valid else "invalid"
-    return Outcome(status, item.source, item.number, verdict.plies_replayed, render(verdict))
+    codes = tuple(finding.code for finding in verdict.errors)
+    return Outcome(
+        status,
+        item.source,
+        item.number,
+        verdict.plies_replayed,
+        render(verdict),
+        game_label(verdict.game),
+        codes,
+    )
