@@ -99,14 +99,17 @@ def test_validate_draws_a_total_and_a_percentage_and_stdout_holds_only_verdicts(
     assert "100%" in shown
     assert re.search(r"\b\d{1,2}%", shown), shown  # and the way there
     assert "validate" in shown and "records" in shown
-    assert shown.rstrip().splitlines()[-1].startswith("200 records: 200 valid")
+    *_, summary, by_game = shown.rstrip().splitlines()
+    assert summary.startswith("200 records: 200 valid")
+    assert by_game == "by game: Oust 200 (200 valid, 0 invalid)"
 
 
 def test_nothing_is_drawn_when_stderr_is_no_terminal(collection: Path) -> None:
     done = plain(["validate", str(collection)])
     assert done.returncode == 0
-    [summary] = done.stderr.decode().splitlines()
+    summary, by_game = done.stderr.decode().splitlines()
     assert summary.startswith("200 records: 200 valid, 0 invalid, 0 unreadable; ")
+    assert by_game.startswith("by game: ")
     assert b"\x1b" not in done.stderr + done.stdout
     assert b"%" not in done.stdout
 
