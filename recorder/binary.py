@@ -15,7 +15,7 @@ from typing import BinaryIO
 
 from google.protobuf.message import DecodeError
 
-from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
+from gamerec.recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
 from gamerec.recorder.limits import (
     DEFAULT_LIMITS,
     HARDEST_VARIATION_DEPTH,
@@ -270,11 +270,31 @@ def _frame_length(header: bytes, source: str, where: str, max_record_bytes: int)
     return length
 
 
+def record_bytes(record: pb.GameRecord) -> bytes:
+    """A record's binary form (deterministic field order).
+
+    Raises:
+        EncodingError: the record sets no field at all: its form is no bytes, which a reader
+            takes for no record (an empty ``.pb`` file, an empty ``.pbs`` frame).
+    """
+    data = record.SerializeToString(deterministic=True)
+    if not data:
+        raise EncodingError(
+            "a record that sets no field has no bytes, and no bytes read back as no record; "
+            "give it its game at least"
+        )
+    return data
+
+
 def write_pbs(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
-    """Write records as a ``.pbs`` stream; return how many."""
+    """Write records as a ``.pbs`` stream; return how many.
+
+    Raises:
+        EncodingError: a record sets no field (see :func:`record_bytes`).
+    """
     count = 0
     for record in records:
-        data = record.SerializeToString(deterministic=True)
+        data = record_bytes(record)
         stream.write(encode_varint(len(data)) + data)
         count += 1
     return count

@@ -39,6 +39,7 @@ from gamerec.recorder.binary import (
     DEFAULT_MAX_RECORD_BYTES,
     read_pb_bytes,
     read_pbs_frames,
+    record_bytes,
     write_pbs,
 )
 from gamerec.recorder.encoding import Encoding, encoding_for_path
@@ -443,9 +444,7 @@ _Writer: TypeAlias = Callable[[Iterable[pb.GameRecord], BinaryIO], int]
 
 
 def _write_pb(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
-    return _write_one(
-        records, stream, Encoding.PB, lambda record: record.SerializeToString(deterministic=True)
-    )
+    return _write_one(records, stream, Encoding.PB, record_bytes)
 
 
 def _write_json(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:

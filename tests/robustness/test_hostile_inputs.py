@@ -222,3 +222,18 @@ def test_findings_of_binary_inputs_have_no_line() -> None:
     from gamerec.recorder.raw import Frame  # noqa: PLC0415
 
     assert Frame(b"", "x.pbs").ply_places([1, 2]) == {}
+
+
+def test_a_record_that_sets_no_field_has_no_binary_form() -> None:
+    # Found by make fuzz: b"\x08\x00" decodes to a record with nothing set, whose binary form
+    # is no bytes, which reads back as no record at all; the writers refuse it instead.
+    from gamerec.recorder.codecs import encode_record  # noqa: PLC0415
+    from gamerec.recorder.errors import EncodingError  # noqa: PLC0415
+    from gamerec.v1 import record_pb2 as pb  # noqa: PLC0415
+
+    record = decode_record(b"\x08\x00", Encoding.PB)
+    assert record == pb.GameRecord()
+    for encoding in (Encoding.PB, Encoding.PBS):
+        with pytest.raises(EncodingError, match="sets no field"):
+            encode_record(record, encoding)
+    assert decode_record(encode_record(record, Encoding.JSON), Encoding.JSON) == record
