@@ -446,7 +446,8 @@ def check_mapping(
         # its text).
         check("max_seats", "seats: ", len(_list(value.get("seats"))), "seats")
         extra_tags = _get(value.get("metadata"), "extraTags")
-        check("max_tags", "metadata.extra_tags: ", len(extra_tags or ()), "free tags")
+        tags = len(extra_tags) if isinstance(extra_tags, dict) else 0  # else refused later
+        check("max_tags", "metadata.extra_tags: ", tags, "free tags")
         if size is None or size > 2 * limits.max_list_items:  # "[1,1,...]": 2 chars an item
             _check_mapping_lists(check, value)
         return

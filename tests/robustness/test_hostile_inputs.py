@@ -237,3 +237,17 @@ def test_a_record_that_sets_no_field_has_no_binary_form() -> None:
         with pytest.raises(EncodingError, match="sets no field"):
             encode_record(record, encoding)
     assert decode_record(encode_record(record, Encoding.JSON), Encoding.JSON) == record
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"metadata": {"extraTags": true}}',  # found by make fuzz: len() of a bool
+        b'{"seats": 5}',
+        b'{"result": {"winners": 3}}',
+        b'{"moves": [{"one": 7}]}',
+    ],
+)
+def test_json_counts_leave_misshapen_parts_to_the_conversion(text: bytes) -> None:
+    with pytest.raises(RecordMalformedError, match="not a GameRecord"):
+        decode_record(text, Encoding.JSON)
