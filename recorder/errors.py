@@ -13,15 +13,17 @@ MAX_MESSAGE_CHARS = 1_000
 EXCERPT_CHARS = 40
 
 
-def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+def excerpt(text: str, limit: int = EXCERPT_CHARS, *, quoted: bool = True) -> str:
     """``text`` quoted as ``repr`` does, cut to ``limit`` characters with a marked end.
 
     Messages quote input through this, so a 1 MB token gives a short line:
-    ``'g7777777777...' (1,000,001 characters)``.
+    ``'g7777777777...' (1,000,001 characters)``; ``quoted=False`` leaves out the quotes
+    (a finding's move field: ``g7,g7,...`` whole, or cut the same way).
     """
+    show = repr if quoted else str
     if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text):,} characters)"
+        return show(text)
+    return f"{show(text[:limit])}... ({len(text):,} characters)"
 
 
 def bounded(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:

@@ -160,6 +160,7 @@ def ply_places(raw: RawRecord, source: str, plies: Iterable[int]) -> dict[int, t
 def _main_line_places(places: Places, wanted: set[int]) -> dict[int, tuple[int, int]]:
     """:func:`ply_places` over a record's text already decoded."""
     found: dict[int, tuple[int, int]] = {}
+    last = max(wanted)
     depth = ply = 0
     for token in PLY_TOKEN.finditer(places.text):
         kind = token.lastgroup
@@ -171,7 +172,7 @@ def _main_line_places(places: Places, wanted: set[int]) -> dict[int, tuple[int, 
             ply += 1
             if ply in wanted:
                 found[ply] = places.line_column(token.start(_MOVE_GROUPS[kind]))
-            if ply >= max(wanted):
+            if ply >= last:
                 break
     return found
 

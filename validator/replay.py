@@ -21,7 +21,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from gamerec.recorder.errors import bounded
+from gamerec.recorder.errors import bounded, excerpt
 from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -259,6 +259,4 @@ MAX_FINDING_MOVE_CHARS = 80
 
 def shown(text: str) -> str:
     """A move's text as a finding shows it: whole, or its start and how long it was."""
-    if len(text) <= MAX_FINDING_MOVE_CHARS:
-        return text
-    return f"{text[:MAX_FINDING_MOVE_CHARS]}... ({len(text):,} characters)"
+    return excerpt(text, MAX_FINDING_MOVE_CHARS, quoted=False)
