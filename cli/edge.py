@@ -9,13 +9,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import NoReturn
 
 import typer
 
+from gamerec.recorder.atomic import atomic_output
 from gamerec.recorder.errors import GamerecError
 
 EXIT_OK = 0
@@ -94,20 +93,5 @@ def write_text(output: str, text: str) -> None:
     if output == "-":
         typer.echo(text, nl=False)
         return
-    target = Path(output)
-    try:
-        descriptor, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-        )
-    except OSError as error:  # named by the target, not by the temporary file's name
-        fail(f"{output}: {error.strerror or error}")
-    with reported_errors():
-        try:
-            with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.chmod(temporary, 0o644)
-            os.replace(temporary, target)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
-            raise
+    with reported_errors(), atomic_output(output) as stream:
+        stream.write(text.encode("utf-8"))

@@ -540,31 +540,10 @@ def write_records(
 
 def _write_atomically(path: Path, write: Callable[[BinaryIO], int]) -> int:
     """Write into a temporary file beside ``path``, then rename it over ``path``."""
-    import tempfile  # noqa: PLC0415 (only to write: fast start-up)
+    from gamerec.recorder.atomic import atomic_output  # noqa: PLC0415 (only to write)
 
-    descriptor, temporary = tempfile.mkstemp(
-        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-    )
-    try:
-        with os.fdopen(descriptor, "wb") as stream:
-            count = write(stream)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, 0o666 & ~_umask())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    return count
-
-
-def _umask() -> int:
-    # mkstemp creates the file readable by its owner only; a new output should get the
-    # permissions open() would give it. The umask can only be read by setting it.
-    current = os.umask(0o022)
-    os.umask(current)
-    return current
+    with atomic_output(path) as stream:
+        return write(stream)
 
 
 def encode_record(record: pb.GameRecord, encoding: Encoding) -> bytes:

@@ -24,6 +24,7 @@ reader of the last shard meets the same fault, with the same message, as a whole
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 from collections.abc import Sequence
@@ -136,12 +137,10 @@ def load_index(path: str | os.PathLike[str], granule: int = GRANULE) -> tuple[Fr
 
 def _write_sidecar(side: Path, index: FrameIndex) -> None:
     """Write the sidecar atomically; nothing (and no stray file) when the folder is read-only."""
-    temporary = side.with_name(f".{side.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_bytes(encode_index(index))
-        os.replace(temporary, side)
-    except OSError:
-        temporary.unlink(missing_ok=True)
+    from gamerec.recorder.atomic import atomic_output  # noqa: PLC0415 (only to write)
+
+    with contextlib.suppress(OSError), atomic_output(side, durable=False) as stream:
+        stream.write(encode_index(index))
 
 
 def probe_digest(path: str | os.PathLike[str], size: int) -> bytes:

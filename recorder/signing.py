@@ -16,11 +16,11 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from gamerec.recorder.atomic import atomic_output
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.seal import (
     HOST,
@@ -217,13 +217,12 @@ def write_key_pair(key: Ed25519PrivateKey, path: str | Path, comment: str = "") 
     public = (openssh_line(public_bytes(key), comment) + "\n").encode()
     for target, data, mode in ((private_path, private, 0o600), (public_path, public, 0o644)):
         try:
-            descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            with atomic_output(target, permissions=mode, overwrite=False) as stream:
+                stream.write(data)
         except FileExistsError:
             raise KeyFileError(f"{target}: exists already; a key is never overwritten") from None
         except OSError as error:
             raise KeyFileError(f"{target}: cannot write: {error.strerror}") from None
-        with os.fdopen(descriptor, "wb") as stream:
-            stream.write(data)
     return public_path
 
 

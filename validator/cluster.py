@@ -45,6 +45,7 @@ from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from gamerec.recorder.atomic import atomic_output
 from gamerec.recorder.binary import read_pbs_frames
 from gamerec.recorder.encoding import Encoding, encoding_for_path
 from gamerec.recorder.errors import GamerecError
@@ -322,13 +323,8 @@ def write_shard_file(folder: Path, key: str, outcomes: list[Outcome]) -> None:
         orjson.dumps([o.status, o.source, o.number, o.plies, o.text, o.game, list(o.codes)])
         for o in outcomes
     ]
-    final = folder / f"{key}{_SHARD_SUFFIX}"
-    temporary = folder / f".{key}.{os.getpid()}.{id(outcomes)}.tmp"
-    try:
-        temporary.write_bytes(b"\n".join(lines) + b"\n")
-        os.replace(temporary, final)
-    finally:
-        temporary.unlink(missing_ok=True)
+    with atomic_output(folder / f"{key}{_SHARD_SUFFIX}", durable=False) as stream:
+        stream.write(b"\n".join(lines) + b"\n")
 
 
 def read_shard_file(folder: Path, key: str) -> list[Outcome] | None:

@@ -86,7 +86,7 @@ def test_failures_leave_no_file(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-folder" / "game.html"
     result = run(str(ROOT / "fixtures" / "games" / "aronda.grn"), "-o", str(missing))
     assert result.exit_code == 2
-    assert f"{missing}: No such file or directory" in result.stderr
+    assert f"cannot write {missing}: there is no folder {missing.parent}" in result.stderr
     broken = run(str(ROOT / "fixtures" / "broken" / "truncated.pb"), "-o", str(tmp_path / "x.html"))
     assert broken.exit_code == 2 and "truncated.pb" in broken.stderr
     folder = run(str(COLLECTION), "--record", "2", "-o", f"{tmp_path}/")
