@@ -33,6 +33,7 @@ from gamerec.recorder.wire import (
     encode_varint,
     locate_wire_error,
 )
+from gamerec.recorder.words import noun_for
 from gamerec.v1 import record_pb2 as pb
 
 #: The largest record (a ``.pb`` file or one ``.pbs`` frame) read by default: 64 MiB.
@@ -206,7 +207,8 @@ def read_pbs_frames(
         data = stream.read(length)
         if len(data) < length:
             raise RecordMalformedError(
-                f"truncated: the frame claims {length} bytes but only {len(data)} remain",
+                f"truncated: the frame claims {length} {noun_for(length, 'byte')} but only "
+                f"{len(data)} {noun_for(len(data), 'remains', 'remain')}",
                 source=source,
                 where=where,
             )
@@ -259,8 +261,8 @@ def _frame_length(header: bytes, source: str, where: str, max_record_bytes: int)
         raise RecordMalformedError(error.reason, source=source, where=where) from None
     if length > max_record_bytes:
         raise LimitExceededError(
-            f"the frame claims {length} bytes, more than the limit of {max_record_bytes} "
-            "(limit record-bytes)",
+            f"the frame claims {length} {noun_for(length, 'byte')}, more than the limit of "
+            f"{max_record_bytes} (limit record-bytes)",
             source=source,
             where=where,
             limit="record-bytes",

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from gamerec.recorder.words import noun_for
+
 #: Nested messages the protobuf decoder accepts (upb's default depth limit).
 MAX_MESSAGE_DEPTH = 100
 _MAX_VARINT_BYTES = 10
@@ -82,7 +84,10 @@ def _walk(data: bytes, start: int, end: int, descriptor: Descriptor | None, dept
     position = start
     while position < end:
         tag_start = position
-        tag, position = decode_varint(data, position, end, "a field tag")
+        if data[position] < 0x80:  # a one-byte tag (fields 1-15): most of them
+            tag, position = data[position], position + 1
+        else:
+            tag, position = decode_varint(data, position, end, "a field tag")
         if tag >> 3 == 0:
             raise WireError(tag_start, "field number 0 does not exist")
         field = descriptor.fields_by_number.get(tag >> 3) if descriptor else None
@@ -112,12 +117,14 @@ class _Field:
 def _skip_value(data: bytes, field: _Field, position: int, end: int, depth: int) -> int:
     """Check one field value and return the position after it."""
     if field.wire_type == 0:
+        if position < end and data[position] < 0x80:  # a one-byte value, its label unbuilt
+            return position + 1
         return decode_varint(data, position, end, f"the value of {field.label}")[1]
     if field.wire_type in (1, 5):
         size = 8 if field.wire_type == 1 else 4
         if position + size > end:
             raise WireError(
-                field.start, f"{field.label} needs {size} bytes but only {end - position} remain"
+                field.start, f"{field.label} needs {size} bytes but only {_left(end - position)}"
             )
         return position + size
     if field.wire_type == 2:
@@ -135,7 +142,8 @@ def _skip_length_delimited(data: bytes, field: _Field, position: int, end: int, 
     length, position = decode_varint(data, position, end, f"the length of {field.label}")
     if length > end - position:
         raise WireError(
-            field.start, f"{field.label} claims {length} bytes but only {end - position} remain"
+            field.start,
+            f"{field.label} claims {_bytes(length)} but only {_left(end - position)}",
         )
     if field.descriptor is not None and field.has_type(FieldDescriptor.TYPE_MESSAGE):
         _walk(data, position, position + length, field.descriptor.message_type, depth + 1)
@@ -175,7 +183,7 @@ def _check_packed(data: bytes, field: _Field, start: int, end: int) -> None:
         if (end - start) % size:
             raise WireError(
                 start,
-                f"the packed values of {field.label} take {end - start} bytes, not a multiple "
+                f"the packed values of {field.label} take {_bytes(end - start)}, not a multiple "
                 f"of {size}: the last value is cut short",
             )
         return
@@ -207,3 +215,13 @@ def _skip_group(data: bytes, field: _Field, position: int, end: int, depth: int)
             raise WireError(inner_start, "field number 0 does not exist")
         position = _skip_value(data, _Field(tag, inner_start, None), position, end, depth + 1)
     raise WireError(field.start, f"the group of {field.label} is never closed")
+
+
+def _bytes(count: int) -> str:
+    """``1 byte``, ``9 bytes`` (no thousands commas: counts beside byte offsets)."""
+    return f"{count} {noun_for(count, 'byte')}"
+
+
+def _left(count: int) -> str:
+    """``1 remains``, ``3 remain``: what is left of the bytes, in a message."""
+    return f"{count} {noun_for(count, 'remains', 'remain')}"

@@ -69,6 +69,15 @@ def test_a_truncated_last_frame_names_its_record_and_byte() -> None:
     assert "truncated: the frame claims 14 bytes but only 10 remain" in caught.value.reason
 
 
+def test_a_frame_cut_to_one_byte_says_so_in_the_singular() -> None:
+    with pytest.raises(RecordMalformedError) as caught:
+        list(read_pbs(io.BytesIO(b"\x01"), "s.pbs", MAX))
+    assert caught.value.reason == "truncated: the frame claims 1 byte but only 0 remain"
+    with pytest.raises(RecordMalformedError) as caught:
+        list(read_pbs(io.BytesIO(b"\x02\x08"), "s.pbs", MAX))
+    assert caught.value.reason == "truncated: the frame claims 2 bytes but only 1 remains"
+
+
 def test_a_frame_longer_than_the_limit_fails_before_it_is_read() -> None:
     stream = ReadWatcher(encode_varint(2**31) + b"\x08\x01")
     with pytest.raises(LimitExceededError) as caught:
@@ -102,6 +111,8 @@ def test_a_frame_that_is_not_a_record_names_the_bad_byte_inside_it() -> None:
     ("data", "where", "reason"),
     [
         (b"\x3a\x05ab", "byte 0", "field 7 (comment) claims 5 bytes but only 2 remain"),
+        (b"\x3a\x02a", "byte 0", "field 7 (comment) claims 2 bytes but only 1 remains"),
+        (b"\x3a\x01", "byte 0", "field 7 (comment) claims 1 byte but only 0 remain"),
         (b"\x3a\x02\xff\xfe", "byte 2", "field 7 (comment) is not UTF-8 text"),
         (b"\x0f", "byte 0", "field 1 (format_version) has wire type 7"),
         (b"\x00\x01", "byte 0", "field number 0 does not exist"),
