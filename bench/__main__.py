@@ -301,7 +301,7 @@ def cluster_figures(scale: Scale) -> list[Figure]:
     records = bench_cluster.RECORDS if scale is FULL else 20_000
     measured = _step(
         f"cluster: {records:,} records on 1 and 2 Dask workers, and locally",
-        partial(bench_cluster.measure, records),
+        partial(bench_cluster.measure, records, scale.validate_runs),
     )
     return bench_cluster.figures(measured)
 

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 #: itself is Dask's ``distributed.comm.timeouts.connect``, 30 s unless configured).
 WORKER_SECONDS = 60
 LOCAL = "local"
+#: The embedded cluster's worker settings: no statistical profiler, which samples the judging
+#: thread every 10 ms and costs about 7% of a single-threaded worker's throughput
+#: (``make bench``; the README says how to start workers of a real cluster so).
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 _ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:[\w.-]+|\[[0-9a-fA-F:]+\]):\d{1,5}")
 
 
@@ -91,6 +95,20 @@ def parse_cluster(value: str) -> int:
 
 
 @contextlib.contextmanager
+def _no_port_warning() -> Iterator[None]:
+    """Silence the warning that the embedded scheduler's HTTP port 8787 is taken.
+
+    That server (on 127.0.0.1, for Dask's own health checks) then takes another port; the
+    warning is no concern of this command's user.
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Port 8787 is already in use", UserWarning)
+        yield
+
+
+@contextlib.contextmanager
 def _client(scheduler: str | None, cluster: str | None) -> Iterator[tuple[Client, str]]:
     """A client of the scheduler at ``scheduler``, or of a local cluster started for the run."""
     from distributed import Client, LocalCluster
@@ -98,8 +116,12 @@ def _client(scheduler: str | None, cluster: str | None) -> Iterator[tuple[Client
     from gamerec.validator.cluster import ClusterError
 
     if cluster is not None:
+        import dask.config
+
         workers = parse_cluster(cluster)
         with (
+            _no_port_warning(),
+            dask.config.set(WORKER_CONFIG),
             LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,

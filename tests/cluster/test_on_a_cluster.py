@@ -125,3 +125,19 @@ def test_a_lost_scheduler_is_exit_2_and_the_run_resumes_elsewhere(tmp_path: Path
     run = validate("--cluster", "local:2", "--out", str(out), str(archive))
     same_verdicts(run, reference)
     assert int(run.stderr.split(" shards, ")[1].split(" finished before")[0]) >= 1
+
+
+def _profiler_state(dask_worker: object) -> tuple[object, bool]:
+    import dask.config  # noqa: PLC0415
+
+    callbacks = getattr(dask_worker, "periodic_callbacks", {})
+    return dask.config.get("distributed.worker.profile.enabled"), "profile" in callbacks
+
+
+def test_the_embedded_cluster_starts_its_workers_without_the_profiler() -> None:
+    from gamerec.cli.on_cluster import _client  # noqa: PLC0415
+
+    with _client(None, "local:1") as (client, where):
+        states = client.run(_profiler_state)
+    assert where == "local:1"
+    assert list(states.values()) == [(False, False)]

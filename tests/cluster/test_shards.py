@@ -72,8 +72,22 @@ def test_the_plan_indexes_large_pbs_files_and_groups_the_rest(folder: Path) -> N
 
 
 def test_the_shards_judged_in_turn_are_the_local_run(folder: Path) -> None:
-    judged = [o for shard in plan_shards([str(folder)], JOB) for o in judge_shard(shard, JOB)]
+    judged = [
+        outcome
+        for shard in plan_shards([str(folder)], JOB)
+        for outcome in decode_shard(judge_shard(shard, JOB), shard.key) or []
+    ]
     assert judged == local([str(folder)])
+
+
+def test_a_shard_task_returns_the_bytes_of_its_shard_file(folder: Path, tmp_path: Path) -> None:
+    # One bytes value, not a list of Outcomes that Dask would serialize one by one.
+    job = JOB._replace(out=str(tmp_path))
+    shard = plan_shards([str(folder)], job)[1]
+    data = judge_shard(shard, job)
+    assert isinstance(data, bytes)
+    assert (tmp_path / f"{shard.key}.shard").read_bytes() == data
+    assert read_shard_file(tmp_path, shard.key) == decode_shard(data, shard.key)
 
 
 def test_standard_input_cannot_go_to_a_cluster() -> None:
