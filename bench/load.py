@@ -5,9 +5,10 @@ port, its defaults: one server process per core, worker processes), its call log
 file. The client is one asyncio process running ``--callers`` concurrent callers (32 by
 default), each on a channel of its own, each sending its next call as soon as the last one is
 answered, for ``--seconds`` (60) after a warm-up (10). Every caller walks a plan of calls of
-all seven methods (Validate, Replay, Score, Adjudicate, Diff, Convert, LegalMoves) over the
-bundled fixtures of all four games, valid and invalid, as record messages and as GRN or binary
-bytes, and every answer is compared with what the library answers for the same request: an
+all eight methods (Validate, Replay, Score, Adjudicate, Diff, Convert, LegalMoves, Verify)
+over the bundled fixtures of all four games, valid and invalid, as record messages and as GRN
+or binary bytes (Verify: each record sealed and signed by a host key made for the run, the key
+trusted), and every answer is compared with what the library answers for the same request: an
 error is a call that failed or an answer that differs.
 
 Memory is the resident size of the server's whole process tree (supervisor, server processes,
@@ -33,18 +34,22 @@ from pathlib import Path
 
 import grpc
 import grpc.aio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bench.bench_service import start_server
 from bench.figures import percentile
 from bench.procfs import tree_rss_kib
 from gamerec.recorder.codecs import Encoding, encode_record, read_records
+from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.seal import seal_record
+from gamerec.recorder.signing import new_key, public_bytes, sign_record
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.validator.adjudication import adjudicate
 from gamerec.validator.comparison import compare_records
 from gamerec.validator.frames import replay
 from gamerec.validator.judge import score, validate
-from gamerec.validator.service.work import legal_moves_job
+from gamerec.validator.service.work import legal_moves_job, verify_job
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVICE = "/gamerec.v1.RecordService/"
@@ -76,8 +81,9 @@ def fixture_records() -> Iterator[tuple[Path, pb.GameRecord]]:
 
 
 def plan() -> list[Call]:
-    """Calls of all seven methods over the fixtures, with the library's answers."""
+    """Calls of all eight methods over the fixtures, with the library's answers."""
     calls: list[Call] = []
+    keys = [new_key() for _ in range(7)]  # the host's, then one for each of up to six seats
     records = list(fixture_records())
     for number, (path, record) in enumerate(records):
         grn = spb.RecordInput(data=path.read_bytes(), encoding=spb.RECORD_ENCODING_GRN)
@@ -100,6 +106,7 @@ def plan() -> list[Call]:
             ),
             convert_call(record),
             legal_moves_call(record),
+            verify_call(record, keys),
         ]
         if path.parent.name == "games" and len(record.moves) <= 120:
             frames = tuple(frame.SerializeToString() for frame in replay(record))
@@ -127,6 +134,24 @@ def legal_moves_call(record: pb.GameRecord) -> Call:
     request = spb.LegalMovesRequest(record=record, ply=len(record.moves) // 2)
     serialized = request.SerializeToString()
     return Call("LegalMoves", serialized, (legal_moves_job(serialized, None).payload,))
+
+
+def verify_call(record: pb.GameRecord, keys: list[Ed25519PrivateKey]) -> Call:
+    """Verify the record sealed and signed by every seat and the host, all keys trusted.
+
+    ``keys``: the host's, then one per seat (as many as the most seats). A record that
+    cannot be sealed (no canonical form: an unreadable move) goes as it is; Verify says why.
+    """
+    host, seats = keys[0], keys[1 : 1 + len(record.seats)]
+    try:
+        signed = seal_record(record, [public_bytes(k) for k in seats], public_bytes(host))
+        for signer, key in [*enumerate(seats, 1), (0, host)]:
+            signed = sign_record(signed, key, signer)
+    except GamerecError:
+        signed = record
+    trusted = [public_bytes(key) for key in keys]
+    serialized = spb.VerifyRequest(record=signed, trusted_keys=trusted).SerializeToString()
+    return Call("Verify", serialized, (verify_job(serialized, None).payload,))
 
 
 @dataclass

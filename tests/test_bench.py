@@ -6,6 +6,7 @@ from bench.figures import Figure, percentile, table
 from bench.load import Tally, plan, report
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.v1.verification_pb2 import Verification
 
 
 def test_a_ratio_meets_a_least_target_or_a_most_target() -> None:
@@ -42,9 +43,14 @@ def test_the_table_shows_value_reference_ratio_target_and_whether_it_was_met() -
 
 def test_the_load_plan_calls_every_method_and_expects_the_library_answers() -> None:
     calls = plan()
-    assert {call.method for call in calls} == {
-        "Validate", "Replay", "Score", "Adjudicate", "Diff", "Convert", "LegalMoves"
-    }  # fmt: skip
+    service = spb.DESCRIPTOR.services_by_name["RecordService"]
+    assert {call.method for call in calls} == {method.name for method in service.methods}
+    assert len(service.methods) == 8
+    checks = [
+        Verification.FromString(call.expected[0]) for call in calls if call.method == "Verify"
+    ]
+    assert any(check.verified for check in checks)  # the complete games, signed by all
+    assert any(not check.verified for check in checks)  # the invalid records
     verdicts = [
         vpb.Verdict.FromString(call.expected[0]) for call in calls if call.method == "Validate"
     ]
