@@ -34,6 +34,9 @@ from gamerec.validator.cluster import (
 from tests.cluster.conftest import ROOT, write_archive
 
 JOB = Job(render_verdict_text, None, DEFAULT_LIMITS, None)
+#: The in-process cluster's HTTP server (127.0.0.1) takes another port when another test's
+#: cluster holds 8787, and says so; that is no concern of these tests.
+pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use:UserWarning")
 
 
 @pytest.fixture(scope="module")
