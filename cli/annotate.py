@@ -17,11 +17,11 @@ from typing import Annotated
 
 import typer
 
-from gamerec.cli.arguments import encoding_help
+from gamerec.cli.collected import InArgument, InFromOption, OutOption, ToOption, output_encoding
 from gamerec.cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors
 from gamerec.cli.progress import Meter, parsed_frames
 from gamerec.cli.verdicts import finding_text
-from gamerec.recorder.codecs import Encoding, encoding_for_path, write_records
+from gamerec.recorder.codecs import write_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.annotation import AnnotationError, auto_annotate, edit_ply, parse_glyph
 from gamerec.validator.identity import RulesError
@@ -102,18 +102,8 @@ class Annotator:
 
 
 def annotate(
-    source: Annotated[
-        str, typer.Argument(metavar="IN", help="The records to read: a file, or - for stdin.")
-    ],
-    dest: Annotated[
-        str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="OUT",
-            help="Where to write (replaced only on success), or - for standard output.",
-        ),
-    ],
+    source: InArgument,
+    dest: OutOption,
     *,
     ply: Annotated[
         int | None, typer.Option("--ply", min=1, help="The main-line ply to edit (1-based).")
@@ -147,14 +137,8 @@ def annotate(
         int | None,
         typer.Option("--record", min=1, help="Annotate only this record (1-based)."),
     ] = None,
-    from_: Annotated[
-        Encoding | None,
-        typer.Option("--from", help=f"Encoding of IN ({encoding_help()})."),
-    ] = None,
-    to: Annotated[
-        Encoding | None,
-        typer.Option("--to", help=f"Encoding of OUT ({encoding_help()}); default: extension."),
-    ] = None,
+    from_: InFromOption = None,
+    to: ToOption = None,
 ) -> None:
     """Annotate records: a comment or glyph at a ply, or engine facts on every ply (--auto).
 
@@ -170,9 +154,7 @@ def annotate(
         fail("--ply needs something to do: --comment, --glyph, --remove-comment or --remove-glyph")
     if not hand and not auto:
         fail("nothing to do: give --ply with a change, or --auto")
-    encoding = to or (Encoding.GRN if dest == "-" else encoding_for_path(dest))
-    if encoding is None:
-        fail(f"{dest}: cannot tell the encoding from the extension; use --to")
+    encoding = output_encoding(dest, to)
     edit = None
     if ply is not None:
         with reported_errors():

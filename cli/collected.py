@@ -1,7 +1,9 @@
-"""What ``find``, ``dedupe``, ``stats`` and ``standings`` share: their options and their edges.
+"""What the commands that read and write records share: their options and their edges.
 
-Light on purpose (loaded when one of them runs): options, where records go, and how an
-input that cannot be read is reported (one line on stderr; the rest is still read).
+``find``, ``dedupe``, ``stats`` and ``standings`` (collections), and ``convert``, ``annotate``,
+``seal`` and ``sign`` (IN to OUT). Light on purpose (loaded when one of them runs): options,
+where records go, and how an input that cannot be read is reported (one line on stderr; the
+rest is still read).
 """
 
 from __future__ import annotations
@@ -14,11 +16,30 @@ import typer
 from gamerec.cli.arguments import encoding_help
 from gamerec.cli.edge import EXIT_FAILED, error_line, fail
 from gamerec.recorder.encoding import Encoding, encoding_for_path
+from gamerec.recorder.words import plural
 
 if TYPE_CHECKING:
     from gamerec.recorder.inputs import InputFailure
     from gamerec.v1 import record_pb2 as pb
 
+#: ``IN``: the one input of a command that writes what it read (annotate, seal, sign).
+InArgument = Annotated[
+    str, typer.Argument(metavar="IN", help="The records to read: a file, or - for stdin.")
+]
+#: ``--from``: the encoding of IN.
+InFromOption = Annotated[
+    Encoding | None, typer.Option("--from", help=f"Encoding of IN ({encoding_help()}).")
+]
+#: ``-o OUT`` of such a command: required.
+OutOption = Annotated[
+    str,
+    typer.Option(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="Where to write (replaced only on success), or - for standard output.",
+    ),
+]
 #: ``-o OUT``: where the records go.
 OutputOption = Annotated[
     str | None,
@@ -93,5 +114,5 @@ class Counted:
 def written_note(count: int, dest: str, encoding: Encoding) -> None:
     """``gamerec: 12 records written to OUT (grn)`` on stderr (nothing for ``-``)."""
     if dest != "-":
-        noun = "record" if count == 1 else "records"
-        typer.echo(f"gamerec: {count:,} {noun} written to {dest} ({encoding.value})", err=True)
+        note = f"gamerec: {plural(count, 'record')} written to {dest} ({encoding.value})"
+        typer.echo(note, err=True)

@@ -7,11 +7,10 @@ from typing import Annotated
 import typer
 
 from gamerec.cli.arguments import LimitOption, encoding_help, limits_of
-from gamerec.cli.collected import Counted
-from gamerec.cli.edge import fail, reported_errors
-from gamerec.recorder.encoding import Encoding, encoding_for_path
+from gamerec.cli.collected import Counted, output_encoding, written_note
+from gamerec.cli.edge import reported_errors
+from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.errors import EncodingError
-from gamerec.recorder.words import plural
 
 
 def convert(
@@ -51,9 +50,7 @@ def convert(
     from gamerec.recorder.codecs import write_records
 
     limits = limits_of(limit)
-    encoding = to or (Encoding.GRN if dest == "-" else encoding_for_path(dest))
-    if encoding is None:
-        fail(f"{dest}: cannot tell the encoding from the extension; use --to")
+    encoding = output_encoding(dest, to)
     with reported_errors(), Meter("convert", None, output=dest) as meter:
         records = Counted(parsed_frames(source, from_, limits, meter))
         try:
@@ -62,7 +59,4 @@ def convert(
             label = "<stdin>" if source == "-" else source
             place = f"record {records.count}: " if records.count else ""
             raise EncodingError(f"{label}: {place}{error}") from None
-    if dest != "-":
-        typer.echo(
-            f"gamerec: {plural(count, 'record')} written to {dest} ({encoding.value})", err=True
-        )
+    written_note(count, dest, encoding)

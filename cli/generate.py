@@ -13,10 +13,10 @@ from typing import Annotated
 
 import typer
 
-from gamerec.cli.arguments import encoding_help
+from gamerec.cli.collected import ToOption, output_encoding
 from gamerec.cli.edge import fail, reported_errors
 from gamerec.cli.progress import Meter
-from gamerec.recorder.codecs import Encoding, encoding_for_path, write_records
+from gamerec.recorder.codecs import write_records
 from gamerec.recorder.syntax.registered import known_games
 from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
@@ -82,10 +82,7 @@ def generate(
     policy: Annotated[
         Policy, typer.Option("--policy", help="random: any legal move; greedy: the best lead.")
     ] = Policy.RANDOM,
-    to: Annotated[
-        Encoding | None,
-        typer.Option("--to", help=f"Encoding of OUT ({encoding_help()}); default: extension."),
-    ] = None,
+    to: ToOption = None,
 ) -> None:
     """Generate complete legal games for fixtures, demos and benchmarks.
 
@@ -93,9 +90,7 @@ def generate(
     validates and claims the rules' result. Record i uses its own generator seeded from the
     seed and i, so the same arguments always give the same records.
     """
-    encoding = to or (Encoding.GRN if dest == "-" else encoding_for_path(dest))
-    if encoding is None:
-        fail(f"{dest}: cannot tell the encoding from the extension; use --to")
+    encoding = output_encoding(dest, to)
     tags = _variant_tags(variant or [])
     if players is not None:
         tags["Players"] = str(players)

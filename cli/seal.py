@@ -7,32 +7,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gamerec.cli.arguments import encoding_help
+from gamerec.cli.collected import (
+    InArgument,
+    InFromOption,
+    OutOption,
+    ToOption,
+    output_encoding,
+    written_note,
+)
 from gamerec.cli.edge import fail, reported_errors
-from gamerec.recorder.encoding import Encoding, encoding_for_path
 
 if TYPE_CHECKING:
     from gamerec.v1 import record_pb2 as pb
-
-InArgument = Annotated[
-    str, typer.Argument(metavar="IN", help="The records to read: a file, or - for stdin.")
-]
-OutOption = Annotated[
-    str,
-    typer.Option(
-        "-o",
-        "--output",
-        metavar="OUT",
-        help="Where to write (replaced only on success), or - for standard output.",
-    ),
-]
-FromOption = Annotated[
-    Encoding | None, typer.Option("--from", help=f"Encoding of IN ({encoding_help()}).")
-]
-ToOption = Annotated[
-    Encoding | None,
-    typer.Option("--to", help=f"Encoding of OUT ({encoding_help()}); default: extension."),
-]
 
 
 def seal(
@@ -53,7 +39,7 @@ def seal(
         str | None,
         typer.Option("--host", metavar="PUB", help="The host's public key file (the platform)."),
     ] = None,
-    from_: FromOption = None,
+    from_: InFromOption = None,
     to: ToOption = None,
 ) -> None:
     """Seal records: a hash chain over each record's canonical form, with the signers' keys.
@@ -71,22 +57,7 @@ def seal(
         host_key = load_public_key(host) if host else None
         records = _sealed(read_records(source, from_), seat_keys, host_key)
         count = write_records(records, dest, encoding)
-    written(count, dest, encoding)
-
-
-def output_encoding(dest: str, to: Encoding | None) -> Encoding:
-    """The encoding to write: ``--to``, else the extension of OUT (GRN on standard output)."""
-    encoding = to or (Encoding.GRN if dest == "-" else encoding_for_path(dest))
-    if encoding is None:
-        fail(f"{dest}: cannot tell the encoding from the extension; use --to")
-    return encoding
-
-
-def written(count: int, dest: str, encoding: Encoding) -> None:
-    """The note on stderr of how many records were written."""
-    if dest != "-":
-        noun = "record" if count == 1 else "records"
-        typer.echo(f"gamerec: {count} {noun} written to {dest} ({encoding.value})", err=True)
+    written_note(count, dest, encoding)
 
 
 def _seat_options(options: list[str]) -> Iterator[tuple[int, str]]:

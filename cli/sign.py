@@ -7,8 +7,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from gamerec.cli.collected import (
+    InArgument,
+    InFromOption,
+    OutOption,
+    ToOption,
+    output_encoding,
+    written_note,
+)
 from gamerec.cli.edge import fail, reported_errors
-from gamerec.cli.seal import FromOption, InArgument, OutOption, ToOption, output_encoding, written
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -42,7 +49,7 @@ def sign(
         int | None,
         typer.Argument(metavar="[N]", help="The seat number after --as seat.", show_default=False),
     ] = None,
-    from_: FromOption = None,
+    from_: InFromOption = None,
     to: ToOption = None,
 ) -> None:
     """Sign sealed records as a seat or as the host, with an Ed25519 private key.
@@ -61,7 +68,7 @@ def sign(
     with reported_errors():
         private = load_private_key(key)
         count = write_records(_signed(read_records(source, from_), private, who), dest, encoding)
-    written(count, dest, encoding)
+    written_note(count, dest, encoding)
 
 
 def signer_of(text: str, number: int | None) -> int:
