@@ -43,12 +43,17 @@ def test_every_engine_reads_its_moves_through_the_paced_list(game_file: str) -> 
         found.replay(identity.variant, PacedMoves(read.moves, time.monotonic() - 1))
 
 
-def test_a_deadline_stops_the_engine_replay_in_the_middle(long_sowing_game: pb.GameRecord) -> None:
+def test_a_deadline_stops_the_engine_replay_in_the_middle(
+    long_sowing_game: pb.GameRecord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A clock that moves one second per look, so the stop does not depend on how long the
+    # engine's tables take to build on a busy machine: the deadline passes at the sixth look
+    # (the replay looks at the first move a few times, then at every 1,024th).
     identity = identify(long_sowing_game)
     moves = reader_for(identity).engine_moves(long_sowing_game.moves).moves
-    started = time.monotonic()
+    monkeypatch.setattr(deadline_module, "time", TickingClock())
     with pytest.raises(DeadlineExceededError) as late:
-        identity.engine.replay(identity.variant, PacedMoves(moves, started + 0.05))
+        identity.engine.replay(identity.variant, PacedMoves(moves, 5.5))
     plies = int(late.value.done.split(" of ")[0].replace(",", ""))
     assert 0 < plies < len(moves) and plies % PLIES_PER_CHECK == 0
 
