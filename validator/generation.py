@@ -62,7 +62,7 @@ def generate(
     variant = found.variant_from_tags(dict(tags))
     for index in range(1, count + 1):
         rng = random.Random(f"{seed}:{index}")
-        choose = _greedy(found, rng) if policy == "greedy" else None
+        choose = greedy_chooser(rng) if policy == "greedy" else None
         moves = found.random_game(variant, rng, choose)
         yield _record(found, variant, tags, moves, seed=seed, index=index, policy=policy)
 
@@ -125,7 +125,7 @@ def _record(
     return record
 
 
-def _greedy(found: Engine[Any, Any], rng: random.Random) -> Choose:
+def greedy_chooser(rng: random.Random) -> Choose:
     """A chooser that takes the decision with the best lead one decision ahead.
 
     It never walks into a position the game has already reached while another decision

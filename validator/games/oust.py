@@ -1387,6 +1387,18 @@ class OustEngine(BaseEngine[OustVariant, Move, OustState]):
         """The first decision of ``move``: a turn's first placement, else the move itself."""
         return move[:1] if isinstance(move, tuple) else move
 
+    def ply_of(self, decisions: Sequence[Move]) -> Move:
+        """The turn its decisions make: the placements joined, or one ``swap`` / ``pass``.
+
+        Raises:
+            ValueError: no decision, or ``swap`` / ``pass`` beside other decisions.
+        """
+        if len(decisions) == 1:
+            return decisions[0]
+        if not decisions or any(isinstance(decision, str) for decision in decisions):
+            raise ValueError(f"an Oust turn is placements or one swap or pass, not {decisions!r}")
+        return tuple(code for decision in decisions for code in cast(Turn, decision))
+
     def random_game(
         self,
         variant: OustVariant,

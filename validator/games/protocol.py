@@ -331,6 +331,16 @@ class Engine(Protocol[VariantT, MoveT]):
         """
         ...
 
+    def ply_of(self, decisions: Sequence[MoveT]) -> MoveT:
+        """The ply that ``decisions`` make, one after another, from :meth:`GameState.decide`.
+
+        The one decision itself in every game but Oust, where a turn chains placements.
+
+        Raises:
+            ValueError: no decision, or several in a game whose ply is one decision.
+        """
+        ...
+
     def random_game(
         self,
         variant: VariantT,
@@ -553,6 +563,16 @@ class BaseEngine(Generic[OptionsT, MoveT, StateT]):
     def first_decision(self, move: MoveT) -> MoveT:
         """The first decision of ``move``: the whole ply, in every game that does not chain."""
         return move
+
+    def ply_of(self, decisions: Sequence[MoveT]) -> MoveT:
+        """The ply of one decision: the decision itself (in every game that does not chain).
+
+        Raises:
+            ValueError: not exactly one decision.
+        """
+        if len(decisions) != 1:
+            raise ValueError(f"a {self.name} ply is one decision, not {len(decisions)}")
+        return decisions[0]
 
     def random_game(
         self,

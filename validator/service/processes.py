@@ -42,6 +42,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Final
 
+from gamerec.recorder.errors import GamerecError
 from gamerec.validator.batch import default_workers
 from gamerec.validator.service.calls import LOGGER, log_event, log_to
 from gamerec.validator.service.server import (
@@ -240,7 +241,7 @@ def run_server_process(
     log_to(sys.stderr)
     try:
         asyncio.run(_serve_shared(settings, port, workers, report))
-    except ListenError as error:
+    except GamerecError as error:  # cannot listen; a match store that cannot be opened
         report.send(("failed", str(error)))
 
 
