@@ -30,12 +30,31 @@ def limits() -> None:
 
     Every command that reads records takes --limit NAME=N (repeatable) to change one for
     that run, e.g. --limit plies=500000. A record over a limit is reported unreadable (exit
-    code 2), and the records after it are still read.
+    code 2), and the records after it are still read. The match service's limits follow
+    (gamerec serve --matches takes --match-limit NAME=N).
     """
     rows = [
         (limit_name(field), f"{getattr(DEFAULT_LIMITS, field):,}", MEANINGS[field])
         for field in DEFAULT_LIMITS.__slots__
     ]
+    _table(rows)
+    typer.echo("")
+    typer.echo("Match service (gamerec serve --matches; change one with --match-limit NAME=N):")
+    _table(_match_rows())
+
+
+def _match_rows() -> list[tuple[str, str, str]]:
+    """The match service's limits (gamerec.validator.live.referee.MatchLimits)."""
+    from gamerec.validator.live.referee import LIMIT_MEANINGS, MatchLimits
+
+    defaults = MatchLimits()
+    return [
+        (name.replace("_", "-"), f"{getattr(defaults, name):,}", meaning)
+        for name, meaning in LIMIT_MEANINGS.items()
+    ]
+
+
+def _table(rows: list[tuple[str, str, str]]) -> None:
     name_width = max(len(name) for name, _, _ in rows)
     value_width = max(len(value) for _, value, _ in rows)
     typer.echo(f"{'NAME':<{name_width}}  {'DEFAULT':>{value_width}}  WHAT IT BOUNDS")

@@ -154,9 +154,11 @@ def _match_settings(
         match_limits,
     )
 
+    key_file, made = host_key_file(store, host_key)
     settings = MatchSettings(
         store=store,
-        host_key=host_key_file(store, host_key),
+        host_key=key_file,
+        host_key_made=made,
         admin_token_hash=admin_token_hash(admin_token_file) if admin_token_file else None,
         limits=match_limits(limits),
         test_clock=test_clock,

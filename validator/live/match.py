@@ -170,12 +170,12 @@ class Match:
         self.policy = start.illegal_move_policy or REJECT
         self.max_plies = max_plies
         seal = start.record.seal
-        self._builder = _builder_of(start.record, host_key)
         if seal.host_key and (host_key is None or public_bytes(host_key) != seal.host_key):
             raise MatchLogError(
                 f"match {self.match_id} is sealed with the host key {fingerprint(seal.host_key)}; "
                 "the referee's host key must be that one"
             )
+        self._builder = _builder_of(start.record, host_key)
         self.seat_keys = tuple(
             seal.seat_keys[i] if i < len(seal.seat_keys) else b""
             for i in range(len(start.record.seats))
@@ -420,7 +420,7 @@ class Match:
             (other,) = (s for s in self._playing() if s != seat)
             reason = (
                 f"seat {seat} resigned during seat {other}'s turn (after ply {self.plies}), so "
-                f"the referee ends the game: seat {other} wins"
+                "the referee ends the game"
             )
             return Outcome([self._end_against(seat, pb.TERMINATION_ADJUDICATED, reason, at)])
         return Outcome([self._append(at, resignation_pending=mpb.ResignationPending(seat=seat))])

@@ -327,6 +327,8 @@ class Referee:
         held = await self._hold(match_id)
         async with held.lock:
             match = await self._loaded(held)
+            self._apply_newer(held, await self.store.log(match_id, after=match.last_event))
+            match = await self._loaded(held)
             return match.state(self.clock.now(), decided)
 
     async def summaries(
@@ -501,20 +503,24 @@ class Referee:
 
     async def _catch_up(self, held: _Held, entries: list[Logged]) -> None:
         async with held.lock:
-            match = held.match
-            if match is None:
-                return
-            try:
-                for entry in entries:
-                    if entry.event.number == match.last_event + 1:
-                        match.apply(entry)
-                    elif entry.event.number > match.last_event:
-                        held.match = None  # a gap: rebuilt from the store when next needed
-                        break
-            except MatchLogError:
-                held.match = None
-            if held.match is not None:
-                self._published(held, held.match)
+            self._apply_newer(held, entries)
+
+    def _apply_newer(self, held: _Held, entries: list[Logged]) -> None:
+        """Apply events other processes stored (with the lock held); skip those known here."""
+        match = held.match
+        if match is None:
+            return
+        try:
+            for entry in entries:
+                if entry.event.number == match.last_event + 1:
+                    match.apply(entry)
+                elif entry.event.number > match.last_event:
+                    held.match = None  # a gap: rebuilt from the store when next needed
+                    break
+        except MatchLogError:
+            held.match = None
+        if held.match is not None and held.match.last_event > held.published:
+            self._published(held, held.match)
 
     async def _beat(self) -> None:
         while True:

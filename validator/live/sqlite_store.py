@@ -14,9 +14,10 @@ serializes writers, so ``seq`` order is commit order, and ``PRAGMA data_version`
 moves only when another connection commits) makes a poll that finds nothing cost a few
 microseconds.
 
-Which process runs alone is told by a lock on a file beside the database (``FILE-alive``):
-every running process holds a shared lock on it; a starting process that can take it
-exclusively is alone (the kernel drops the locks of a process that dies, SIGKILL included).
+Which process runs alone is told by a lock on a file beside the database (``FILE-alive``,
+``flock``): every running process holds a shared lock on it; a starting process that can take
+it exclusively is alone (the kernel drops the locks of a process that dies, SIGKILL included).
+Processes start one at a time (``FILE-starting``).
 """
 
 from __future__ import annotations
@@ -144,6 +145,7 @@ class SQLiteMatchStore:
         self._cursor = 0
         self._data_version = -1
         self._alive_fd: int | None = None
+        self._starting_fd: int | None = None
 
     # -- opening and closing --------------------------------------------------------------------
 
@@ -215,9 +217,10 @@ class SQLiteMatchStore:
             read, self._read = self._read, None
             await self._reading(read.close)
         self._reader.shutdown(wait=True)
-        if self._alive_fd is not None:
-            os.close(self._alive_fd)
-            self._alive_fd = None
+        for fd in (self._alive_fd, self._starting_fd):
+            if fd is not None:
+                os.close(fd)
+        self._alive_fd = self._starting_fd = None
 
     # -- the two threads ------------------------------------------------------------------------
 
@@ -391,7 +394,7 @@ class SQLiteMatchStore:
         def read() -> list[str]:
             assert self._read is not None
             rows = self._read.execute(
-                "SELECT match_id FROM matches WHERE status = ? ORDER BY created_ns", (OPEN,)
+                "SELECT match_id FROM matches WHERE status = ? ORDER BY created_ns, rowid", (OPEN,)
             )
             return [str(row[0]) for row in rows]
 
@@ -406,8 +409,7 @@ class SQLiteMatchStore:
             assert self._read is not None
             where, values = _summary_filter(status, before)
             rows = self._read.execute(
-                f"SELECT summary FROM matches {where} ORDER BY created_ns DESC, match_id DESC "
-                "LIMIT ?",
+                f"SELECT summary FROM matches {where} ORDER BY created_ns DESC, rowid DESC LIMIT ?",
                 (*values, limit),
             )
             return [mpb.MatchSummary.FromString(row[0]) for row in rows]
@@ -435,13 +437,18 @@ class SQLiteMatchStore:
         return await self._reading(read)
 
     async def start(self, now: Instant) -> Start:
-        """Take the running lock: alone (exclusive), or beside others (shared)."""
-        path = Path(f"{self.path}-alive")
-        self._alive_fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        """Take the running lock: alone (exclusive, until :meth:`started`), or beside others.
+
+        Starts are one at a time (a lock on ``FILE-starting``, held until :meth:`started`), so
+        no process starts while the one that found itself alone records the outages.
+        """
+        self._starting_fd = os.open(f"{self.path}-starting", os.O_RDWR | os.O_CREAT, 0o600)
+        await asyncio.to_thread(fcntl.flock, self._starting_fd, fcntl.LOCK_EX)
+        self._alive_fd = os.open(f"{self.path}-alive", os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            fcntl.lockf(self._alive_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self._alive_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            await asyncio.to_thread(fcntl.lockf, self._alive_fd, fcntl.LOCK_SH)
+            fcntl.flock(self._alive_fd, fcntl.LOCK_SH)
             return Start(alone=False, last_alive=None)
 
         def read() -> Instant | None:
@@ -452,10 +459,13 @@ class SQLiteMatchStore:
         return Start(alone=True, last_alive=await self._reading(read))
 
     async def started(self, now: Instant) -> None:
-        """Beat once, then let other processes start beside this one (shared lock)."""
+        """Beat once, hold the running lock shared, and let the next process start."""
         await self.heartbeat(now)
         if self._alive_fd is not None:
-            fcntl.lockf(self._alive_fd, fcntl.LOCK_SH)
+            fcntl.flock(self._alive_fd, fcntl.LOCK_SH)
+        if self._starting_fd is not None:
+            os.close(self._starting_fd)
+            self._starting_fd = None
 
     async def heartbeat(self, now: Instant) -> None:
         """Record that the service is up at ``now``."""
@@ -488,7 +498,7 @@ def _summary_filter(
         values.append(status)
     if before:
         clauses.append(
-            "(created_ns, match_id) < (SELECT created_ns, match_id FROM matches WHERE match_id = ?)"
+            "(created_ns, rowid) < (SELECT created_ns, rowid FROM matches WHERE match_id = ?)"
         )
         values.append(before)
     return ("WHERE " + " AND ".join(clauses) if clauses else ""), tuple(values)
@@ -510,7 +520,7 @@ def final_records(
         marks = ", ".join("?" for _ in statuses)
         rows = connection.execute(
             f"SELECT final FROM matches WHERE status IN ({marks}) AND final IS NOT NULL "
-            "ORDER BY created_ns, match_id",
+            "ORDER BY created_ns, rowid",
             tuple(statuses),
         )
         try:

@@ -34,6 +34,7 @@ from gamerec.recorder.errors import GamerecError, bounded
 from gamerec.recorder.signing import (
     fingerprint,
     load_private_key,
+    load_public_key,
     new_key,
     public_bytes,
     write_key_pair,
@@ -52,7 +53,7 @@ from gamerec.validator.live.referee import (
 )
 from gamerec.validator.live.sqlite_store import SQLiteMatchStore
 from gamerec.validator.live.store import StoreError
-from gamerec.validator.service.calls import LOGGER, Call, log_event
+from gamerec.validator.service.calls import LOGGER, Call
 from gamerec.validator.service.match_access import MatchAccess
 from gamerec.validator.service.server import ExtraService
 from gamerec.validator.service.servicer import Context, cancelled_status, end_with
@@ -87,22 +88,35 @@ class MatchSettings:
     limits: MatchLimits = field(default_factory=MatchLimits)
     test_clock: str = ""
     tuning: RefereeTuning = field(default_factory=RefereeTuning)
+    host_key_made: bool = False
+
+    def log_fields(self) -> dict[str, object]:
+        """What the server's ``listening`` line says of the match service."""
+        fields: dict[str, object] = {"matches": self.store}
+        if self.host_key:
+            fields["host_key"] = fingerprint(load_public_key(self.host_key))
+            fields["host_key_file"] = self.host_key
+        if self.host_key_made:
+            fields["host_key_made"] = True
+        fields["admin_token"] = self.admin_token_hash is not None
+        if self.test_clock:
+            fields["test_clock"] = self.test_clock
+        return fields
 
 
-def host_key_file(store: str, given: str) -> str:
-    """The host key's file: ``given``, else ``STORE.host-key``, made (and logged) if missing.
+def host_key_file(store: str, given: str) -> tuple[str, bool]:
+    """The host key's file: ``given``, else ``STORE.host-key``, made if missing; and if made.
 
     Raises:
         KeyFileError: the default key cannot be written.
     """
     if given:
-        return given
+        return given, False
     path = Path(f"{store}.host-key")
-    if not path.exists():
-        key = new_key()
-        write_key_pair(key, path, "gamerec host")
-        log_event("host key made", path=str(path), fingerprint=fingerprint(public_bytes(key)))
-    return str(path)
+    if path.exists():
+        return str(path), False
+    write_key_pair(new_key(), path, "gamerec host")
+    return str(path), True
 
 
 #: The longest admin token file read.
@@ -168,14 +182,7 @@ async def running_matches(settings: MatchSettings) -> AsyncIterator[ExtraService
     except BaseException:
         await store.close()
         raise
-    access = MatchAccess(settings.admin_token_hash)
-    log_event(
-        "matches",
-        store=settings.store,
-        host_key=fingerprint(public_bytes(host)) if host else "",
-        admin_token=not access.open,
-    )
-    servicer = MatchServicer(referee, access)
+    servicer = MatchServicer(referee, MatchAccess(settings.admin_token_hash))
     try:
         yield ExtraService(MATCH_SERVICE_NAME, servicer.register)
     finally:
