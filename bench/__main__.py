@@ -35,7 +35,7 @@ Sections (``--sections`` picks some; all by default):
 11. ``live``: 1,000 matches of bots at once on ``gamerec serve --matches``: moves/s, each
     move's round trip against a bare Echo sent beside it on the same server (p99 within 3x),
     a flag's lateness to its watcher (within 100 ms) and the server's memory per open match
-    at 1,000 against 250 (linear: within 1.2x).
+    at 4,000 open matches against 1,000 (linear: within 1.2x).
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run

@@ -11,10 +11,12 @@ The client is one asyncio process (it shares the machine's cores with the server
    after its deadline each watcher receives the flag (the issue's bound: 100 ms);
 2. **alone**: three matches played one after another with nothing else running: a Play's
    round trip against an Echo sent right after it, unloaded;
-3. **memory**: it creates open matches in steps and reads the resident memory of the
-   server's processes after each step, so that its growth per match shows (linear: the same
-   per match at every count);
-4. **play**: every created match is played to its end by two random bots (``SeatBot``: a
+3. **memory**: it creates open matches in ``steps`` steps of ``matches`` each (4,000 in
+   all by default) and reads the resident memory of the server's processes after each step,
+   so that its growth per match shows (linear: the same per match at every count; the steps
+   are large, so that the allocator's noise of a MiB or two does not blur it);
+4. **play**: ``matches`` of those matches (the others stay open, idle) are played to their
+   end by two random bots (``SeatBot``: a
    Watch stream each, a Play at each turn), all at once, over ``CHANNELS`` connections; the
    accepted moves per second, and each Play's round trip (from the bot's call to its answer).
    Right after every Play goes a bare Echo of the same bytes on the same connection
@@ -178,7 +180,7 @@ async def measure_async(
         memory = {0: server.memory_mib()}
         created: list[mpb.CreateMatchResponse] = []
         for step in range(1, steps + 1):
-            goal = matches * step // steps
+            goal = matches * step
             made = await asyncio.gather(
                 *(
                     stubs[n % CHANNELS].CreateMatch(match_request(game))
@@ -188,7 +190,7 @@ async def measure_async(
             created += made
             await asyncio.sleep(1.0)
             memory[goal] = server.memory_mib()
-        moves, seconds, move_ms, echo_ms = await play(channels, created)
+        moves, seconds, move_ms, echo_ms = await play(channels, created[:matches])
         return LiveFigures(
             matches,
             [trip * 1000 for trip in alone_stub.play_seconds],

@@ -10,8 +10,8 @@
 // joined with ","), and, with a key, Sign the chain head the acceptance gives (docs/seals.md
 // section 4: step("gamerec-seal-1", "ply", N, head)); at the end, Sign the final head
 // (step("gamerec-seal-1", "final", head)) and print the result. A lost connection is watched
-// again from the last event seen plus one. --trace prints every call and event as a line of
-// JSON (records in events shortened to their plies and result).
+// again from the last event seen plus one. --trace prints every call (->), answer (<-) and
+// event (<=) as a line of JSON (ProtoJSON's form; records shortened to plies and result).
 //
 // --key is the seat's Ed25519 private key as PKCS#8 PEM (openssl genpkey -algorithm ed25519);
 // the match must have been created with its public half for the seat.
@@ -100,17 +100,42 @@ function u32(value) {
   return buffer;
 }
 
-// What --trace prints of a message: bytes as base64, a record as its plies and result.
+// What --trace prints of a message, as ProtoJSON writes one: fields at their default value
+// left out, bytes in base64, times and durations as text; a record shortened to its plies
+// and result (the oneof names proto-loader adds, "kind" and "action", are left out too).
+const TIMES = new Set(["time", "timestamp", "downSince", "upAt", "created", "startTime"]);
+const DURATIONS = new Set(["clock", "clocks", "timeUsed", "charged"]);
+
 function shown(value) {
-  return JSON.stringify(value, (key, field) => {
-    if (field && field.type === "Buffer" && Array.isArray(field.data)) {
-      return Buffer.from(field.data).toString("base64");
-    }
-    if ((key === "record") && field && field.moves) {
-      return { plies: field.moves.length, result: field.result ?? null, sealed: Boolean(field.seal) };
-    }
-    return field;
-  });
+  return JSON.stringify(compact(value, ""));
+}
+
+function compact(value, key) {
+  if (value === null || value === undefined || value === "" || value === false || value === 0) {
+    return undefined;
+  }
+  if (Buffer.isBuffer(value)) return value.length ? value.toString("base64") : undefined;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => compact(item, key)).filter((item) => item !== undefined);
+    return items.length ? items : undefined;
+  }
+  if (typeof value === "string" && value.endsWith("_UNSPECIFIED")) return undefined;
+  if (typeof value !== "object") return value;
+  if ("seconds" in value && "nanos" in value && (TIMES.has(key) || DURATIONS.has(key))) {
+    const seconds = Number(value.seconds) + value.nanos / 1e9;
+    return TIMES.has(key) ? new Date(seconds * 1000).toISOString() : `${seconds.toFixed(3)}s`;
+  }
+  if (key === "record" && value.moves) {
+    const result = compact(value.result, "result");
+    return { plies: value.moves.length, ...(result ? { result } : {}), sealed: Boolean(value.seal) };
+  }
+  const fields = {};
+  for (const [name, field] of Object.entries(value)) {
+    if (name === "kind" || name === "action") continue;
+    const kept = compact(field, name);
+    if (kept !== undefined) fields[name] = kept;
+  }
+  return Object.keys(fields).length ? fields : undefined;
 }
 
 class Bot {
@@ -124,7 +149,7 @@ class Bot {
   }
 
   trace(direction, what, message) {
-    if (this.settings.trace) console.log(`${direction} ${what} ${shown(message)}`);
+    if (this.settings.trace) console.log(`${direction} ${what} ${shown(message) ?? "{}"}`);
   }
 
   call(method, request) {

@@ -53,6 +53,9 @@ CLIENT: Final = f"gamerec {__version__} MatchService"
 FINISHED_KEPT: Final = 256
 #: Times a command is decided again when other processes keep appending first.
 ATTEMPTS: Final = 5
+#: What every seat token begins with (then 192 random bits, base64url): a secret that can be
+#: recognised in a log or a paste, and never begins with "-" on a command line.
+TOKEN_PREFIX: Final = "seat_"
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +279,7 @@ class Referee:
             client=CLIENT,
             max_plies=self.limits.plies,
         )
-        tokens = [secrets.token_urlsafe(24) for _ in range(match.seats)]
+        tokens = [TOKEN_PREFIX + secrets.token_urlsafe(24) for _ in range(match.seats)]
         hashes = tuple(token_hash(token) for token in tokens)
         created = match.events[0]
         try:
