@@ -17,6 +17,7 @@ import typer
 
 from gamerec.cli.collected import ToOption, output_encoding, written_note
 from gamerec.cli.edge import fail, reported_errors
+from gamerec.recorder.syntax.registered import known_games
 
 if TYPE_CHECKING:
     from gamerec.v1 import match_pb2 as mpb
@@ -70,7 +71,12 @@ class Status(StrEnum):
 def new(
     *,
     game: Annotated[
-        str, typer.Option("--game", metavar="GAME", help="ONE, Aronda, Oust or Oh-Wah-Ree.")
+        str,
+        typer.Option(
+            "--game",
+            metavar="GAME",
+            help=f"{known_games(' or ')}, in any spelling (case, - and _ do not matter).",
+        ),
     ],
     seat: Annotated[
         list[str],
@@ -279,7 +285,7 @@ def _rules(game: str, variant: list[str]) -> Any:
     from gamerec.v1 import record_pb2 as pb
 
     if game_from_name(game) is None:
-        raise GamerecError(f"--game: unknown game {game!r}; known: ONE, Aronda, Oust, Oh-Wah-Ree")
+        raise GamerecError(f"--game: unknown game {game!r}; known: {known_games()}")
     record = pb.GameRecord()
     read_tag(record, "Game", game)
     for option in variant:

@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Final, NoReturn, TypeVar
+from typing import Final, NoReturn, TypeVar
 
 import grpc
 import grpc.aio
@@ -40,8 +40,9 @@ from gamerec.recorder.signing import (
     write_key_pair,
 )
 from gamerec.v1 import match_pb2 as mpb
-from gamerec.validator.live.clocks import Clock, FileClock, SystemClock
-from gamerec.validator.live.match import ADMIN, CommandRefusedError, Refusal
+from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.live.clocks import Clock, FileClock, Instant, SystemClock
+from gamerec.validator.live.match import ADMIN, CommandRefusedError, Match, Outcome, Refusal
 from gamerec.validator.live.referee import (
     BadTokenError,
     LimitReachedError,
@@ -229,74 +230,52 @@ class MatchServicer:
 
     async def play(self, request: mpb.PlayRequest, context: Context) -> mpb.PlayResponse:
         """Play: a seat's move for a ply."""
-        at = self.referee.clock.now()
         _require(request.ply, "ply", "the ply being played is needed (plies played plus one)")
         which = request.WhichOneof("action")
         if which is None:
             raise _bad("move", "NO_MOVE", "the move is needed: set move or text")
         action = request.text if which == "text" else request.move
-        seat = await self._seat(request.match_id, request.token)
-        outcome = await self.referee.command(
-            request.match_id, partial(_play, seat, request.ply, action), at
-        )
-        return mpb.PlayResponse(
-            events=[entry.event for entry in outcome.events], illegal=outcome.finding
-        )
+        outcome = await self._as_seat(request, partial(_play, request.ply, action))
+        return mpb.PlayResponse(events=_events(outcome), illegal=outcome.finding)
 
     async def sign(self, request: mpb.SignRequest, context: Context) -> mpb.SignResponse:
         """Sign: a seat's signature over a head."""
-        at = self.referee.clock.now()
         if len(request.signature) != SIGNATURE_BYTES:
             raise _bad(
                 "signature",
                 "BAD_SIGNATURE",
                 f"an Ed25519 signature is {SIGNATURE_BYTES} bytes, not {len(request.signature)}",
             )
-        seat = await self._seat(request.match_id, request.token)
-        outcome = await self.referee.command(
-            request.match_id, partial(_sign, seat, request.ply, request.signature), at
-        )
+        outcome = await self._as_seat(request, partial(_sign, request.ply, request.signature))
         signed = outcome.events[0].event if outcome.events else None
         return mpb.SignResponse(signed=signed, rejected=outcome.finding)
 
     async def resign(self, request: mpb.ResignRequest, context: Context) -> mpb.ResignResponse:
         """Resign."""
-        at = self.referee.clock.now()
-        seat = await self._seat(request.match_id, request.token)
-        outcome = await self.referee.command(request.match_id, partial(_resign, seat), at)
-        return mpb.ResignResponse(events=[entry.event for entry in outcome.events])
+        return mpb.ResignResponse(events=_events(await self._as_seat(request, _resign)))
 
     async def offer_draw(
         self, request: mpb.OfferDrawRequest, context: Context
     ) -> mpb.OfferDrawResponse:
         """OfferDraw."""
-        at = self.referee.clock.now()
-        seat = await self._seat(request.match_id, request.token)
-        outcome = await self.referee.command(request.match_id, partial(_offer, seat), at)
-        return mpb.OfferDrawResponse(events=[entry.event for entry in outcome.events])
+        return mpb.OfferDrawResponse(events=_events(await self._as_seat(request, _offer)))
 
     async def answer_draw(
         self, request: mpb.AnswerDrawRequest, context: Context
     ) -> mpb.AnswerDrawResponse:
         """AnswerDraw."""
-        at = self.referee.clock.now()
-        seat = await self._seat(request.match_id, request.token)
-        outcome = await self.referee.command(
-            request.match_id, partial(_answer, seat, request.accept), at
-        )
-        return mpb.AnswerDrawResponse(events=[entry.event for entry in outcome.events])
+        outcome = await self._as_seat(request, partial(_answer, request.accept))
+        return mpb.AnswerDrawResponse(events=_events(outcome))
 
     async def abort(self, request: mpb.AbortRequest, context: Context) -> mpb.AbortResponse:
         """Abort: a seat by its token, or the admin (no token, admin metadata)."""
-        at = self.referee.clock.now()
         if request.token:
-            seat = await self._seat(request.match_id, request.token)
-        else:
-            _require(request.match_id, "match_id", "the match's id is needed")
-            self.access.check_admin(context.invocation_metadata())
-            seat = ADMIN
-        outcome = await self.referee.command(request.match_id, partial(_abort, seat), at)
-        return mpb.AbortResponse(events=[entry.event for entry in outcome.events])
+            return mpb.AbortResponse(events=_events(await self._as_seat(request, _abort)))
+        at = self.referee.clock.now()
+        _require(request.match_id, "match_id", "the match's id is needed")
+        self.access.check_admin(context.invocation_metadata())
+        outcome = await self.referee.command(request.match_id, partial(_abort, ADMIN), at)
+        return mpb.AbortResponse(events=_events(outcome))
 
     async def get_match(self, request: mpb.GetMatchRequest, context: Context) -> mpb.MatchState:
         """GetMatch."""
@@ -375,32 +354,54 @@ class MatchServicer:
         _require(match_id, "match_id", "the match's id is needed")
         return await self.referee.seat(match_id, token)
 
+    async def _as_seat(self, request: _SeatRequest, command: _SeatCommand) -> Outcome:
+        """Run a seat's command: the time it was received, the seat its token names."""
+        at = self.referee.clock.now()
+        seat = await self._seat(request.match_id, request.token)
+        return await self.referee.command(request.match_id, partial(command, seat), at)
+
 
 # -- the commands, as the referee runs them --------------------------------------------------------
 
+#: A request a seat sends (with the match's id and its token).
+_SeatRequest = (
+    mpb.PlayRequest
+    | mpb.SignRequest
+    | mpb.ResignRequest
+    | mpb.OfferDrawRequest
+    | mpb.AnswerDrawRequest
+    | mpb.AbortRequest
+)
+#: A seat's command: the seat, the match, the moment it was received.
+_SeatCommand = Callable[[int, Match, Instant], Outcome]
 
-def _play(seat: int, ply: int, action: Any, match: Any, at: Any) -> Any:
+
+def _play(ply: int, action: str | pb.Move, seat: int, match: Match, at: Instant) -> Outcome:
     return match.play(seat, ply, action, at)
 
 
-def _sign(seat: int, ply: int, signature: bytes, match: Any, at: Any) -> Any:
+def _sign(ply: int, signature: bytes, seat: int, match: Match, at: Instant) -> Outcome:
     return match.sign(seat, ply, signature, at)
 
 
-def _resign(seat: int, match: Any, at: Any) -> Any:
+def _resign(seat: int, match: Match, at: Instant) -> Outcome:
     return match.resign(seat, at)
 
 
-def _offer(seat: int, match: Any, at: Any) -> Any:
+def _offer(seat: int, match: Match, at: Instant) -> Outcome:
     return match.offer_draw(seat, at)
 
 
-def _answer(seat: int, accept: bool, match: Any, at: Any) -> Any:
+def _answer(accept: bool, seat: int, match: Match, at: Instant) -> Outcome:
     return match.answer_draw(seat, accept, at)
 
 
-def _abort(seat: int, match: Any, at: Any) -> Any:
+def _abort(seat: int, match: Match, at: Instant) -> Outcome:
     return match.abort(seat, at)
+
+
+def _events(outcome: Outcome) -> list[mpb.MatchEvent]:
+    return [entry.event for entry in outcome.events]
 
 
 # -- errors ----------------------------------------------------------------------------------------
