@@ -49,7 +49,7 @@ COMMANDS = (
 GARBAGE = st.text(alphabet=st.sampled_from("abcdefghijklmnoxz0123456789,+-/ \u00e9"), max_size=12)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_any_command_sequence_keeps_the_match_valid_and_its_log_faithful(
     data: st.DataObject,
@@ -65,7 +65,7 @@ def test_any_command_sequence_keeps_the_match_valid_and_its_log_faithful(
     player = PolicyPlayer(match.record, "random", data.draw(st.integers(0, 9)))
     for _ in range(data.draw(st.integers(1, 60))):
         outcome = _one_command(data, match, player, clock)
-        if outcome is not None:
+        if outcome is not None and not outcome.repeated:  # a repeat is the first call's events
             for entry in outcome.events:
                 if entry.event.HasField("move"):
                     player.played(entry.event.move.token)
