@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from gamerec.cli.collected import ToOption, output_encoding, written_note
+from gamerec.cli.collected import OutOption, ToOption, output_encoding, written_note
 from gamerec.cli.edge import fail, reported_errors
 from gamerec.recorder.syntax.registered import known_games
 
@@ -214,15 +214,7 @@ def export(
     store: Annotated[
         str, typer.Argument(metavar="DB", help="A match store (gamerec serve --matches).")
     ],
-    output: Annotated[
-        str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="OUT",
-            help="Where to write (.pbs, .jsonl, .grn ...; replaced only on success), or -.",
-        ),
-    ],
+    output: OutOption,
     to: ToOption = None,
     aborted: Annotated[
         bool, typer.Option("--aborted", help="Aborted matches too (no result: Result *).")

@@ -292,24 +292,12 @@ class MatchServicer:
     async def watch(self, raw: bytes, context: Context) -> AsyncIterator[bytes]:
         """Watch: the stored events, then each new one, until the match's end."""
         call = Call("Watch", context.peer())
-        events = 0
-        try:
+        async with _answering(context, call):
             request = self._parse(mpb.WatchRequest, raw)
             _require(request.match_id, "match_id", "the match's id is needed")
-            stream = await self.referee.watch(request.match_id, request.from_event)
-            async for event in stream:
-                events += 1
+            async for event in await self.referee.watch(request.match_id, request.from_event):
+                call.plies += 1
                 yield event.SerializeToString()
-        except (asyncio.CancelledError, GeneratorExit):
-            call.status = cancelled_status(None)
-            raise
-        except grpc.aio.AbortError:
-            raise
-        except Exception as error:
-            await _fail(context, call, error)
-        finally:
-            call.plies = events
-            call.write()
 
     # -- the shell ------------------------------------------------------------------------------
 
@@ -320,19 +308,10 @@ class MatchServicer:
         behaviour: Callable[[M, Context], Awaitable[Message]],
     ) -> tuple[str, Callable[[bytes, Context], Awaitable[bytes]]]:
         async def handle(raw: bytes, context: Context) -> bytes:
-            call = Call(method, context.peer())
-            try:
+            async with _answering(context, Call(method, context.peer())):
                 answer = await behaviour(self._parse(kind, raw), context)
                 return answer.SerializeToString()
-            except asyncio.CancelledError:
-                call.status = cancelled_status(None)
-                raise
-            except grpc.aio.AbortError:
-                raise
-            except Exception as error:
-                await _fail(context, call, error)
-            finally:
-                call.write()
+            raise AssertionError("unreachable: _answering ends a failed call")  # pragma: no cover
 
         return method, handle
 
@@ -414,6 +393,26 @@ def _require(value: object, field_name: str, message: str) -> None:
 
 def _bad(field_name: str, reason: str, message: str) -> CommandRefusedError:
     return CommandRefusedError(Refusal.INVALID, field_name, reason, message)
+
+
+@contextlib.asynccontextmanager
+async def _answering(context: Context, call: Call) -> AsyncIterator[None]:
+    """Around a call's work: its log line at the end, and a status for what went wrong.
+
+    A call its client gives up on (cancelled) is logged so; an error ends the call with the
+    status :func:`status_of` gives it (a bug: INTERNAL, with the traceback in the log only).
+    """
+    try:
+        yield
+    except (asyncio.CancelledError, GeneratorExit):
+        call.status = cancelled_status(None)
+        raise
+    except grpc.aio.AbortError:
+        raise
+    except Exception as error:
+        await _fail(context, call, error)
+    finally:
+        call.write()
 
 
 async def _fail(context: Context, call: Call, error: Exception) -> NoReturn:
