@@ -31,8 +31,8 @@ class FindingCode(NamedTuple):
 RECORD_CODES: Final[dict[str, FindingCode]] = {
     "UNKNOWN_GAME": FindingCode("the record names no game this version knows"),
     "IMPOSSIBLE_VARIANT": FindingCode(
-        "a missing or impossible rule option (Players 7 in ONE, a ring of 4, a variant of "
-        "another game); the sentence cites the variant section of the game's rules"
+        "a missing or impossible rule option (more seats than the game allows, a board too "
+        "small, an option of another game); the sentence cites the game's rules"
     ),
     "SEAT_COUNT_MISMATCH": FindingCode(
         "the record lists another number of seats than its variant has players"
@@ -40,7 +40,8 @@ RECORD_CODES: Final[dict[str, FindingCode]] = {
     "EMPTY_MOVE": FindingCode("a ply with no action: no move was recorded"),
     "MOVE_OF_OTHER_GAME": FindingCode("a ply holding a move of another game"),
     "MALFORMED_MOVE": FindingCode(
-        "a ply the game does not have (pass in ONE) or whose places have no name"
+        "a ply the game does not have (a pass where the rules have none) or whose places have "
+        "no name"
     ),
     "RECORD_ENDS_EARLY": FindingCode(
         "the record stops before the end, yet claims a normal end, a resignation, scores or "

@@ -361,13 +361,9 @@ def update(path: Path, root: Path = ROOT) -> bool:
 
 
 def session_files(root: Path = ROOT) -> list[Path]:
-    """README.md and every page of docs/ that has a console block or a hidden one."""
+    """README.md and every page of docs/ that has a command to run."""
     candidates = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
-    return [
-        path
-        for path in candidates
-        if "```console" in (text := path.read_text(encoding="utf-8")) or _HIDDEN_START in text
-    ]
+    return [path for path in candidates if commands_in(path)]
 
 
 def without_session_options(markdown: str) -> str:

@@ -1,7 +1,8 @@
 """The documentation site: built strict, its reference pages complete, and whole in a browser.
 
-The site is built once for this module (``mkdocs build --strict`` into a temporary folder:
-any warning, broken link or missing anchor fails it), then served on 127.0.0.1 and opened in
+The site is built once per run, by the first test process that asks (``mkdocs build
+--strict`` into the run's temporary folder: any warning, broken link or missing anchor fails
+it), then served on 127.0.0.1 and opened in
 the headless Chromium of the viewer tests. Every page is visited from the home page by its
 links; every internal link must resolve (the anchor too), external links are only checked to
 be well-formed ``http(s)`` addresses (never fetched), no page may ask any host but the local
@@ -10,6 +11,7 @@ one, and the site's search must find ``seal``, ``standings`` and ``Verify``.
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import os
 import re
@@ -34,13 +36,24 @@ from gamerec.validator.games.registry import entries
 from tests.chromium import launched_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.xdist_group("docs-site")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built strict from this tree."""
-    out = tmp_path_factory.mktemp("site")
+    """The site, built strict from this tree, once for all the test processes of a run."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own
+    out = shared / "docs-site"
+    with (shared / "docs-site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "index.html").is_file():
+            build_site(out)
+    return out
+
+
+def build_site(out: Path) -> None:
+    """``mkdocs build --strict`` into ``out``; any warning fails it."""
     built = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
         cwd=ROOT,
@@ -52,7 +65,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert built.returncode == 0, f"mkdocs build --strict failed:\n{built.stderr}"
     assert "WARNING" not in built.stderr, built.stderr
-    return out
 
 
 def page_text(site: Path, page: str) -> str:
@@ -121,9 +133,9 @@ class QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def served(site: Path) -> Iterator[str]:
-    """The built site on 127.0.0.1 (a free port), stopped after the module."""
+    """The built site on 127.0.0.1 (a free port), stopped at the end of the session."""
     server = ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site))
     )
@@ -137,7 +149,7 @@ def served(site: Path) -> Iterator[str]:
         thread.join(timeout=30)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser_page(served: str) -> Iterator[tuple[Any, Crawl]]:
     """A page of the browser that may ask only the local site; what it met is recorded."""
     crawl = Crawl()
@@ -229,32 +241,23 @@ class SiteWalk:
             self.files.add(target)
 
 
-@pytest.fixture(scope="module")
-def crawled(browser_page: tuple[Any, Crawl], served: str) -> Crawl:
+def test_every_page_and_link_of_the_site_in_a_browser(
+    browser_page: tuple[Any, Crawl], served: str, site: Path
+) -> None:
     page, crawl = browser_page
     SiteWalk(page, served, crawl).run()
-    return crawl
-
-
-def test_every_internal_link_of_every_page_resolves(crawled: Crawl, site: Path) -> None:
-    assert crawled.broken == []
+    assert crawl.broken == [], "links that do not resolve"
     built = {
         str(path.parent.relative_to(site))
         for path in site.rglob("index.html")
         if path.parent.relative_to(site).parts[:1] != ("assets",)
     }
-    visited = {urlsplit(url).path.strip("/") or "." for url in crawled.pages}
+    visited = {urlsplit(url).path.strip("/") or "." for url in crawl.pages}
     assert built <= visited, f"pages no link leads to: {sorted(built - visited)}"
-
-
-def test_the_site_asks_no_other_host_and_logs_no_error(crawled: Crawl) -> None:
-    assert crawled.asked_elsewhere == []
-    assert crawled.errors == []
-
-
-def test_external_links_are_well_formed_and_few(crawled: Crawl) -> None:
-    assert all(urlsplit(url).scheme == "https" for url in crawled.external), crawled.external
-    assert len(crawled.external) < 20, sorted(crawled.external)
+    assert crawl.asked_elsewhere == [], "the site asked another host"
+    assert crawl.errors == [], "the pages logged errors"
+    assert all(urlsplit(url).scheme == "https" for url in crawl.external), crawl.external
+    assert len(crawl.external) < 20, sorted(crawl.external)
 
 
 @pytest.mark.parametrize(
