@@ -133,9 +133,9 @@ class QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def served(site: Path) -> Iterator[str]:
-    """The built site on 127.0.0.1 (a free port), stopped at the end of the session."""
+    """The built site on 127.0.0.1 (a free port), stopped after the module."""
     server = ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site))
     )
@@ -149,7 +149,9 @@ def served(site: Path) -> Iterator[str]:
         thread.join(timeout=30)
 
 
-@pytest.fixture(scope="session")
+# Module scope, never session: a live Playwright keeps its event loop in the process, which
+# the asyncio tests that a worker runs after this module must not find there.
+@pytest.fixture(scope="module")
 def browser_page(served: str) -> Iterator[tuple[Any, Crawl]]:
     """A page of the browser that may ask only the local site; what it met is recorded."""
     crawl = Crawl()
