@@ -32,12 +32,20 @@ def limits() -> None:
     that run, e.g. --limit plies=500000. A record over a limit is reported unreadable (exit
     code 2), and the records after it are still read.
     """
-    rows = [
-        (limit_name(field), f"{getattr(DEFAULT_LIMITS, field):,}", MEANINGS[field])
-        for field in DEFAULT_LIMITS.__slots__
-    ]
+    rows = limit_rows()
     name_width = max(len(name) for name, _, _ in rows)
     value_width = max(len(value) for _, value, _ in rows)
     typer.echo(f"{'NAME':<{name_width}}  {'DEFAULT':>{value_width}}  WHAT IT BOUNDS")
     for name, value, meaning in rows:
         typer.echo(f"{name:<{name_width}}  {value:>{value_width}}  {meaning}")
+
+
+def limit_rows() -> list[tuple[str, str, str]]:
+    """Each limit as ``gamerec limits`` lists it: its name, its default, what it bounds.
+
+    The docs' limits reference (docs/reference/limits.md) is made from these rows too.
+    """
+    return [
+        (limit_name(field), f"{getattr(DEFAULT_LIMITS, field):,}", MEANINGS[field])
+        for field in DEFAULT_LIMITS.__slots__
+    ]
