@@ -356,3 +356,19 @@ def test_many_engines_start_and_stop_at_once_without_a_trace() -> None:
 
     pids = run_clean(scenario)
     assert all(is_reaped(pid) for pid in pids)
+
+
+def test_a_cancelled_request_stops_the_engine() -> None:
+    async def scenario() -> tuple[int, bool]:
+        engine = await EngineProcess.start(scripted("sleep 30"), limits=QUICK)
+        await engine.new_game("ONE", ONE, 1)
+        thinking = asyncio.ensure_future(engine.go([], LONG_MOVE))
+        await asyncio.sleep(0)  # the request is under way
+        thinking.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await thinking
+        return engine.pid, engine.running
+
+    pid, running = run_clean(scenario)
+    assert not running
+    assert is_reaped(pid)

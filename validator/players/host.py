@@ -541,9 +541,16 @@ class EngineProcess:
     # -- the conversation ----------------------------------------------------------------------
 
     async def _guarded(self, phase: str, ply: int, request: Coroutine[Any, Any, T]) -> T:
-        """Run a request; turn a failure into a fault (stopping the engine where it must)."""
+        """Run a request; turn a failure into a fault (stopping the engine where it must).
+
+        A request cancelled half way leaves the engine out of step (it may still answer), so
+        the engine is stopped before the cancellation goes on.
+        """
         try:
             return await request
+        except asyncio.CancelledError:
+            await asyncio.shield(self._shut_down(polite=False))
+            raise
         except _RequestError as failure:
             status = await self._exit_status() if failure.code is FaultCode.EXITED else None
             if not failure.code.recoverable:
