@@ -136,8 +136,9 @@ def test_serve_answers_until_quit_and_ignores_the_rest() -> None:
     written: list[str] = []
     lines = ["gep 1\n", "ping a\r\n", "\n", "quit\n", "ping b\n"]
     serve("random", 1, lines, written.append)
-    assert written[-1] == "pong a\n"
-    assert all(line.endswith("\n") for line in written)
+    assert written[0].startswith("id name gamerec random (seed 1)\n")
+    assert written[0].endswith("\ngepok 1\n")
+    assert written[1:] == ["pong a\n"]
 
 
 def test_an_unknown_policy_is_refused() -> None:

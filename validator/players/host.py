@@ -617,10 +617,10 @@ class EngineProcess:
     async def _write(self, lines: list[str]) -> None:
         stdin = self._process.stdin
         assert stdin is not None
-        for line in lines:
-            if self._transcript is not None:
+        if self._transcript is not None:
+            for line in lines:
                 self._transcript("host", line)
-            stdin.write(line.encode() + b"\n")
+        stdin.write("".join(f"{line}\n" for line in lines).encode())  # one write, one wake-up
         await stdin.drain()
 
     async def _message(

@@ -36,6 +36,7 @@ MAX_DIGITS: Final = 18
 
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 _WORD = re.compile(r"[^ \t]+")
+_NOT_IN_WORD = re.compile(r"[ \t\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _SPACE = " \t"
 _COUNT = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
 _SIGNED = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
@@ -165,9 +166,10 @@ class Position:
     moves: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        """Every move is one word."""
-        for move in self.moves:
-            _require_word(move, "a move of position")
+        """Every move is one word (checked in one pass: a game resends all its moves)."""
+        if not all(self.moves) or _NOT_IN_WORD.search("".join(self.moves)):
+            bad = next(move for move in self.moves if not move or _NOT_IN_WORD.search(move))
+            _require_word(bad, "a move of position")
 
     def line(self) -> str:
         """The line (without its newline)."""

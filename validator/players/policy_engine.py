@@ -224,11 +224,12 @@ def _version() -> str:
 def serve(policy: str, seed: int, lines: Iterable[str], write: Callable[[str], None]) -> None:
     """Answer a host's ``lines`` with ``write`` until ``quit`` or the end of the input.
 
-    ``write`` gets each answer line with its newline and must flush it.
+    ``write`` gets the answer to each line (its lines, each with its newline) and must flush it.
     """
     player = PolicyEngine(policy, seed)
     for line in lines:
-        for answer in player.answer(line.rstrip("\r\n")):
-            write(answer + "\n")
+        answers = player.answer(line.rstrip("\r\n"))
+        if answers:
+            write("".join(f"{answer}\n" for answer in answers))
         if player.finished:
             return
