@@ -110,7 +110,7 @@ def _finished(verdict: vpb.Verdict, result: vpb.ComputedResult, judgement: Judge
     outcome = (
         f"The game ended by its rules at ply {judgement.plies} ({how}; "
         f"{citation.cite(citation.end)}). Result {format_scores(result.scores)} "
-        f"({citation.cite(citation.score)}); {_winners_sentence(result.winners)}"
+        f"({citation.cite(citation.score)}); {winners_sentence(result.winners)}"
     )
     if verdict.errors:
         differences = " ".join(f"{_sentence(error.message)}." for error in verdict.errors)
@@ -245,7 +245,7 @@ def _provisional(
     )
 
 
-def _winners_sentence(winners: Iterable[int]) -> str:
+def winners_sentence(winners: Iterable[int]) -> str:
     """``seat 2 wins`` / ``seats 1,3 share first place`` / ``no seat wins``."""
     seats = sorted(winners)
     if not seats:

@@ -26,7 +26,7 @@ from typer._click.core import Context
 from typer.core import TyperArgument, TyperGroup
 
 import gamerec
-from gamerec.cli.limits import limit_rows
+from gamerec.cli.limits import limit_rows, match_limit_rows
 from gamerec.cli.main import app, load_command
 from gamerec.recorder.codecs import read_records
 from gamerec.validator.finding_codes import RECORD_CODES, SEAL_CODES
@@ -109,20 +109,33 @@ def command_line_page() -> str:
     ]
     for name in group.list_commands(root):
         command = load_command(name)
-        context = Context(command, info_name=name, parent=root)
-        lines += [
-            f"## `gamerec {name}`",
-            "",
-            plain_brackets((command.help or "").strip()),
-            "",
-            "```text",
-            f"gamerec {name} {usage_of(command.get_params(context))}",
-            "```",
-            "",
-            *parameter_items(command.get_params(context), context),
-            "",
-        ]
+        lines += command_section(
+            command, f"gamerec {name}", Context(command, info_name=name, parent=root)
+        )
+        if isinstance(command, TyperGroup):  # gamerec match new|show|...: each its own section
+            for sub in command.list_commands(root):
+                inner = command.commands[sub]
+                context = Context(inner, info_name=sub, parent=root)
+                lines += command_section(inner, f"gamerec {name} {sub}", context)
     return "\n".join(lines)
+
+
+def command_section(command: Any, title: str, context: Any) -> list[str]:
+    """One command's section: its help, its usage line, its arguments and options."""
+    params = command.get_params(context)
+    usage = "COMMAND [ARGS]..." if isinstance(command, TyperGroup) else usage_of(params)
+    return [
+        f"## `{title}`",
+        "",
+        plain_brackets((command.help or "").strip()),
+        "",
+        "```text",
+        f"{title} {usage}",
+        "```",
+        "",
+        *parameter_items(params, context),
+        "",
+    ]
 
 
 def usage_of(params: list[Any]) -> str:
@@ -576,6 +589,18 @@ def limits_page() -> str:
     ]
     lines += [
         f"| `{name}` | {value} | {one_line(meaning)} |" for name, value, meaning in limit_rows()
+    ]
+    lines += [
+        "",
+        "The match service's own limits (`gamerec serve --matches`; change one with "
+        "`--match-limit NAME=N`; [Live matches](../live.md)):",
+        "",
+        "| limit (`--match-limit NAME=N`) | default | what it bounds |",
+        "| --- | --: | --- |",
+    ]
+    lines += [
+        f"| `{name}` | {value} | {one_line(meaning)} |"
+        for name, value, meaning in match_limit_rows()
     ]
     return "\n".join([*lines, ""])
 
