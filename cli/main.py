@@ -131,6 +131,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "engine",
         "Play as an engine on standard input and output with a built-in policy.",
     ),
+    "tournament": CommandSpec(
+        "tournament",
+        "tournament",
+        "Play engines against each other: round robin or gauntlet, records as games end.",
+    ),
     "limits": CommandSpec(
         "limits",
         "limits",

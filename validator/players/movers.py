@@ -84,14 +84,15 @@ def result_words(result: pb.ClaimedResult) -> tuple[str, list[int], str]:
 class EngineMover:
     """A seat played by an engine process through the engine protocol."""
 
-    def __init__(self, engine: EngineProcess) -> None:
-        """Play with ``engine`` (started and shaken hands with)."""
+    def __init__(self, engine: EngineProcess, name: str = "") -> None:
+        """Play with ``engine`` (started and shaken hands with), named ``name`` if given."""
         self.engine = engine
+        self._name = name
 
     @property
     def name(self) -> str:
-        """The engine's ``id name``."""
-        return self.engine.identity.name
+        """The name it was given (a tournament's ``--engine NAME=...``), else its ``id name``."""
+        return self._name or self.engine.identity.name
 
     async def start(self, record: pb.GameRecord, seat: int) -> None:
         """``newgame`` with the record's game, tags and time control; wait for ``ready``.
