@@ -136,6 +136,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "tournament",
         "Play engines against each other: round robin or gauntlet, records as games end.",
     ),
+    "bot": CommandSpec(
+        "bot",
+        "bot",
+        "Play one seat of a match on a server with an engine (or a built-in policy).",
+    ),
     "limits": CommandSpec(
         "limits",
         "limits",
