@@ -36,6 +36,9 @@ Sections (``--sections`` picks some; all by default):
     move's round trip against a bare Echo sent beside it on the same server (p99 within 3x),
     a flag's lateness to its watcher (within 100 ms) and the server's memory per open match
     at 4,000 open matches against 1,000 (linear: within 1.2x).
+12. ``tournament``: ``gamerec tournament`` of 200 Aronda games between the two built-in
+    engines as processes, one game at a time and one per core, games/s against the same
+    number of games by ``gamerec generate`` (the cost of the protocol, processes, referee).
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -62,6 +65,7 @@ from bench import (
     bench_seals,
     bench_service,
     bench_startup,
+    bench_tournament,
     bench_validate,
     bench_viewer,
     engines,
@@ -82,6 +86,7 @@ SECTIONS = (
     "collections",
     "cluster",
     "live",
+    "tournament",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -107,6 +112,7 @@ class Scale:
         collection_records: the large and the small collection of ``find`` and ``stats``.
         collection_runs: runs of each command over them.
         live_matches: matches played at once on the match service.
+        tournament_games: games of each tournament and generate run.
     """
 
     games: int
@@ -121,10 +127,11 @@ class Scale:
     collection_records: tuple[int, int] = (200_000, 20_000)
     collection_runs: int = 2
     live_matches: int = 1_000
+    tournament_games: int = 200
 
 
 FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 5_000, 15, 3.0, 3)
-QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1, 100)
+QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1, 100, 20)
 
 
 class Peers:
@@ -382,6 +389,15 @@ def live_figures(scale: Scale) -> list[Figure]:
     return bench_live.figures(measured)
 
 
+def tournament_figures(scale: Scale) -> list[Figure]:
+    """Section 12: engine tournaments against generate."""
+    measured = _step(
+        f"tournament: {scale.tournament_games:,} Aronda games, built-in engines as processes",
+        partial(bench_tournament.measure, scale.tournament_games),
+    )
+    return bench_tournament.figures(measured)
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -391,7 +407,7 @@ def _step(title: str, run: Callable[[], T]) -> T:
     return result
 
 
-def main() -> None:
+def main() -> None:  # noqa: PLR0912 (one branch per section)
     """Run the chosen sections and print the table."""
     parser = argparse.ArgumentParser(
         prog="python -m bench", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -431,6 +447,8 @@ def main() -> None:
         figures += collection_figures(scale)
     if "live" in options.sections:
         figures += live_figures(scale)
+    if "tournament" in options.sections:
+        figures += tournament_figures(scale)
     print(
         f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
         f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "

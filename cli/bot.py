@@ -153,5 +153,5 @@ def _report(ended: mpb.MatchEnded, seat: int) -> int:
     outcome = "wins" if won and len(result.winners) == 1 else "shares first" if won else "loses"
     if not result.winners:
         outcome = "has no result"
-    typer.echo(f"{ended.reason} Seat {seat} ({name}) {outcome}.")
+    typer.echo(f"{ended.reason}; seat {seat} ({name}) {outcome}")
     return EXIT_OK if won else EXIT_FINDINGS
