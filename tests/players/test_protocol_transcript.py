@@ -70,6 +70,4 @@ def test_the_forfeit_of_section_14_is_what_the_host_exchanges() -> None:
     assert blocks[2] == transcript[handshake_end:]
     assert played.forfeit is not None
     text = (ROOT / "docs" / "engine-protocol.md").read_text(encoding="utf-8")
-    assert " ".join(f"the game comment `{played.record.comment}`".split()) in " ".join(
-        text.split()
-    )
+    assert " ".join(f"the game comment `{played.record.comment}`".split()) in " ".join(text.split())
