@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
+import grpc.aio
+
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.notation import format_action
 from gamerec.v1 import record_pb2 as pb
@@ -53,7 +55,6 @@ from gamerec.validator.generation import variant_options
 from gamerec.validator.identity import RulesError, identify
 from gamerec.validator.live.players import PolicyPlayer
 from gamerec.validator.live.timecontrol import parse_time_control
-from gamerec.validator.players.clocks import ClockState
 from gamerec.validator.players.elo import EloEstimate, elo_estimate
 from gamerec.validator.players.engine_game import (
     DEFAULT_MAX_PLIES,
@@ -61,9 +62,10 @@ from gamerec.validator.players.engine_game import (
     match_request,
     play_engine_game,
 )
-from gamerec.validator.players.faults import EngineFailedError, EngineFault
+from gamerec.validator.players.faults import EngineFailedError
 from gamerec.validator.players.host import EngineLimits, EngineProcess
-from gamerec.validator.players.movers import Choice, EngineMover, Mover
+from gamerec.validator.players.movers import EngineMover, Mover, UnstartedEngine
+from gamerec.validator.players.server_games import MatchServer, play_on_server
 
 #: The event of a tournament's records when none is given.
 DEFAULT_EVENT: Final = "gamerec tournament"
@@ -273,6 +275,7 @@ class Tournament:
         concurrency: how many games at once.
         max_plies: the referee stops a game after this many plies.
         limits: what an engine is held to (handshake, replies, output).
+        server: play every game as a match on this match server (None: in process).
     """
 
     game: str
@@ -286,6 +289,7 @@ class Tournament:
     concurrency: int = 1
     max_plies: int = DEFAULT_MAX_PLIES
     limits: EngineLimits = field(default_factory=EngineLimits)
+    server: MatchServer | None = None
 
     def games(self) -> list[ScheduledGame]:
         """The schedule.
@@ -342,33 +346,6 @@ def finished_rounds(
     return done
 
 
-class _Unstartable:
-    """The seat of an engine that could not be started: it forfeits at ``newgame``."""
-
-    def __init__(self, name: str, fault: EngineFault) -> None:
-        self._name = name
-        self.fault = fault
-
-    @property
-    def name(self) -> str:
-        """The entrant's name."""
-        return self._name
-
-    async def start(self, record: pb.GameRecord, seat: int) -> None:
-        """Fail: the process did not start."""
-        raise EngineFailedError(self.fault)
-
-    async def choose(self, tokens: Sequence[str], clock: ClockState) -> Choice:
-        """Never asked (the game ends at ``start``)."""
-        raise EngineFailedError(self.fault)
-
-    async def refused(self, reason: str) -> None:
-        """Nothing to tell."""
-
-    async def finish(self, record: pb.GameRecord) -> None:
-        """Nothing to tell."""
-
-
 class _Worker:
     """One game at a time, on this worker's own engine processes (restarted when they died)."""
 
@@ -376,10 +353,13 @@ class _Worker:
         self.tournament = tournament
         self.commands = {entrant.name: entrant.command for entrant in tournament.entrants}
         self.processes: dict[str, EngineProcess] = {}
+        self.channel: grpc.aio.Channel | None = None
 
     async def play(self, scheduled: ScheduledGame) -> EngineGame:
         tournament = self.tournament
         movers = [await self._mover(name) for name in scheduled.seats]
+        if tournament.server is not None:
+            return await self._play_on_server(tournament.server, scheduled, movers)
         return await play_engine_game(
             movers,
             tournament.game,
@@ -402,12 +382,31 @@ class _Worker:
                 )
             except EngineFailedError as failure:
                 self.processes.pop(name, None)
-                return _Unstartable(name, failure.fault)
+                return UnstartedEngine(name, failure.fault)
             self.processes[name] = process
         return EngineMover(process, name=name)
 
+    async def _play_on_server(
+        self, server: MatchServer, scheduled: ScheduledGame, movers: Sequence[Mover]
+    ) -> EngineGame:
+        tournament = self.tournament
+        if self.channel is None:
+            self.channel = grpc.aio.insecure_channel(server.address)
+        request = match_request(
+            tournament.game,
+            tournament.variant,
+            scheduled.seats,
+            parse_time_control(tournament.time_control).notation,
+            event=tournament.event,
+            round=scheduled.round_tag,
+        )
+        opening = tournament.opening.of(scheduled.encounter)
+        return await play_on_server(self.channel, server, request, movers, opening)
+
     async def stop(self) -> None:
         await asyncio.gather(*(process.stop() for process in self.processes.values()))
+        if self.channel is not None:
+            await self.channel.close()
 
 
 async def run_tournament(
@@ -418,7 +417,8 @@ async def run_tournament(
     """Play ``games`` of ``tournament``, ``concurrency`` at a time; ``finished`` gets each.
 
     ``finished`` is called as each game ends, one call at a time, in the order they end.
-    Every engine process is stopped at the end, also when the run is cancelled.
+    Every engine process is stopped at the end, also when the run is cancelled. A failure
+    (of ``finished``, of the server) stops the other games and is raised as it is.
     """
     queue = list(reversed(games))
     reporting = asyncio.Lock()
@@ -438,9 +438,15 @@ async def run_tournament(
                 await asyncio.shield(worker.stop())
 
     count = max(1, min(tournament.concurrency, len(games)))
-    async with asyncio.TaskGroup() as group:
-        for _ in range(count):
-            group.create_task(work())
+    try:
+        async with asyncio.TaskGroup() as group:
+            for _ in range(count):
+                group.create_task(work())
+    except ExceptionGroup as failed:  # the first failure, as a caller expects it
+        first: BaseException = failed
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        raise first from None
 
 
 class Scoreboard:
