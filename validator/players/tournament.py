@@ -26,6 +26,10 @@ stops the run. Only the missing games are played.
 games one after another on them (cutechess-cli's ``restart=auto``): an engine that crashed or
 was stopped after a timeout is started again for its next game; one that cannot be started
 forfeits that game before the first ply.
+
+**Through a server.** With :attr:`Tournament.server`, every game is a match on a match server
+instead (:mod:`~gamerec.validator.players.server_games`): the server referees, seals and signs
+it, and the record is the server's.
 """
 
 from __future__ import annotations
