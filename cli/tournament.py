@@ -28,7 +28,6 @@ from gamerec.recorder.syntax.registered import known_games
 from gamerec.validator.games import engine
 from gamerec.validator.players.engine_game import EngineGame
 from gamerec.validator.players.record_file import RecordFile, read_finished
-from gamerec.validator.players.server_games import MatchServer
 from gamerec.validator.players.tournament import (
     DEFAULT_EVENT,
     Entrant,
@@ -42,6 +41,7 @@ from gamerec.validator.players.tournament import (
     run_tournament,
 )
 from gamerec.validator.service.match_client import BotError
+from gamerec.validator.service.tournament_games import MatchServer
 
 #: The opening plies of ``--openings random`` when ``--opening-plies`` is not given.
 RANDOM_OPENING_PLIES = 4
@@ -310,10 +310,7 @@ def _play(plan: Tournament, missing: list[ScheduledGame], dest: str, progress: _
         except KeyboardInterrupt:
             return True
         except grpc.aio.AioRpcError as error:
-            fail(
-                f"{plan.server.address if plan.server else ''}: {error.code().name}: "
-                f"{error.details()}"
-            )
+            fail(f"the match server: {error.code().name}: {error.details()}")
         except BotError as error:
             fail(str(error))
     return False

@@ -28,8 +28,8 @@ was stopped after a timeout is started again for its next game; one that cannot 
 forfeits that game before the first ply.
 
 **Through a server.** With :attr:`Tournament.server`, every game is a match on a match server
-instead (:mod:`~gamerec.validator.players.server_games`): the server referees, seals and signs
-it, and the record is the server's.
+instead (``gamerec.validator.service.tournament_games.MatchServer``): the server referees,
+seals and signs it, and the record is the server's.
 """
 
 from __future__ import annotations
@@ -41,12 +41,11 @@ import shlex
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final
-
-import grpc.aio
+from typing import Final, Protocol
 
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.notation import format_action
+from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.collection.standings import (
     competition_ranks,
@@ -69,7 +68,6 @@ from gamerec.validator.players.engine_game import (
 from gamerec.validator.players.faults import EngineFailedError
 from gamerec.validator.players.host import EngineLimits, EngineProcess
 from gamerec.validator.players.movers import EngineMover, Mover, UnstartedEngine
-from gamerec.validator.players.server_games import MatchServer, play_on_server
 
 #: The event of a tournament's records when none is given.
 DEFAULT_EVENT: Final = "gamerec tournament"
@@ -243,10 +241,11 @@ def _check_opening(start: pb.GameRecord, line: Sequence[str], where: str) -> Non
 def same_rules(first: pb.Rules, second: pb.Rules) -> bool:
     """Whether two records' rules are the same game and variant (a default tag or not)."""
     try:
-        one, other = identify(pb.GameRecord(rules=first)), identify(pb.GameRecord(rules=second))
+        mine = identify(pb.GameRecord(rules=first))
+        theirs = identify(pb.GameRecord(rules=second))
     except RulesError:
         return False
-    return one.engine.name == other.engine.name and one.variant == other.variant
+    return mine.engine.name == theirs.engine.name and mine.variant == theirs.variant
 
 
 def _seats(game: str, variant: Mapping[str, str]) -> int:
@@ -261,6 +260,20 @@ def seats_of(game: str, variant: Mapping[str, str]) -> int:
         VariantError: an unknown game or variant.
     """
     return _seats(game, variant)
+
+
+class GameServer(Protocol):
+    """Where a tournament's games are played as matches (a match server; see the docstring)."""
+
+    async def play(
+        self, request: mpb.CreateMatchRequest, movers: Sequence[Mover], opening: Sequence[str]
+    ) -> EngineGame:
+        """Create the match of ``request`` and play it with ``movers`` from ``opening``."""
+        ...
+
+    async def close(self) -> None:
+        """Let go of the connection."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +306,7 @@ class Tournament:
     concurrency: int = 1
     max_plies: int = DEFAULT_MAX_PLIES
     limits: EngineLimits = field(default_factory=EngineLimits)
-    server: MatchServer | None = None
+    server: GameServer | None = None
 
     def games(self) -> list[ScheduledGame]:
         """The schedule.
@@ -357,7 +370,6 @@ class _Worker:
         self.tournament = tournament
         self.commands = {entrant.name: entrant.command for entrant in tournament.entrants}
         self.processes: dict[str, EngineProcess] = {}
-        self.channel: grpc.aio.Channel | None = None
 
     async def play(self, scheduled: ScheduledGame) -> EngineGame:
         tournament = self.tournament
@@ -391,11 +403,9 @@ class _Worker:
         return EngineMover(process, name=name)
 
     async def _play_on_server(
-        self, server: MatchServer, scheduled: ScheduledGame, movers: Sequence[Mover]
+        self, server: GameServer, scheduled: ScheduledGame, movers: Sequence[Mover]
     ) -> EngineGame:
         tournament = self.tournament
-        if self.channel is None:
-            self.channel = grpc.aio.insecure_channel(server.address)
         request = match_request(
             tournament.game,
             tournament.variant,
@@ -404,13 +414,10 @@ class _Worker:
             event=tournament.event,
             round=scheduled.round_tag,
         )
-        opening = tournament.opening.of(scheduled.encounter)
-        return await play_on_server(self.channel, server, request, movers, opening)
+        return await server.play(request, movers, tournament.opening.of(scheduled.encounter))
 
     async def stop(self) -> None:
         await asyncio.gather(*(process.stop() for process in self.processes.values()))
-        if self.channel is not None:
-            await self.channel.close()
 
 
 async def run_tournament(
@@ -451,6 +458,9 @@ async def run_tournament(
         while isinstance(first, BaseExceptionGroup):
             first = first.exceptions[0]
         raise first from None
+    finally:
+        if tournament.server is not None:
+            await asyncio.shield(tournament.server.close())
 
 
 class Scoreboard:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import grpc
 import grpc.aio
@@ -30,8 +29,8 @@ from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.players.clocks import ClockState
 from gamerec.validator.players.engine_game import EngineGame
 from gamerec.validator.players.movers import Choice, Mover, UnstartedEngine
-from gamerec.validator.players.server_seat import MoverSeat
 from gamerec.validator.service.match_client import BotError
+from gamerec.validator.service.mover_seat import MoverSeat
 
 #: Seconds a CreateMatch or Resign call may take.
 CALL_SECONDS = 30.0
@@ -69,50 +68,55 @@ class OpeningMover:
         await self.mover.finish(record)
 
 
-@dataclass(frozen=True, slots=True)
 class MatchServer:
-    """Where a tournament's games are played.
+    """A match server a tournament plays its games on (one connection, shared by its workers).
 
-    Attributes:
+    Args:
         address: the server's ``HOST:PORT``.
         metadata: the metadata of the organiser's calls (``authorization: Bearer <admin
             token>`` when the server has one).
     """
 
-    address: str
-    metadata: tuple[tuple[str, str | bytes], ...] = ()
+    def __init__(self, address: str, metadata: tuple[tuple[str, str | bytes], ...] = ()) -> None:
+        """A server at ``address`` (connected at the first game)."""
+        self.address = address
+        self.metadata = metadata
+        self._channel: grpc.aio.Channel | None = None
 
+    async def play(
+        self, request: mpb.CreateMatchRequest, movers: Sequence[Mover], opening: Sequence[str]
+    ) -> EngineGame:
+        """Create the match, play every seat with its mover until it ends; the game.
 
-async def play_on_server(
-    channel: grpc.aio.Channel,
-    server: MatchServer,
-    request: mpb.CreateMatchRequest,
-    movers: Sequence[Mover],
-    opening: Sequence[str],
-) -> EngineGame:
-    """Create the match, play every seat with its mover until it ends; the game.
-
-    Raises:
-        grpc.aio.AioRpcError: the server refused the match or stayed unreachable.
-        BotError: a seat's call was refused for a reason the match does not explain.
-    """
-    stub = mgrpc.MatchServiceStub(channel)
-    created = await stub.CreateMatch(request, timeout=CALL_SECONDS, metadata=server.metadata)
-    log: list[str] = []
-    seats: list[MoverSeat] = []
-    for seat, (token, mover) in enumerate(zip(created.seat_tokens, movers, strict=True), 1):
-        if isinstance(mover, UnstartedEngine):
-            log.append(f"seat {seat} ({mover.name}) resigns: {mover.fault.describe()}")
-            await _resign(stub, created.match_id, token)
+        Raises:
+            grpc.aio.AioRpcError: the server refused the match or stayed unreachable.
+            BotError: a seat's call was refused for a reason the match does not explain.
+        """
+        if self._channel is None:
+            self._channel = grpc.aio.insecure_channel(self.address)
+        stub = mgrpc.MatchServiceStub(self._channel)
+        created = await stub.CreateMatch(request, timeout=CALL_SECONDS, metadata=self.metadata)
+        log: list[str] = []
+        seats: list[MoverSeat] = []
+        for seat, (token, mover) in enumerate(zip(created.seat_tokens, movers, strict=True), 1):
+            if isinstance(mover, UnstartedEngine):
+                log.append(f"seat {seat} ({mover.name}) resigns: {mover.fault.describe()}")
+                await _resign(stub, created.match_id, token)
+            else:
+                playing = OpeningMover(mover, opening)
+                seats.append(MoverSeat(stub, created.match_id, token, seat, mover=playing))
+        if seats:
+            ended = (await asyncio.gather(*(seat.run() for seat in seats)))[0]
         else:
-            playing = OpeningMover(mover, opening)
-            seats.append(MoverSeat(stub, created.match_id, token, seat, mover=playing))
-    if seats:
-        ended = (await asyncio.gather(*(seat.run() for seat in seats)))[0]
-    else:
-        ended = await _ended(stub, created.match_id)
-    log += [f"seat {seat.seat}: {line}" for seat in seats for line in seat.log]
-    return EngineGame(ended.record, log=tuple(log), ended=ended)
+            ended = await _ended(stub, created.match_id)
+        log += [f"seat {seat.seat}: {line}" for seat in seats for line in seat.log]
+        return EngineGame(ended.record, log=tuple(log), ended=ended)
+
+    async def close(self) -> None:
+        """Close the connection."""
+        if self._channel is not None:
+            await self._channel.close()
+            self._channel = None
 
 
 async def _resign(stub: mgrpc.MatchServiceAsyncStub, match_id: str, token: str) -> None:
