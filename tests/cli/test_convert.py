@@ -13,12 +13,13 @@ from typer.testing import CliRunner, Result
 from gamerec.cli.edge import os_error_text
 from gamerec.cli.main import app
 from gamerec.recorder.codecs import Encoding, decode_record, read_records
+from gamerec.recorder.encoding import OWN_ENCODINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "valid"
 BROKEN = ROOT / "fixtures" / "broken"
 SAMPLE = VALID / "one-e2-two-jumps.grn"
-EXTENSIONS = [encoding.extension for encoding in Encoding]
+EXTENSIONS = [encoding.extension for encoding in OWN_ENCODINGS]
 
 #: Every broken fixture and the place its error must name.
 BROKEN_PLACES = {
