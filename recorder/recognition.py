@@ -69,7 +69,7 @@ def not_a_record(frame: Frame, error: RecordMalformedError) -> NotARecordError |
     )
     if whole_json_input:
         key = first_json_key(frame.data)
-        if key is not None and key not in record_field_names():
+        if key is not None and key not in record_field_names() | ABSTRACT_PLAY_KEYS:
             plainly = (
                 f'it is JSON, but neither a GameRecord (its first key "{_excerpt(key)}" is no '
                 "field of one) nor an Abstract Play record (it has no header)"

@@ -126,7 +126,6 @@ def _item_span(cut: _Cutter, start: int, number: int) -> tuple[int, int]:
     """
     depth = 1  # the array
     position = start
-    maximum = cut.limits.max_record_bytes
     while True:
         for token in _TOKEN.finditer(cut.buffer, position):
             text = token.group()
@@ -140,24 +139,31 @@ def _item_span(cut: _Cutter, start: int, number: int) -> tuple[int, int]:
             if depth > MAX_DEPTH:
                 raise cut.fault(token.start(), f"JSON nested deeper than {MAX_DEPTH} levels")
             if depth == 1:
+                _check_size(cut, start, token.end(), number)
                 return start, token.end()
         else:
             position = len(cut.buffer)
-        if position - start > maximum:
-            raise exceeded(
-                "max_record_bytes",
-                f"record {number}: at least ",
-                position - start,
-                "bytes",
-                maximum,
-                source=cut.source,
-                where=f"byte {cut.offset + start}",
-            )
+        _check_size(cut, start, position, number)
         if cut.at_end:
             raise cut.fault(position, f"record {number}: the file ends inside it (truncated?)")
         shift = cut.more(start)
         start -= shift
         position -= shift
+
+
+def _check_size(cut: _Cutter, start: int, end: int, number: int) -> None:
+    """Refuse an item longer than the record-bytes limit (``end`` is where the cut is)."""
+    maximum = cut.limits.max_record_bytes
+    if end - start > maximum:
+        raise exceeded(
+            "max_record_bytes",
+            f"record {number}: at least ",
+            end - start,
+            "bytes",
+            maximum,
+            source=cut.source,
+            where=f"byte {cut.offset + start}",
+        )
 
 
 def _check_the_end(cut: _Cutter, position: int) -> None:

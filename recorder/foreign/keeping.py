@@ -66,9 +66,13 @@ def json_patch(original: Any, exported: Any) -> list[dict[str, Any]]:
 
     Objects are compared key by key and arrays of equal length item by item; anything else
     that differs is replaced whole. An entry is ``{"at": path, "was": exported, "is":
-    original}``, a side left out where that side has no value.
+    original}``, a side left out where that side has no value. Entries are sorted by path,
+    so that the patch does not depend on the order of either object's keys.
     """
-    return [_entry(path, was, value) for path, was, value in _differences((), original, exported)]
+    differences = sorted(
+        _differences((), original, exported), key=lambda found: orjson.dumps(found[0])
+    )
+    return [_entry(path, was, value) for path, was, value in differences]
 
 
 def _differences(path: Path, original: Any, exported: Any) -> Iterator[tuple[Path, Any, Any]]:
@@ -235,9 +239,9 @@ def lost_fields(record: pb.GameRecord, back: pb.GameRecord) -> list[str]:
 
     ProtoJSON paths, every list index written ``[*]``, in the record's order.
 
-    A free tag ``back`` has beyond the record (one the reader adds) is no loss and not
-    named; any other field it has beyond the record is (a variant option set where the
-    record left its default).
+    What ``back`` has beyond the record (a tag, a seat number or a format version the reader
+    adds) is no loss and not named, except in the rules: a variant option set where the
+    record left its default changes the game.
     """
     found: dict[str, None] = {}
     for path in _json_differences("", record_copy(record), record_copy(back)):
@@ -255,7 +259,7 @@ def _json_differences(path: str, mine: Any, theirs: Any) -> Iterator[str]:
         for each, other in zip(mine, theirs, strict=True):
             yield from _json_differences(f"{path}[*]", each, other)
     elif mine is ABSENT:
-        if not path.startswith("metadata.extraTags"):
+        if path.startswith("rules"):  # an option set where the record left the default
             yield path
     elif theirs is ABSENT or not same_json(mine, theirs):
         yield path
