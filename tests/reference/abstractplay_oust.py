@@ -182,7 +182,7 @@ def random_game(side: int, seed: int, limit: int = 2000) -> tuple[list[str], int
     """A random game played to its end: the moves and the winner."""
     rng = random.Random(seed)
     game = AbstractPlayOust(side)
-    moves = []
+    moves: list[str] = []
     while not game.winner and len(moves) < limit:
         move = game.random_move(rng)
         game.play(move)
