@@ -172,7 +172,13 @@ def _embedded_record(value: dict[str, Any], reader: _Reader) -> pb.GameRecord:
     copy = record_of_copy(header.pop(EMBEDDED), reader.source, reader.place(f"header.{EMBEDDED}"))
     plain = {**value, "header": header}
     reader.record(plain)  # the file's own fields must read
-    if not same_json(_plain_value(copy), plain):
+    try:
+        written = _plain_value(copy)
+    except EncodingError as error:
+        raise reader.fault(
+            f"header.{EMBEDDED}", f"the embedded record has no Abstract Play form: {error}"
+        ) from None
+    if not same_json(written, plain):
         raise RecordMalformedError(
             f"header.{EMBEDDED} holds a record whose Abstract Play form is not this file's "
             "(the file was changed after gamerec wrote it); remove header.gamerec to read "

@@ -2,7 +2,8 @@
 
 ``python -m tests.robustness.fuzz_all [--runs 100000] [--extra-runs 20000] [--jobs 2]``
 
-Each decoder target (``pb``, ``pbs``, ``json``, ``jsonl``, ``grn``) runs ``--runs`` inputs; the
+Each decoder target (``pb``, ``pbs``, ``json``, ``jsonl``, ``grn``, and the foreign formats'
+``abstractplay`` and ``ludii``) runs ``--runs`` inputs; the
 ``sniff`` and ``validate`` targets, which do more per input, run ``--extra-runs``. With atheris
 installed (the ``fuzz`` extra) every target is coverage-guided (``atheris_target.py``, one
 process each, ``--jobs`` at a time); without it the same oracles run on seeded random
@@ -38,7 +39,7 @@ from tests.robustness.fuzzing import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-DECODERS = ("pb", "pbs", "json", "jsonl", "grn")
+DECODERS = ("pb", "pbs", "json", "jsonl", "grn", "abstractplay", "ludii")
 EXTRAS = ("sniff", "validate")
 _DONE = re.compile(r"Done (\d+) runs in (\d+) second")
 #: Seconds one input may take before libFuzzer calls it a hang.

@@ -15,7 +15,7 @@ from gamerec.recorder.foreign.ludii import LudiiStep, register_steps
 from gamerec.recorder.syntax.oust import SYNTAX
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import oust
-from gamerec.validator.games.protocol import GameState, IllegalMoveError
+from gamerec.validator.games.protocol import GameState, IllegalMoveError, VariantError
 from gamerec.validator.games.registry import Annotation, Citation, GameEntry, lead
 
 if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
@@ -121,10 +121,14 @@ def ludii_steps(record: pb.GameRecord) -> list[LudiiStep]:
     ``resign`` has no Ludii move and is left out.
 
     Raises:
-        EncodingError: a ply the rules refuse (Ludii replays a trial's effects as written,
-            so only a legal game has them), or a ``swap`` (Ludii's Oust has no pie rule).
+        EncodingError: an impossible variant, a ply the rules refuse (Ludii replays a
+            trial's effects as written, so only a legal game has them), or a ``swap``
+            (Ludii's Oust has no pie rule).
     """
-    state = ENGINE.new_game(ENTRY.variant_of(record.rules))
+    try:
+        state = ENGINE.new_game(ENTRY.variant_of(record.rules))
+    except VariantError as error:
+        raise EncodingError(f"the record's variant: {error}") from None
     steps: list[LudiiStep] = []
     for number, move in enumerate(record.moves, start=1):
         played = move_of(move)
