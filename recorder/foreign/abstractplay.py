@@ -42,6 +42,7 @@ import orjson
 
 from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError, excerpt
 from gamerec.recorder.foreign.keeping import (
+    FORMAT_VERSION,
     apply_patch,
     drop_text,
     json_patch,
@@ -51,8 +52,9 @@ from gamerec.recorder.foreign.keeping import (
     same_json,
     store_json,
     stored_json,
+    variant_tag_map,
 )
-from gamerec.recorder.grn_tags import read_tag, variant_tags
+from gamerec.recorder.grn_tags import read_tag
 from gamerec.recorder.grn_values import format_timestamp, parse_timestamp
 from gamerec.recorder.limits import Limits, check_record
 from gamerec.recorder.notation import format_action, parse_action
@@ -61,8 +63,6 @@ from gamerec.recorder.syntax.base import name_key
 from gamerec.recorder.syntax.foreign import AbstractPlayForm
 from gamerec.v1 import record_pb2 as pb
 
-#: The record format version of records gamerec builds.
-FORMAT_VERSION: Final = 1
 #: The header key of the embedded copy of a record.
 EMBEDDED: Final = "gamerec"
 #: The free tags this codec reads and writes.
@@ -456,8 +456,7 @@ def _plain_value(record: pb.GameRecord) -> dict[str, Any]:
             f"Abstract Play's records hold {game_names()}, not this record's game"
             + (f" ({syntax.name})" if syntax else "")
         )
-    tags = dict(variant_tags(record.rules))
-    tags.pop("Players", None)
+    tags = variant_tag_map(record.rules)
     writer = _Writer(record, form, tags)
     value = {"header": writer.header(), "moves": writer.moves()}
     patch = stored_json(record, PATCH_TAG, f"metadata.extra_tags[{PATCH_TAG!r}]")

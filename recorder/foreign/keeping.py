@@ -28,6 +28,8 @@ import orjson
 from gamerec.recorder.errors import RecordMalformedError
 from gamerec.v1 import record_pb2 as pb
 
+#: The record format version of the records the foreign readers build (as gamerec generate's).
+FORMAT_VERSION: Final = 1
 #: The characters of one tag holding part of a long text (the tag-chars limit is 16,384).
 TAG_CHUNK_CHARS: Final = 16_000
 #: How many field paths a warning names before it says how many more.
@@ -147,6 +149,19 @@ def _set_at(value: Any, path: Sequence[Any], new: Any) -> Any:
     ) and new is not ABSENT:
         parent[last] = new
     return value
+
+
+def variant_tag_map(rules: pb.Rules) -> dict[str, str]:
+    """A record's GRN variant tags, by name, as the games' foreign forms take them.
+
+    Raises:
+        EncodingError: the variant belongs to another game, or a value is unknown.
+    """
+    from gamerec.recorder.grn_tags import variant_tags  # noqa: PLC0415
+
+    tags = dict(variant_tags(rules))
+    tags.pop("Players", None)  # a count of seats, which the seats themselves say
+    return tags
 
 
 # -- long texts in numbered tags -----------------------------------------------------------------

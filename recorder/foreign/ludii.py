@@ -47,6 +47,7 @@ import orjson
 
 from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError, excerpt
 from gamerec.recorder.foreign.keeping import (
+    FORMAT_VERSION,
     apply_patch,
     json_patch,
     needs_copy,
@@ -54,8 +55,9 @@ from gamerec.recorder.foreign.keeping import (
     record_of_copy,
     store_json,
     stored_json,
+    variant_tag_map,
 )
-from gamerec.recorder.grn_tags import read_tag, variant_tags
+from gamerec.recorder.grn_tags import read_tag
 from gamerec.recorder.limits import Limits, check_record
 from gamerec.recorder.notation import format_action, parse_action
 from gamerec.recorder.syntax import GAMES, GameSyntax, GameValue, syntax_of
@@ -63,8 +65,6 @@ from gamerec.recorder.syntax.base import name_key
 from gamerec.recorder.syntax.foreign import LudiiForm
 from gamerec.v1 import record_pb2 as pb
 
-#: The record format version of records gamerec builds.
-FORMAT_VERSION: Final = 1
 RNG_TAG: Final = "LudiiRNG"
 VERSION_TAG: Final = "LudiiVersion"
 MOVES_TAG: Final = "LudiiMoves"
@@ -203,8 +203,7 @@ def _same_trial(copy: pb.GameRecord, own: pb.GameRecord, lines: list[str]) -> bo
         if _plain_lines(copy, moves) != lines:
             return False
         form = syntax_of(copy.rules.game).ludii  # type: ignore[union-attr]
-        tags = dict(variant_tags(copy.rules))
-        tags.pop("Players", None)
+        tags = variant_tag_map(copy.rules)
         sites = {cell: site for site, cell in enumerate(form.cells(tags))}  # type: ignore[union-attr]
         return _decisions_of(copy, sites) == _decisions_of(own, sites)
     except (EncodingError, ValueError, AttributeError):
@@ -453,8 +452,7 @@ def _plain_lines(record: pb.GameRecord, moves: list[str] | None = None) -> list[
             f"Ludii's trials hold {game_names()} here, not this record's game"
             + (f" ({syntax.name})" if syntax else "")
         )
-    tags = dict(variant_tags(record.rules))
-    tags.pop("Players", None)
+    tags = variant_tag_map(record.rules)
     try:
         options = form.options_for(tags)
         sites = {cell: site for site, cell in enumerate(form.cells(tags))}
