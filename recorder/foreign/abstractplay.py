@@ -57,7 +57,7 @@ from gamerec.recorder.foreign.keeping import (
 from gamerec.recorder.grn_tags import read_tag
 from gamerec.recorder.grn_values import format_timestamp, parse_timestamp
 from gamerec.recorder.limits import Limits, check_record
-from gamerec.recorder.notation import format_action, parse_action
+from gamerec.recorder.notation import format_action
 from gamerec.recorder.syntax import GAMES, GameSyntax, syntax_of
 from gamerec.recorder.syntax.base import name_key
 from gamerec.recorder.syntax.foreign import AbstractPlayForm
@@ -145,15 +145,18 @@ def record_of_value(
         record = _embedded_record(value, reader)
     else:
         record = reader.record(value)
-        _keep_the_rest(record, value)
-    check_record(record, limits, source=source, where=where)
+        _keep_the_rest(record, value, reader.tokens)
+    check_record(record, limits, source=source, where=where, serialized=record.SerializeToString())
     return record
 
 
-def _keep_the_rest(record: pb.GameRecord, value: Any) -> None:
-    """Store the patch that makes the exporter write ``value`` back for ``record``."""
+def _keep_the_rest(record: pb.GameRecord, value: Any, tokens: list[str]) -> None:
+    """Store the patch that makes the exporter write ``value`` back for ``record``.
+
+    ``tokens`` are the plies' GRN tokens as read (what the writer would format again).
+    """
     try:
-        written = _plain_value(record)
+        written = _plain_value(record, tokens)
     except EncodingError:
         return  # the record has no Abstract Play form at all: nothing to keep
     patch = json_patch(value, written)
@@ -204,6 +207,7 @@ class _Reader:
     def __init__(self, source: str, where: str) -> None:
         self.source = source
         self.where = where
+        self.tokens: list[str] = []  # each ply's GRN token, as read
 
     def place(self, path: str) -> str:
         return _joined(self.where, path)
@@ -320,6 +324,7 @@ class _Reader:
         syntax, form, tags, pied = game
         entries = list(self.entries(moves))
         ending: pb.Termination.ValueType = pb.TERMINATION_UNSPECIFIED
+        plies: list[dict[str, Any]] = []
         for number, (path, slot, text) in enumerate(entries, start=1):
             if text in ENDINGS:
                 if number != len(entries):
@@ -327,15 +332,16 @@ class _Reader:
                 ending = ENDINGS[text]
                 continue
             token = text if text in _SAME else self.token(form, tags, text, path)
+            self.tokens.append(token)
             try:
-                move = parse_action(syntax.game, token)
+                action = _action(syntax, token)
             except NotationError as error:
                 raise self.fault(path, f"{excerpt(text)}: {error.reason}") from None
-            move.seat = _seat_of(slot, number, pied)
-            record.moves.append(move)
+            plies.append({"seat": _seat_of(slot, number, pied), **action})  # a new mapping
             if pied and number == 1:
-                swap = record.moves.add(seat=2)
-                swap.swap.SetInParent()
+                plies.append({"seat": 2, "swap": {}})
+                self.tokens.append("swap")
+        record.MergeFrom(pb.GameRecord(moves=plies))  # type: ignore[arg-type]  # one C call
         return ending
 
     def entries(self, moves: list[Any]) -> Iterator[tuple[str, int, str]]:
@@ -381,6 +387,32 @@ class _Reader:
         last = record.moves[-1].WhichOneof("action") if record.moves else None
         resigned = pb.TERMINATION_RESIGNATION if last == "resign" else pb.TERMINATION_NORMAL
         claim.termination = ending or resigned
+
+
+def _action(syntax: GameSyntax, token: str) -> dict[str, Any]:
+    """A ply's action as the Move constructor takes it (what ``parse_action`` builds).
+
+    The same few hundred tokens come back game after game, so each is parsed once (the
+    constructor copies what it is given: the cached mapping is never changed).
+
+    Raises:
+        NotationError: the token is not one of the game's.
+    """
+    key = (syntax.action, token)
+    action = _ACTIONS.get(key)
+    if action is None:
+        if token in _SAME:
+            action = {token: {}}
+        else:
+            action = {syntax.action: syntax.message_of(syntax.parse_move(token))}
+        if len(_ACTIONS) < _MAX_CACHED_ACTIONS:
+            _ACTIONS[key] = action
+    return action
+
+
+#: Parsed actions by (game action field, token), see :func:`_action`.
+_ACTIONS: dict[tuple[str, str], dict[str, Any]] = {}
+_MAX_CACHED_ACTIONS: Final = 65_536
 
 
 def _seat_of(slot: int, number: int, pied: bool) -> int:
@@ -447,8 +479,11 @@ def abstract_play_value(record: pb.GameRecord, warn: Warn | None = None) -> dict
     return plain
 
 
-def _plain_value(record: pb.GameRecord) -> dict[str, Any]:
-    """The Abstract Play form of a record, its kept patch applied, nothing embedded."""
+def _plain_value(record: pb.GameRecord, tokens: list[str] | None = None) -> dict[str, Any]:
+    """The Abstract Play form of a record, its kept patch applied, nothing embedded.
+
+    ``tokens``, when given, are the plies' GRN tokens (the reader's, to save formatting).
+    """
     syntax = syntax_of(record.rules.game)
     form = syntax.abstract_play if syntax is not None else None
     if syntax is None or form is None:
@@ -457,7 +492,7 @@ def _plain_value(record: pb.GameRecord) -> dict[str, Any]:
             + (f" ({syntax.name})" if syntax else "")
         )
     tags = variant_tag_map(record.rules)
-    writer = _Writer(record, form, tags)
+    writer = _Writer(record, form, tags, tokens)
     value = {"header": writer.header(), "moves": writer.moves()}
     patch = stored_json(record, PATCH_TAG, f"metadata.extra_tags[{PATCH_TAG!r}]")
     if isinstance(patch, list):
@@ -468,10 +503,17 @@ def _plain_value(record: pb.GameRecord) -> dict[str, Any]:
 class _Writer:
     """Writes one record's Abstract Play form, in the key order gameslib writes."""
 
-    def __init__(self, record: pb.GameRecord, form: AbstractPlayForm, tags: dict[str, str]):
+    def __init__(
+        self,
+        record: pb.GameRecord,
+        form: AbstractPlayForm,
+        tags: dict[str, str],
+        tokens: list[str] | None,
+    ) -> None:
         self.record = record
         self.form = form
         self.tags = tags
+        self.tokens = tokens
         self.extra = record.metadata.extra_tags
         moves = record.moves
         self.pied = len(moves) >= 2 and moves[1].WhichOneof("action") == "swap"
@@ -555,18 +597,21 @@ class _Writer:
 
     def moves(self) -> list[list[str]]:
         texts = []
+        tokens = self.tokens
         for number, move in enumerate(self.record.moves, start=1):
             if self.pied and number == 2:
                 continue
-            texts.append(self.move_text(move, number))
+            token = tokens[number - 1] if tokens is not None else None
+            texts.append(self.move_text(move, number, token))
         ending = _ENDING_OF.get(self.record.result.termination)
         if ending is not None:
             texts.append(ending)
         width = max(len(self.record.seats), 1)
         return [texts[start : start + width] for start in range(0, len(texts), width)]
 
-    def move_text(self, move: pb.Move, number: int) -> str:
-        token = format_action(move, self.record.rules.game)
+    def move_text(self, move: pb.Move, number: int, token: str | None = None) -> str:
+        if token is None:
+            token = format_action(move, self.record.rules.game)
         if token in _SAME:
             return token
         if token == "swap":

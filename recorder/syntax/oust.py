@@ -14,6 +14,7 @@ Ludii's site 0 on side 7, and the centre ``g7`` is ``g7`` and site 63.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any, Final
@@ -179,10 +180,30 @@ def cell_of_ap_label(label: str, side: int) -> tuple[int, int]:
     return row_span(side, row)[0] + place - 1, row
 
 
+@functools.cache
+def _ap_names(side: int) -> tuple[dict[str, str], dict[str, str]]:
+    """Every label of the board of side ``side`` to its GRN name, and back.
+
+    A year of games converts the same few hundred names over and over.
+    """
+    cells = {
+        ap_label(column, row, side): cell_text(column, row) for column, row in cells_by_rows(side)
+    }
+    return cells, {cell: label for label, cell in cells.items()}
+
+
 def ap_move_to_grn(text: str, tags: Tags) -> str:
-    """An Abstract Play move (``a1,b3``) as a GRN turn (``g1,f3``)."""
+    """An Abstract Play move (``a1,b3``) as a GRN turn (``g1,f3``).
+
+    Raises:
+        ValueError: a part that is no label of the board.
+    """
     side = board_side(tags)
-    return ",".join(cell_text(*cell_of_ap_label(label, side)) for label in text.split(","))
+    cells = _ap_names(side)[0]
+    try:
+        return ",".join([cells[label] for label in text.split(",")])
+    except KeyError:  # the slow way, to say why
+        return ",".join(cell_text(*cell_of_ap_label(label, side)) for label in text.split(","))
 
 
 def ap_move_from_grn(token: str, tags: Tags) -> str:
@@ -192,6 +213,11 @@ def ap_move_from_grn(token: str, tags: Tags) -> str:
         ValueError: a cell off the board, or a token that is no turn.
     """
     side = board_side(tags)
+    labels = _ap_names(side)[1]
+    try:
+        return ",".join([labels[cell] for cell in token.split(",")])
+    except KeyError:  # the slow way, to say why
+        pass
     try:
         cells = parse_move(token)
     except NotationError as error:
