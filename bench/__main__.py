@@ -32,6 +32,9 @@ Sections (``--sections`` picks some; all by default):
 10. ``cluster``: ``gamerec validate --scheduler`` on a Dask cluster of 1 and 2 worker processes
     over a 200,000-record ``.pbs``, records/s against ``--workers 1`` and ``2`` on the same file
     (within 15%: at least 0.85x), and the ``.pbs`` index scan in MB/s beside a plain read.
+11. ``foreign``: ``gamerec validate`` of 2,000 Oust games as Abstract Play publishes them (one
+    JSON array of game records), one worker and all cores: plies/s against the ``.jsonl`` of
+    the same records at the same worker count (at least a third of it, as for GRN).
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -54,6 +57,7 @@ from bench import (
     bench_cluster,
     bench_collections,
     bench_encodings,
+    bench_foreign,
     bench_seals,
     bench_service,
     bench_startup,
@@ -76,6 +80,7 @@ SECTIONS = (
     "viewer",
     "collections",
     "cluster",
+    "foreign",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -100,6 +105,7 @@ class Scale:
         service_rounds: rounds per method and number of callers.
         collection_records: the large and the small collection of ``find`` and ``stats``.
         collection_runs: runs of each command over them.
+        foreign_records: Oust games in the Abstract Play array of the ``foreign`` section.
     """
 
     games: int
@@ -113,10 +119,11 @@ class Scale:
     service_rounds: int
     collection_records: tuple[int, int] = (200_000, 20_000)
     collection_runs: int = 2
+    foreign_records: int = 2_000
 
 
 FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 5_000, 15, 3.0, 3)
-QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1)
+QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1, 200)
 
 
 class Peers:
@@ -365,6 +372,25 @@ def collection_figures(scale: Scale) -> list[Figure]:
     return bench_collections.figures(measured)
 
 
+def foreign_figures(scale: Scale) -> list[Figure]:
+    """Section 11: a year of Abstract Play games as its JSON array, against ``.jsonl``."""
+    runs = _step(
+        f"gamerec validate: {scale.foreign_records:,} Oust games as Abstract Play's array "
+        "and as .jsonl",
+        partial(bench_foreign.measure, scale.foreign_records, scale.validate_runs),
+    )
+    rate = {(found.name, found.workers): found.run.plies / found.run.seconds for found in runs}
+    figures = []
+    for (name, workers), value in rate.items():
+        if name == "abstractplay":
+            label = f"validate Abstract Play array, {workers} worker{'s' * (workers > 1)}"
+            reference = rate[("jsonl", workers)]
+            figures.append(
+                Figure(label, value, "plies/s", ".jsonl, same workers", reference, 1 / 3)
+            )
+    return figures
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -412,6 +438,8 @@ def main() -> None:
         figures += viewer_figures(scale)
     if "collections" in options.sections:
         figures += collection_figures(scale)
+    if "foreign" in options.sections:
+        figures += foreign_figures(scale)
     print(
         f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
         f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "
