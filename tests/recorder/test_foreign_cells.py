@@ -10,6 +10,9 @@ A conversion is right when it is one to one and every pair of neighbours stays n
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +21,7 @@ from gamerec.recorder.syntax.base import LETTERS
 from tests.reference.abstractplay_oust import LabelledBoard
 from tests.reference.oust_rules import OustBoard
 
+ROOT = Path(__file__).resolve().parents[2]
 #: The boards each tool offers (Abstract Play: hex-6, hex-7, hex-8; Ludii: 5x5, 7x7, 9x9).
 ABSTRACT_PLAY_SIDES = (6, 7, 8)
 LUDII_SIDES = (5, 7, 9)
@@ -122,3 +126,18 @@ def test_ludii_site_0_is_the_bottom_left_cell_and_the_centre_is_the_middle_site(
     cells = oust.ludii_cells({"Board": str(side)})
     assert cells[0] == f"{LETTERS[side - 1]}1"
     assert cells[len(cells) // 2] == f"{LETTERS[side - 1]}{side}"
+
+
+def test_the_picture_in_the_docs_is_the_scripts() -> None:
+    """docs/images/oust-cell-names.svg draws the conversions above (scripts/oust_cell_names.py)."""
+    check = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "oust_cell_names.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    svg = (ROOT / "docs" / "images" / "oust-cell-names.svg").read_text()
+    for name, label, site in (("g1", "a1", 0), ("g7", "g7", 63), ("m7", "g13", 69)):
+        assert f">{site}</text>" in svg and f">{name}</text>" in svg and f">{label}</text>" in svg
