@@ -57,10 +57,11 @@ from gamerec.recorder.foreign.keeping import (
     stored_json,
     variant_tag_map,
 )
+from gamerec.recorder.foreign.steps import STEPS, LudiiStep
 from gamerec.recorder.grn_tags import read_tag
 from gamerec.recorder.limits import Limits, check_record
 from gamerec.recorder.notation import format_action, parse_action
-from gamerec.recorder.syntax import GAMES, GameSyntax, GameValue, syntax_of
+from gamerec.recorder.syntax import GAMES, GameSyntax, syntax_of
 from gamerec.recorder.syntax.base import name_key
 from gamerec.recorder.syntax.foreign import LudiiForm
 from gamerec.v1 import record_pb2 as pb
@@ -83,33 +84,6 @@ _WHAT: Final = re.compile(r"(?:^|,)what=(\d{1,9})(?:,|$)")
 _MAX_SITE: Final = 10**6
 
 Warn = Callable[[str], None]
-
-
-class LudiiStep(NamedTuple):
-    """One Ludii move of a game, as its rules engine plays it.
-
-    Attributes:
-        mover: the seat that moves (Ludii's mover, from 1).
-        cell: the placement's GRN cell name, or None for a pass.
-        removed: the GRN cells whose stones the move removed.
-        again: whether the mover moves again (Ludii's ``moveAgain``).
-    """
-
-    mover: int
-    cell: str | None
-    removed: tuple[str, ...] = ()
-    again: bool = False
-
-
-#: A game's engine: a record's main line as Ludii moves (raises EncodingError for a ply the
-#: rules refuse or Ludii cannot hold).
-StepsOf = Callable[[pb.GameRecord], list[LudiiStep]]
-_STEPS: dict[GameValue, StepsOf] = {}
-
-
-def register_steps(game: GameValue, steps: StepsOf) -> None:
-    """Tell the writer how a game's rules play a record as Ludii moves."""
-    _STEPS[game] = steps
 
 
 def game_names() -> str:
@@ -483,7 +457,7 @@ def _move_lines(record: pb.GameRecord, form: LudiiForm, sites: dict[str, int]) -
             before, after = around or _canonical(decision)
             lines.append(f"{before}{_decision_text(decision)}{after}")
         return lines
-    steps = _STEPS.get(record.rules.game)
+    steps = STEPS.get(record.rules.game)
     if steps is None:
         raise EncodingError(
             "a Ludii trial holds each move's effects (the stones it removes), which only the "

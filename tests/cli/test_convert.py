@@ -41,6 +41,14 @@ BROKEN_PLACES = {
     "unclosed-variation.grn": "line 4, column 11: this variation is never closed",
     "unknown-game.grn": "line 1, column 8: unknown game 'Chess'",
     "wrong-ply-number.grn": "line 3, column 13: expected ply number 3, found 4",
+    "abstractplay-off-board.json": "moves[3][1]: 'a9': 'a9' is not a cell",
+    "abstractplay-square-11.json": "header.game.variants: Oust: variant 'square-11'",
+    "abstractplay-truncated.json": "line 57, column 2: not JSON: unexpected end of data",
+    "abstractplay-unknown-game.json": "header.game.name: the game 'Chess' is not one",
+    "ludii-off-board.trl": "line 7: site 127 is not a cell of this board",
+    "ludii-truncated.trl": "line 7: expected Move=[Move:mover=N,...], found",
+    "ludii-unknown-game.trl": "line 1: the game '/lud/board/space/connection/Hex.lud' is not",
+    "ludii-unknown-option.trl": "line 2: option 'Board Size/11x11' is not one of",
 }
 
 

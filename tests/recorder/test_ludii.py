@@ -232,7 +232,7 @@ def test_an_illegal_game_has_no_effects_to_write() -> None:
 def test_without_the_rules_engines_a_trial_cannot_be_written(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(ludii, "_STEPS", {})
+    monkeypatch.setattr(ludii, "STEPS", {})
     record = next(generate("Oust", {}, 1, seed=6))
     with pytest.raises(EncodingError, match=r"load gamerec\.validator\.games first"):
         trial(record)

@@ -11,7 +11,7 @@ import math
 from typing import TYPE_CHECKING, Any, Final
 
 from gamerec.recorder.errors import EncodingError
-from gamerec.recorder.foreign.ludii import LudiiStep, register_steps
+from gamerec.recorder.foreign.steps import LudiiStep, register_steps
 from gamerec.recorder.syntax.oust import SYNTAX
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import oust
