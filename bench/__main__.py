@@ -379,7 +379,7 @@ def foreign_figures(scale: Scale) -> list[Figure]:
         "and as .jsonl",
         partial(bench_foreign.measure, scale.foreign_records, scale.validate_runs),
     )
-    rate = {(found.name, found.workers): found.run.plies / found.run.seconds for found in runs}
+    rate = {(found.encoding, found.workers): found.run.plies / found.run.seconds for found in runs}
     figures = []
     for (name, workers), value in rate.items():
         if name == "abstractplay":

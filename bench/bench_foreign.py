@@ -13,15 +13,12 @@ Run: ``.venv/bin/python -m bench.bench_foreign [--records 2000] [--repeat 3]``.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from pathlib import Path
 
-from bench.bench_validate import ValidateRun, median_of
-from bench.bench_validate import measure as measure_run
+from bench.bench_encodings import EncodingRun, measure_files, print_runs
 from bench.figures import DATA
 from gamerec.recorder.codecs import Encoding, read_records, write_records
 from gamerec.v1 import record_pb2 as pb
-from gamerec.validator.batch import default_workers
 from gamerec.validator.generation import generate
 
 #: About a year of one busy game on Abstract Play.
@@ -30,21 +27,6 @@ FORMATS = ("abstractplay", "jsonl")
 #: 2024-06-01, the first game's start; one game a few hours after the other.
 FIRST_START = 1_717_200_000
 GAP_SECONDS = 4 * 3600
-
-
-@dataclass(frozen=True, slots=True)
-class FormatRun:
-    """One file validated with one worker count.
-
-    Attributes:
-        name: ``abstractplay`` or ``jsonl``.
-        workers: worker processes.
-        run: the median run.
-    """
-
-    name: str
-    workers: int
-    run: ValidateRun
 
 
 def as_abstract_play_writes(record: pb.GameRecord, number: int) -> pb.GameRecord:
@@ -74,15 +56,9 @@ def archive(count: int) -> dict[str, Path]:
     return paths
 
 
-def measure(count: int = RECORDS, repetitions: int = 3) -> list[FormatRun]:
+def measure(count: int = RECORDS, repetitions: int = 3) -> list[EncodingRun]:
     """Both files with one worker and with all cores, in turns (one of each, then again)."""
-    paths = archive(count)
-    cases = [(name, workers) for name in FORMATS for workers in sorted({1, default_workers()})]
-    runs: dict[tuple[str, int], list[ValidateRun]] = {case: [] for case in cases}
-    for _ in range(max(1, repetitions)):
-        for name, workers in cases:
-            runs[(name, workers)].append(measure_run(paths[name], workers))
-    return [FormatRun(name, workers, median_of(runs[(name, workers)])) for name, workers in cases]
+    return measure_files(archive(count), repetitions)
 
 
 def main() -> None:
@@ -91,14 +67,8 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=RECORDS)
     parser.add_argument("--repeat", type=int, default=3)
     options = parser.parse_args()
-    print(f"gamerec validate, {options.records:,} Oust games, median of {options.repeat}")
-    print(f"{'file':>12} {'workers':>7} {'seconds':>8} {'records/s':>10} {'plies/s':>10}")
-    for found in measure(options.records, options.repeat):
-        run = found.run
-        print(
-            f"{found.name:>12} {found.workers:>7} {run.seconds:>8.2f} "
-            f"{run.records / run.seconds:>10,.0f} {run.plies / run.seconds:>10,.0f}"
-        )
+    title = f"gamerec validate, {options.records:,} Oust games, median of {options.repeat}"
+    print_runs(title, measure(options.records, options.repeat))
 
 
 if __name__ == "__main__":
