@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO, Final, NamedTuple
 
 import orjson
@@ -44,7 +44,6 @@ from gamerec.recorder.errors import EncodingError, NotationError, RecordMalforme
 from gamerec.recorder.foreign.keeping import (
     FORMAT_VERSION,
     apply_patch,
-    drop_text,
     json_patch,
     needs_copy,
     record_copy,
@@ -72,7 +71,6 @@ DATE_GENERATED_TAG: Final = "AbstractPlayDateGenerated"
 UNRATED_TAG: Final = "AbstractPlayUnrated"
 SCORES_TAG: Final = "AbstractPlayScores"
 PATCH_TAG: Final = "AbstractPlayJSON"
-OWN_TAGS: Final = (GAME_ID_TAG, DATE_END_TAG, DATE_GENERATED_TAG, UNRATED_TAG, SCORES_TAG)
 #: The start time written for a record that has none (read back as none).
 NO_START: Final = "1970-01-01T00:00:00.000Z"
 #: Moves gameslib writes for a game that ended otherwise than by its rules.
@@ -676,15 +674,3 @@ def _chain(
     yield first
     yield second
     yield from rest
-
-
-def drop_kept(record: pb.GameRecord) -> None:
-    """Remove the tags this codec keeps Abstract Play's own fields in."""
-    for name in OWN_TAGS:
-        record.metadata.extra_tags.pop(name, None)
-    drop_text(record, PATCH_TAG)
-
-
-def split_where(where: str) -> Sequence[str]:
-    """The parts of a place this codec names (``record 3, moves[4][1]``)."""
-    return where.split(", ")

@@ -253,7 +253,9 @@ def record_of_copy(mapping: Any, source: str, where: str) -> pb.GameRecord:
     from gamerec.recorder.protojson import parse_json_record  # noqa: PLC0415
 
     if not isinstance(mapping, dict):
-        raise RecordMalformedError("the embedded gamerec record is not an object", where=where)
+        raise RecordMalformedError(
+            "the embedded gamerec record is not an object", source=source, where=where
+        )
     try:
         return parse_json_record(orjson.dumps(mapping), source, 1)
     except RecordMalformedError as error:

@@ -45,7 +45,7 @@ from typing import Any, BinaryIO, Final, NamedTuple
 
 import orjson
 
-from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError, excerpt
+from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.foreign.keeping import (
     FORMAT_VERSION,
     apply_patch,
@@ -89,11 +89,6 @@ Warn = Callable[[str], None]
 def game_names() -> str:
     """The games gamerec reads from Ludii, for messages."""
     return ", ".join(syntax.name for syntax in GAMES if syntax.ludii is not None)
-
-
-def looks_like_trial(head: bytes) -> bool:
-    """Whether text starts as a Ludii trial does (``game=``)."""
-    return head.lstrip(b"\xef\xbb\xbf").startswith(b"game=")
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -584,8 +579,3 @@ def write_trial(
         )
     stream.write(text.encode())
     return 1
-
-
-def parse_error_place(error: NotationError) -> str:  # pragma: no cover - kept for symmetry
-    """The reason of a notation error (moves built from sites are always tokens)."""
-    return error.reason

@@ -330,6 +330,16 @@ def test_two_players_written_alike_are_refused() -> None:
         ap.abstract_play_value(record)
 
 
+def test_an_embedded_copy_that_is_no_record_is_refused_naming_it() -> None:
+    value = json.loads((FOLDER / "oust-hex7.json").read_text())
+    for copy_value in (None, {"moves": 3}):
+        value["header"][ap.EMBEDDED] = copy_value
+        with pytest.raises(RecordMalformedError, match="the embedded gamerec record") as caught:
+            list(read_records(io.BytesIO(orjson.dumps(value)), Encoding.JSON, name="e.json"))
+        assert caught.value.source == "e.json"
+        assert caught.value.where == "header.gamerec"
+
+
 def test_an_embedded_copy_that_no_longer_matches_the_file_is_refused() -> None:
     record = next(generate("Oust", {}, 1, seed=3))
     value = ap.abstract_play_value(record)
