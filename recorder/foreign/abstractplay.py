@@ -468,8 +468,8 @@ def abstract_play_value(record: pb.GameRecord, warn: Warn | None = None) -> dict
         )
     try:
         back = record_of_value(orjson.loads(orjson.dumps(plain)), "<export>")
-    except RecordMalformedError as error:  # pragma: no cover - the writer's own output
-        raise EncodingError(f"the Abstract Play form does not read back: {error}") from None
+    except RecordMalformedError as error:  # what the writer wrote does not read back
+        raise EncodingError(f"the record has no Abstract Play form: {error.reason}") from None
     holder = "Abstract Play's record"
     if not needs_copy(record, back, warn, holder, f"header.{EMBEDDED}"):
         return plain

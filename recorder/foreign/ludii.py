@@ -401,7 +401,10 @@ def trial_text(record: pb.GameRecord, warn: Warn | None = None) -> str:
             Ludii form, or no rules engine to play the record's effects.
     """
     lines = _plain_lines(record)
-    back = parse_trial("\n".join(lines).encode(), "<export>")
+    try:
+        back = parse_trial("\n".join(lines).encode(), "<export>")
+    except RecordMalformedError as error:  # what the writer wrote does not read back
+        raise EncodingError(f"the record has no Ludii form: {error.reason}") from None
     kept_in = f"the last line ({EMBEDDED_PREFIX}...)"
     if needs_copy(record, back, warn, "Ludii's trial", kept_in):
         copy = orjson.dumps(record_copy(record)).decode()
@@ -543,6 +546,8 @@ def _status_lines(record: pb.GameRecord) -> list[str]:
     if not ended:
         return ["rankings=" + ",".join(["0.0"] * (seats + 1))]
     winners = set(claim.winners)
+    if not winners <= set(range(1, seats + 1)):
+        raise EncodingError(f"the record claims winners {sorted(winners)} of {seats} seats")
     winner = claim.winners[0] if len(winners) == 1 else 0
     ranks = ["0.0", *(_rank(seat, winners, seats) for seat in range(1, seats + 1))]
     return [f"winner={winner}", "endtype=NaturalEnd", "rankings=" + ",".join(ranks)]

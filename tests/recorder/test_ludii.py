@@ -213,6 +213,7 @@ def test_a_last_resignation_has_no_ludii_move_and_rides_in_the_copy() -> None:
         (lambda r: r.rules.oust.__setattr__("board_side", 6), "boards of side 5, 7 and 9"),
         (lambda r: r.moves[3].oust.placements[0].__setattr__("row", 30), "not a cell"),
         (lambda r: r.rules.oust.__setattr__("players", 3), "the record's variant: Oust is"),
+        (lambda r: r.result.winners.__setitem__(0, 3), "claims winners [3] of 2 seats"),
     ],
 )
 def test_what_ludii_cannot_hold_is_refused_with_the_reason(change: object, reason: str) -> None:
