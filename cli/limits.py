@@ -1,4 +1,7 @@
-"""``gamerec limits``: the limits on what one record may hold, their defaults and meanings."""
+"""``gamerec limits``: the limits on what one record may hold, their defaults and meanings.
+
+Then the match service's (``gamerec serve --matches``; docs/live.md).
+"""
 
 from __future__ import annotations
 
@@ -30,14 +33,40 @@ def limits() -> None:
 
     Every command that reads records takes --limit NAME=N (repeatable) to change one for
     that run, e.g. --limit plies=500000. A record over a limit is reported unreadable (exit
-    code 2), and the records after it are still read.
+    code 2), and the records after it are still read. The match service's limits follow
+    (gamerec serve --matches takes --match-limit NAME=N).
     """
-    rows = [
-        (limit_name(field), f"{getattr(DEFAULT_LIMITS, field):,}", MEANINGS[field])
-        for field in DEFAULT_LIMITS.__slots__
-    ]
+    _table(limit_rows())
+    typer.echo("")
+    typer.echo("Match service (gamerec serve --matches; change one with --match-limit NAME=N):")
+    _table(match_limit_rows())
+
+
+def _table(rows: list[tuple[str, str, str]]) -> None:
     name_width = max(len(name) for name, _, _ in rows)
     value_width = max(len(value) for _, value, _ in rows)
     typer.echo(f"{'NAME':<{name_width}}  {'DEFAULT':>{value_width}}  WHAT IT BOUNDS")
     for name, value, meaning in rows:
         typer.echo(f"{name:<{name_width}}  {value:>{value_width}}  {meaning}")
+
+
+def limit_rows() -> list[tuple[str, str, str]]:
+    """Each limit as ``gamerec limits`` lists it: its name, its default, what it bounds.
+
+    The docs' limits reference (docs/reference/limits.md) is made from these rows too.
+    """
+    return [
+        (limit_name(field), f"{getattr(DEFAULT_LIMITS, field):,}", MEANINGS[field])
+        for field in DEFAULT_LIMITS.__slots__
+    ]
+
+
+def match_limit_rows() -> list[tuple[str, str, str]]:
+    """The match service's limits as ``gamerec limits`` lists them (``MatchLimits``)."""
+    from gamerec.validator.live.referee import LIMIT_MEANINGS, MatchLimits
+
+    defaults = MatchLimits()
+    return [
+        (name.replace("_", "-"), f"{getattr(defaults, name):,}", meaning)
+        for name, meaning in LIMIT_MEANINGS.items()
+    ]

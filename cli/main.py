@@ -126,22 +126,39 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "standings",
         "The crosstable of an event: points, tie-breaks and results against each opponent.",
     ),
+    "engine": CommandSpec(
+        "engine",
+        "engine",
+        "Play as an engine on standard input and output with a built-in policy.",
+    ),
     "limits": CommandSpec(
         "limits",
         "limits",
         "List the limits on what one record may hold, with their defaults and what they bound.",
+    ),
+    "match": CommandSpec(
+        "match",
+        "app",
+        "Live matches on a server: new, show, list, abort; export a match store's records.",
     ),
 }
 
 _LISTING: Final = "gamerec.listing"
 
 
-def load_command(name: str) -> TyperCommand:
-    """The click command of ``name``, its module imported now."""
+def load_command(name: str) -> TyperCommand | TyperGroup:
+    """The click command of ``name`` (a group, for ``match``), its module imported now."""
     spec = COMMANDS[name]
     module = importlib.import_module(f"gamerec.cli.{spec.module}")
+    found = getattr(module, spec.function)
+    if isinstance(found, typer.Typer):
+        group = typer.main.get_group(found)
+        for command in group.commands.values():
+            if isinstance(command, TyperCommand):
+                _plain_placeholders(command)
+        return group
     single = typer.Typer(**SETTINGS, add_completion=False)  # completion is the group's
-    single.command(name)(getattr(module, spec.function))
+    single.command(name)(found)
     command = typer.main.get_command(single)
     assert isinstance(command, TyperCommand)
     _plain_placeholders(command)
@@ -188,7 +205,7 @@ class LazyCommands(TyperGroup):
         """Every command name, in the table's order."""
         return list(COMMANDS)
 
-    def get_command(self, ctx: typer.Context, cmd_name: str) -> TyperCommand | None:  # type: ignore[override]
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> TyperCommand | TyperGroup | None:  # type: ignore[override]
         """The command (a light stand-in while only the group's help is written)."""
         if cmd_name not in COMMANDS:
             return None

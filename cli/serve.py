@@ -1,10 +1,13 @@
-"""``gamerec serve``: the gRPC referee service (validator.service), until SIGTERM or SIGINT."""
+"""``gamerec serve``: the gRPC referee service (validator.service), until SIGTERM or SIGINT.
+
+With ``--matches FILE`` it serves MatchService too (live matches, docs/live.md).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,6 +20,9 @@ from gamerec.validator.service.server import (
     DEFAULT_MAX_MESSAGE_BYTES,
     ServeSettings,
 )
+
+if TYPE_CHECKING:
+    from gamerec.validator.service.match_servicer import MatchSettings
 
 
 def serve(
@@ -55,6 +61,46 @@ def serve(
         float,
         typer.Option(min=0, help="Seconds that calls in flight get to finish at shutdown."),
     ] = DEFAULT_GRACE_SECONDS,
+    matches: Annotated[
+        str,
+        typer.Option(
+            metavar="FILE",
+            help="Serve MatchService (live matches) too, kept in this SQLite file (made if "
+            "missing; docs/live.md).",
+        ),
+    ] = "",
+    host_key: Annotated[
+        str,
+        typer.Option(
+            metavar="KEY",
+            help="With --matches: the host's Ed25519 private key, which seals and signs every "
+            "record (default: FILE.host-key, made if missing).",
+        ),
+    ] = "",
+    admin_token_file: Annotated[
+        str,
+        typer.Option(
+            metavar="PATH",
+            help="With --matches: a file holding the admin token that CreateMatch needs (as "
+            "'authorization: Bearer TOKEN'); without it anyone may create matches.",
+        ),
+    ] = "",
+    match_limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME=N",
+            help="With --matches: change a limit of the match service (gamerec limits lists "
+            "them), e.g. watchers=100; repeatable.",
+        ),
+    ] = None,
+    test_clock: Annotated[
+        str,
+        typer.Option(
+            metavar="PATH",
+            help="With --matches: read the referee's clock from a file of nanoseconds that "
+            "tests move forward (docs/live.md, 'Testing a client'), not the system clock.",
+        ),
+    ] = "",
 ) -> None:
     """Serve gamerec.v1.RecordService over gRPC, with health and reflection.
 
@@ -64,13 +110,58 @@ def serve(
     SIGTERM or SIGINT stops it gracefully: calls in flight finish, then it exits 0.
     """
     log_to(sys.stderr)
-    settings = ServeSettings(
-        host=host,
-        port=port,
-        workers=workers,
-        inline_bytes=inline_bytes,
-        max_message_bytes=max_message_bytes,
-        grace=grace,
-    )
     with reported_errors():
+        settings = ServeSettings(
+            host=host,
+            port=port,
+            workers=workers,
+            inline_bytes=inline_bytes,
+            max_message_bytes=max_message_bytes,
+            grace=grace,
+            matches=_match_settings(
+                matches, host_key, admin_token_file, match_limit or [], test_clock
+            ),
+        )
         asyncio.run(serve_forever(settings, processes))
+
+
+def _match_settings(
+    store: str, host_key: str, admin_token_file: str, limits: list[str], test_clock: str
+) -> MatchSettings | None:
+    """MatchService's settings from the options (None without --matches).
+
+    The host key defaults to ``FILE.host-key``, made (with its ``.pub``) when missing. The
+    store is opened once here, so a wrong file or key is reported before the server starts.
+
+    Raises:
+        GamerecError: an option without --matches, a key or token file that cannot be read,
+            an unknown limit, or a store that cannot be opened.
+    """
+    from gamerec.recorder.errors import GamerecError
+
+    if not store:
+        if host_key or admin_token_file or limits or test_clock:
+            raise GamerecError(
+                "--host-key, --admin-token-file, --match-limit and --test-clock "
+                "go with --matches FILE"
+            )
+        return None
+    from gamerec.validator.service.match_servicer import (
+        MatchSettings,
+        admin_token_hash,
+        check_store,
+        host_key_file,
+        match_limits,
+    )
+
+    key_file, made = host_key_file(store, host_key)
+    settings = MatchSettings(
+        store=store,
+        host_key=key_file,
+        host_key_made=made,
+        admin_token_hash=admin_token_hash(admin_token_file) if admin_token_file else None,
+        limits=match_limits(limits),
+        test_clock=test_clock,
+    )
+    asyncio.run(check_store(settings))
+    return settings

@@ -130,6 +130,43 @@ class RecordBuilder:
         for seat in seats:
             record.seats.append(seat if isinstance(seat, pb.Seat) else pb.Seat(name=seat))
         _set_metadata(record, metadata)
+        self._start(record, state_seats, signing_keys, public_keys)
+
+    @classmethod
+    def from_record(
+        cls,
+        record: pb.GameRecord,
+        *,
+        state_seats: bool = True,
+        signing_keys: Mapping[int, Ed25519PrivateKey] | None = None,
+        public_keys: Mapping[int, bytes] | None = None,
+    ) -> RecordBuilder:
+        """A builder that starts from a record's rules, seats and metadata (not its moves).
+
+        For a platform that holds the rules as a record's ``Rules`` message (a live match's
+        request); the arguments are the class's.
+
+        Raises:
+            RulesError: the game is unknown, the variant impossible, or the seats do not
+                match the variant's number of players.
+            KeyFileError: a key for a seat the record does not have.
+        """
+        start = pb.GameRecord(format_version=1)
+        start.rules.CopyFrom(record.rules)
+        start.seats.extend(record.seats)
+        start.metadata.CopyFrom(record.metadata)
+        builder = cls.__new__(cls)
+        builder._start(start, state_seats, signing_keys, public_keys)
+        return builder
+
+    def _start(
+        self,
+        record: pb.GameRecord,
+        state_seats: bool,
+        signing_keys: Mapping[int, Ed25519PrivateKey] | None,
+        public_keys: Mapping[int, bytes] | None,
+    ) -> None:
+        """Take ``record`` (no moves) as the record being written, at the start position."""
         self._record = record
         self._identity: RulesIdentity = identify(record)
         self._reader = reader_for(self._identity)
@@ -153,6 +190,20 @@ class RecordBuilder:
     def plies(self) -> int:
         """The plies played so far."""
         return len(self._record.moves)
+
+    @property
+    def identity(self) -> RulesIdentity:
+        """The game's registry entry and the engine's variant."""
+        return self._identity
+
+    @property
+    def comment(self) -> str:
+        """The comment on the whole game (not sealed: it may change at any time)."""
+        return self._record.comment
+
+    @comment.setter
+    def comment(self, text: str) -> None:
+        self._record.comment = text
 
     @property
     def to_move(self) -> int:
@@ -231,6 +282,29 @@ class RecordBuilder:
             self._result_changed()
         return events
 
+    def move(self, ply: int) -> pb.Move:
+        """A copy of the recorded move of ``ply`` (1-based; its seat, action and annotations).
+
+        Raises:
+            IndexError: no such ply.
+        """
+        if not 1 <= ply <= self.plies:
+            raise IndexError(f"no ply {ply} (plies so far: {self.plies})")
+        copy = pb.Move()
+        copy.CopyFrom(self._record.moves[ply - 1])
+        return copy
+
+    def head_after(self, ply: int) -> bytes:
+        """The seal's chain head after ``ply`` (0: the final head); empty when unsealed.
+
+        Raises:
+            IndexError: no such ply.
+        """
+        if self._seal is None:
+            return b""
+        seal = self._record.seal
+        return seal.final_head if ply == 0 else seal.plies[ply - 1].head
+
     def add_signature(self, ply: int, signer: int, signature: bytes) -> None:
         """Add a signature made elsewhere over the head after ``ply`` (0: the final head).
 
@@ -260,6 +334,7 @@ class RecordBuilder:
         *,
         scores: Iterable[int] | None = None,
         winners: Iterable[int] = (),
+        unfinished: bool = False,
     ) -> pb.GameRecord:
         """End the record before the game's end for a reason outside the rules.
 
@@ -267,6 +342,7 @@ class RecordBuilder:
             termination: ``timeout``, ``agreement``, ``abandoned`` or ``adjudicated``.
             scores: the scores claimed, if any (an agreement usually claims them).
             winners: the winning seats claimed, if any.
+            unfinished: claim ``Result *`` (no result: an abandoned game), not scores.
 
         Returns:
             The record as it now stands (as :attr:`record`).
@@ -283,7 +359,9 @@ class RecordBuilder:
         result = self._record.result
         result.Clear()
         result.termination = STOP_TERMINATIONS[termination]
-        if scores is not None:
+        if unfinished:
+            result.unfinished.SetInParent()
+        elif scores is not None:
             result.scores.values.extend(scores)
         result.winners.extend(winners)
         self._result_changed()

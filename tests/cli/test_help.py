@@ -67,7 +67,7 @@ def test_gamerec_limits_lists_every_limit_with_its_default() -> None:
     assert set(MEANINGS) == set(DEFAULT_LIMITS.__slots__)
     result = CliRunner().invoke(app, ["limits"])
     assert result.exit_code == 0
-    lines = result.stdout.splitlines()
+    lines = result.stdout.split("\n\n")[0].splitlines()
     assert lines[0].split() == ["NAME", "DEFAULT", "WHAT", "IT", "BOUNDS"]
     for field, line in zip(DEFAULT_LIMITS.__slots__, lines[1:], strict=True):
         name, default, *_ = line.split()

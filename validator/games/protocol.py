@@ -331,6 +331,18 @@ class Engine(Protocol[VariantT, MoveT]):
         """
         ...
 
+    def play_chosen(
+        self, state: GameState[MoveT], choose: Callable[[GameState[MoveT], list[MoveT]], MoveT]
+    ) -> MoveT:
+        """Play one whole ply on ``state`` in place, ``choose`` picking each decision; return it.
+
+        ``choose(state, options)`` gets the legal decisions (``state.legal_moves()``) and
+        returns one of them. A ply is one decision in every game but Oust, where a turn chains
+        placements and ``choose`` is asked again after each capturing placement. The game
+        must not be over.
+        """
+        ...
+
     def random_game(
         self,
         variant: VariantT,
@@ -552,6 +564,17 @@ class BaseEngine(Generic[OptionsT, MoveT, StateT]):
 
     def first_decision(self, move: MoveT) -> MoveT:
         """The first decision of ``move``: the whole ply, in every game that does not chain."""
+        return move
+
+    def play_chosen(
+        self, state: GameState[MoveT], choose: Callable[[GameState[MoveT], list[MoveT]], MoveT]
+    ) -> MoveT:
+        """Play the ply ``choose(state, state.legal_moves())`` picks, checked; return it.
+
+        Every listed decision is a whole ply in a game that does not chain decisions.
+        """
+        move = choose(state, state.legal_moves())
+        state.play(move)
         return move
 
     def random_game(

@@ -42,6 +42,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Final
 
+from gamerec.recorder.errors import GamerecError
 from gamerec.validator.batch import default_workers
 from gamerec.validator.service.calls import LOGGER, log_event, log_to
 from gamerec.validator.service.server import (
@@ -84,7 +85,7 @@ async def _serve_alone(settings: ServeSettings) -> None:
 
     def listening(port: int, workers: int) -> None:
         address = address_of(settings.host, port)
-        log_event("listening", address=address, processes=1, workers=workers)
+        log_event("listening", address=address, processes=1, workers=workers, **_more(settings))
 
     await serve_until(
         settings,
@@ -96,6 +97,11 @@ async def _serve_alone(settings: ServeSettings) -> None:
         stopping=lambda: log_event("stopping", grace_seconds=settings.grace),
     )
     log_event("stopped")
+
+
+def _more(settings: ServeSettings) -> dict[str, object]:
+    """What the ``listening`` line says besides the address: the match service's settings."""
+    return settings.matches.log_fields() if settings.matches is not None else {}
 
 
 class ServerProcess:
@@ -155,6 +161,7 @@ class Supervisor:
                 address=address_of(self.settings.host, self.port),
                 processes=self.processes,
                 workers=self.workers_each * self.processes,
+                **_more(self.settings),
             )
             await stop.wait()
             self.stopping = True
@@ -240,7 +247,7 @@ def run_server_process(
     log_to(sys.stderr)
     try:
         asyncio.run(_serve_shared(settings, port, workers, report))
-    except ListenError as error:
+    except GamerecError as error:  # cannot listen; a match store that cannot be opened
         report.send(("failed", str(error)))
 
 

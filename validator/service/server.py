@@ -11,11 +11,12 @@ one such server per core, sharing the port (gamerec.validator.service.processes)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import socket
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import grpc
 import grpc.aio
@@ -26,6 +27,9 @@ from gamerec.recorder.errors import GamerecError
 from gamerec.validator.service.pool import DEFAULT_INLINE_BYTES, WorkerPool
 from gamerec.validator.service.reflection import enable_reflection
 from gamerec.validator.service.servicer import SERVICE_NAME, RecordServicer
+
+if TYPE_CHECKING:
+    from gamerec.validator.service.match_servicer import MatchSettings
 
 #: The default limit of a request or response (a record of about two million plies).
 DEFAULT_MAX_MESSAGE_BYTES: Final = 16 * 1024 * 1024
@@ -145,6 +149,8 @@ class ServeSettings:
         grace: seconds that calls in flight get to finish at shutdown.
         extra_services: services served beside RecordService (their ``register`` functions
             must be module-level, so that other processes can import them).
+        matches: serve MatchService too, with this store and these settings (live matches,
+            gamerec.validator.service.match_servicer); None: not.
     """
 
     host: str = "127.0.0.1"
@@ -154,6 +160,7 @@ class ServeSettings:
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     grace: float = DEFAULT_GRACE_SECONDS
     extra_services: tuple[ExtraService, ...] = ()
+    matches: MatchSettings | None = None
 
 
 async def serve_until(
@@ -181,21 +188,34 @@ async def serve_until(
         ListenError: the address cannot be bound.
     """
     with WorkerPool(workers, inline_bytes=settings.inline_bytes) as pool:
-        health = health_aio.HealthServicer()
-        server, bound = await create_server(
-            address_of(settings.host, port),
-            pool=pool,
-            max_message_bytes=settings.max_message_bytes,
-            health=health,
-            extra_services=settings.extra_services,
-            reuse_port=reuse_port,
-        )
-        await server.start()
-        listening(bound, pool.workers)
-        await stop.wait()
-        stopping()
-        await health.enter_graceful_shutdown()
-        await server.stop(settings.grace)
+        async with _match_service(settings) as matches:
+            health = health_aio.HealthServicer()
+            server, bound = await create_server(
+                address_of(settings.host, port),
+                pool=pool,
+                max_message_bytes=settings.max_message_bytes,
+                health=health,
+                extra_services=(*settings.extra_services, *matches),
+                reuse_port=reuse_port,
+            )
+            await server.start()
+            listening(bound, pool.workers)
+            await stop.wait()
+            stopping()
+            await health.enter_graceful_shutdown()
+            await server.stop(settings.grace)
+
+
+@contextlib.asynccontextmanager
+async def _match_service(settings: ServeSettings) -> AsyncIterator[tuple[ExtraService, ...]]:
+    """MatchService's referee while the server runs, when the settings ask for it."""
+    if settings.matches is None:
+        yield ()
+        return
+    from gamerec.validator.service.match_servicer import running_matches  # noqa: PLC0415
+
+    async with running_matches(settings.matches) as service:
+        yield (service,)
 
 
 def stop_on_signals(stop: asyncio.Event) -> None:

@@ -1,0 +1,383 @@
+"""``gamerec match new|show|list|abort`` against a server, ``gamerec match export`` of a store.
+
+Thin: each command is one MatchService call (gamerec.v1.MatchService, docs/live.md) and its
+answer printed, or (``export``) the final records read from a match store file. A call the
+server refuses is one line on stderr, ``gamerec: error: CODE: message``, and exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from gamerec.cli.collected import OutOption, ToOption, output_encoding, written_note
+from gamerec.cli.edge import fail, reported_errors
+from gamerec.recorder.syntax.registered import known_games
+
+if TYPE_CHECKING:
+    from gamerec.v1 import match_pb2 as mpb
+    from gamerec.v1 import match_pb2_grpc as mgrpc
+
+app = typer.Typer(
+    name="match",
+    help="Live matches on a server: new, show, list, abort; export a match store's records.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="markdown",
+    pretty_exceptions_show_locals=False,
+)
+
+ServerOption = Annotated[
+    str,
+    typer.Option("--server", metavar="HOST:PORT", help="The gamerec server (gamerec serve)."),
+]
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print the answer as one line of ProtoJSON.")
+]
+AdminOption = Annotated[
+    str,
+    typer.Option(
+        "--admin-token-file",
+        metavar="PATH",
+        help="A file holding the server's admin token (sent as 'authorization: Bearer').",
+    ),
+]
+DEFAULT_SERVER = "127.0.0.1:50051"
+#: Seconds a call may take.
+CALL_SECONDS = 30.0
+
+
+class Policy(StrEnum):
+    """What an illegal move costs."""
+
+    REJECT = "reject"
+    FORFEIT = "forfeit"
+
+
+class Status(StrEnum):
+    """Which matches."""
+
+    OPEN = "open"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+@app.command()
+def new(
+    *,
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            metavar="GAME",
+            help=f"{known_games(' or ')}, in any spelling (case, - and _ do not matter).",
+        ),
+    ],
+    seat: Annotated[
+        list[str],
+        typer.Option("--seat", metavar="NAME", help="A seat's player, in seat order; repeat."),
+    ],
+    clock: Annotated[
+        str,
+        typer.Option(
+            "--clock",
+            metavar="CONTROL",
+            help="The time control: - (none), 300, 300+3, 300d3, 300b3, 30/move (docs/live.md).",
+        ),
+    ] = "-",
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant", metavar="TAG=VALUE", help="A variant option as a GRN tag (Players=3)."
+        ),
+    ] = None,
+    key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--key",
+            metavar="SEAT=FILE",
+            help="A seat's public key file, for the seat to sign its plies (1=alice.pub).",
+        ),
+    ] = None,
+    illegal: Annotated[
+        Policy, typer.Option("--illegal", help="What an illegal move costs.")
+    ] = Policy.REJECT,
+    event: Annotated[str, typer.Option(help="The record's Event.")] = "",
+    site: Annotated[str, typer.Option(help="The record's Site.")] = "",
+    round_: Annotated[str, typer.Option("--round", help="The record's Round.")] = "",
+    server: ServerOption = DEFAULT_SERVER,
+    admin_token_file: AdminOption = "",
+    as_json: JsonOption = False,
+) -> None:
+    """Create a match; print its id and one secret token per seat (shown only now)."""
+    from gamerec.v1 import match_pb2 as mpb
+
+    with reported_errors():
+        request = mpb.CreateMatchRequest(
+            rules=_rules(game, variant or []),
+            seats=_seats(seat, key or []),
+            time_control=clock,
+            illegal_move_policy=(
+                mpb.ILLEGAL_MOVE_POLICY_FORFEIT
+                if illegal is Policy.FORFEIT
+                else mpb.ILLEGAL_MOVE_POLICY_REJECT
+            ),
+            event=event,
+            site=site,
+            round=round_,
+        )
+        metadata = _admin(admin_token_file)
+    with _service(server) as stub:
+        created = stub.CreateMatch(request, timeout=CALL_SECONDS, metadata=metadata)
+    if as_json:
+        _print_json(created)
+        return
+    record = created.created.created.record
+    typer.echo(f"match {created.match_id}  {_game(record)}  clock {_clock(created)}")
+    for number, (name, token) in enumerate(zip(seat, created.seat_tokens, strict=True), 1):
+        typer.echo(f"seat {number}  {name}  {token}")
+
+
+@app.command()
+def show(
+    match_id: Annotated[str, typer.Argument(metavar="ID", help="The match.")],
+    server: ServerOption = DEFAULT_SERVER,
+    as_json: JsonOption = False,
+) -> None:
+    """Show a match now: status, seat to move, clocks, the last plies, the legal moves."""
+    from gamerec.v1 import match_pb2 as mpb
+
+    with _service(server) as stub:
+        state = stub.GetMatch(mpb.GetMatchRequest(match_id=match_id), timeout=CALL_SECONDS)
+    if as_json:
+        _print_json(state)
+        return
+    for line in _state_lines(state):
+        typer.echo(line)
+
+
+@app.command(name="list")
+def list_(
+    status: Annotated[Status | None, typer.Option("--status", help="Only these matches.")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many.")] = 100,
+    server: ServerOption = DEFAULT_SERVER,
+    as_json: JsonOption = False,
+) -> None:
+    """List the server's matches, newest first."""
+    from gamerec.v1 import match_pb2 as mpb
+
+    wanted = _status_value(status) if status else mpb.MATCH_STATUS_UNSPECIFIED
+    with _service(server) as stub:
+        answer = stub.ListMatches(
+            mpb.ListMatchesRequest(status=wanted, limit=limit), timeout=CALL_SECONDS
+        )
+    if as_json:
+        _print_json(answer)
+        return
+    for summary in answer.matches:
+        typer.echo(_summary_line(summary))
+
+
+@app.command()
+def abort(
+    match_id: Annotated[str, typer.Argument(metavar="ID", help="The match.")],
+    token: Annotated[
+        str,
+        typer.Option(help="A seat's token (a seat may abort until every seat has moved)."),
+    ] = "",
+    server: ServerOption = DEFAULT_SERVER,
+    admin_token_file: AdminOption = "",
+) -> None:
+    """Call a match off with no result (a seat by its token, or the admin at any time)."""
+    from gamerec.v1 import match_pb2 as mpb
+
+    with reported_errors():
+        metadata = _admin(admin_token_file)
+    with _service(server) as stub:
+        answer = stub.Abort(
+            mpb.AbortRequest(match_id=match_id, token=token),
+            timeout=CALL_SECONDS,
+            metadata=metadata,
+        )
+    for event in answer.events:
+        if event.HasField("ended"):
+            typer.echo(f"match {match_id}: {event.ended.reason}")
+
+
+@app.command()
+def export(
+    store: Annotated[
+        str, typer.Argument(metavar="DB", help="A match store (gamerec serve --matches).")
+    ],
+    output: OutOption,
+    to: ToOption = None,
+    aborted: Annotated[
+        bool, typer.Option("--aborted", help="Aborted matches too (no result: Result *).")
+    ] = False,
+) -> None:
+    """Write the final records of a match store's finished matches, oldest first.
+
+    Each record is judged, sealed and signed as the referee left it, with every signature
+    the seats sent: ready for validate, verify, standings, stats and view. The store is only
+    read (a server may be running on it).
+    """
+    from gamerec.recorder.codecs import write_records
+    from gamerec.v1 import match_pb2 as mpb
+    from gamerec.validator.live.sqlite_store import final_records
+
+    encoding = output_encoding(output, to)
+    statuses = [mpb.MATCH_STATUS_FINISHED] + ([mpb.MATCH_STATUS_ABORTED] if aborted else [])
+    with reported_errors():
+        count = write_records(final_records(store, statuses), output, encoding)
+    written_note(count, output, encoding)
+
+
+# -- the calls ------------------------------------------------------------------------------
+
+
+@contextmanager
+def _service(server: str) -> Iterator[mgrpc.MatchServiceStub]:
+    """A MatchService stub on a channel to ``server``; a refused call is one line, exit 2."""
+    import grpc
+
+    from gamerec.v1 import match_pb2_grpc as mgrpc
+
+    with grpc.insecure_channel(server) as channel:
+        try:
+            yield mgrpc.MatchServiceStub(channel)
+        except grpc.RpcError as error:
+            code = error.code() if isinstance(error, grpc.Call) else None
+            details = error.details() if isinstance(error, grpc.Call) else str(error)
+            name = code.name if code is not None else "ERROR"
+            fail(f"{server}: {name}: {details}")
+
+
+def _admin(path: str) -> tuple[tuple[str, str | bytes], ...]:
+    if not path:
+        return ()
+    from gamerec.recorder.errors import GamerecError
+
+    try:
+        with open(path, encoding="utf-8") as stream:
+            token = stream.readline().strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise GamerecError(f"{path}: cannot read the admin token: {error}") from None
+    return (("authorization", f"Bearer {token}"),)
+
+
+def _rules(game: str, variant: list[str]) -> Any:
+    from gamerec.recorder.errors import GamerecError
+    from gamerec.recorder.grn_tags import read_tag
+    from gamerec.recorder.notation import game_from_name
+    from gamerec.v1 import record_pb2 as pb
+
+    if game_from_name(game) is None:
+        raise GamerecError(f"--game: unknown game {game!r}; known: {known_games()}")
+    record = pb.GameRecord()
+    read_tag(record, "Game", game)
+    for option in variant:
+        tag, equals, value = option.partition("=")
+        if not equals:
+            raise GamerecError(f"--variant: expected TAG=VALUE such as Players=3, found {option!r}")
+        read_tag(record, tag.strip(), value.strip())
+    record.rules.SetInParent()
+    return record.rules
+
+
+def _seats(names: list[str], keys: list[str]) -> list[mpb.MatchSeat]:
+    from gamerec.recorder.errors import GamerecError
+    from gamerec.recorder.signing import load_public_key
+    from gamerec.v1 import match_pb2 as mpb
+
+    seats = [mpb.MatchSeat(name=name) for name in names]
+    for entry in keys:
+        number, equals, path = entry.partition("=")
+        if not equals or not number.strip().isdigit() or not 1 <= int(number) <= len(seats):
+            raise GamerecError(
+                f"--key: expected SEAT=FILE with a seat from 1 to {len(seats)}, found {entry!r}"
+            )
+        seats[int(number) - 1].public_key = load_public_key(path)
+    return seats
+
+
+def _status_value(status: Status) -> Any:
+    from gamerec.v1 import match_pb2 as mpb
+
+    return {
+        Status.OPEN: mpb.MATCH_STATUS_OPEN,
+        Status.FINISHED: mpb.MATCH_STATUS_FINISHED,
+        Status.ABORTED: mpb.MATCH_STATUS_ABORTED,
+    }[status]
+
+
+# -- printing ---------------------------------------------------------------------------------
+
+
+def _print_json(message: Any) -> None:
+    from google.protobuf import json_format
+
+    sys.stdout.write(json_format.MessageToJson(message, indent=None) + "\n")
+
+
+def _game(record: Any) -> str:
+    from gamerec.recorder.notation import game_label
+
+    return str(game_label(record.rules.game))
+
+
+def _clock(created: mpb.CreateMatchResponse) -> str:
+    return created.created.created.time_control
+
+
+def _duration(value: Any) -> str:
+    from gamerec.recorder.grn_values import format_clock
+
+    return str(format_clock(value))
+
+
+_STATUS_WORDS = {1: "open", 2: "finished", 3: "aborted"}
+
+
+def _state_lines(state: mpb.MatchState) -> list[str]:
+    record = state.record
+    status = _STATUS_WORDS.get(state.status, "unknown")
+    head = f"match {state.match_id}  {_game(record)}  {status}  clock {state.time_control}"
+    if state.to_move:
+        head += f"  ply {state.plies + 1}, seat {state.to_move} to move"
+    lines = [head]
+    for number, seat in enumerate(record.seats, start=1):
+        clock = f"  {_duration(state.clocks[number - 1])}" if state.clocks else ""
+        running = "  (running)" if number == state.to_move and state.clocks else ""
+        lines.append(f"seat {number}  {seat.name}{clock}{running}")
+    if record.moves:
+        from gamerec.recorder.notation import format_action
+
+        shown = list(enumerate(record.moves, start=1))[-10:]
+        lines.append("last plies  " + "  ".join(f"{n}. {format_action(m)}" for n, m in shown))
+    if state.legal_moves:
+        more = len(state.legal_moves) - 20
+        tail = f" ... ({more} more)" if more > 0 else ""
+        lines.append("legal  " + " ".join(state.legal_moves[:20]) + tail)
+    if state.draw_offered_by:
+        lines.append(f"draw offered by seat {state.draw_offered_by}")
+    if state.HasField("ended"):
+        lines.append(f"ended: {state.ended.reason}")
+    return lines
+
+
+def _summary_line(summary: mpb.MatchSummary) -> str:
+    from gamerec.recorder.notation import game_label
+
+    status = _STATUS_WORDS.get(summary.status, "unknown")
+    created = summary.created.ToJsonString()
+    seats = ", ".join(summary.seats)
+    where = f"seat {summary.to_move} to move" if summary.to_move else status
+    return (
+        f"{summary.match_id}  {game_label(summary.game)}  {summary.time_control}  {seats}  "
+        f"{summary.plies} plies  {where}  {created}"
+    )

@@ -1,0 +1,143 @@
+"""The match store: where live matches are kept, and the one judge of which event is accepted.
+
+The store is the source of truth. A match is its log of events (:class:`~gamerec.validator.
+live.match.Logged`, numbered from 1); an event is accepted only by :meth:`MatchStore.append`,
+a conditional append in one transaction that succeeds only when the log still ends where the
+referee saw it end (``expected``), and is committed before the referee answers anyone. So
+several server processes (or servers) sharing one store can never both accept a ply, and a
+timer's flag is appended exactly once however many processes run timers.
+
+Beside the log the store keeps, per match, the seats' token hashes, a summary for lists and,
+once the match is over, its final record (for ``gamerec match export``); and for the whole
+service a heartbeat, from which a server that starts alone learns how long the service was
+down (:meth:`MatchStore.start`).
+
+:class:`MatchStore` is the interface; ``sqlite_store`` is the embedded backend (one file,
+WAL, any number of processes on one machine). Another backend (PostgreSQL, several machines)
+implements the same methods; its :meth:`~MatchStore.changes` must give every process every
+event appended by another, in the order of their commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from gamerec.recorder.errors import GamerecError
+from gamerec.v1 import match_pb2 as mpb
+from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.live.clocks import Instant
+from gamerec.validator.live.match import Logged
+
+
+class StoreError(GamerecError):
+    """The store cannot do the job: it cannot be opened, or a write failed."""
+
+
+class OpenMatchesLimitError(StoreError):
+    """The server holds as many open matches as its limit allows."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """An event appended to some match's log, as :meth:`MatchStore.changes` reports it."""
+
+    match_id: str
+    entry: Logged
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """What :meth:`MatchStore.start` found.
+
+    Attributes:
+        alone: no other server process was running on this store.
+        last_alive: when alone, the last moment the service is known to have been up (its
+            last heartbeat), if it ever ran; None otherwise.
+    """
+
+    alone: bool
+    last_alive: Instant | None
+
+
+class MatchStore(Protocol):
+    """Where matches are kept (see the module docstring)."""
+
+    async def create(
+        self,
+        created: Logged,
+        token_hashes: Sequence[bytes],
+        summary: mpb.MatchSummary,
+        most_open: int,
+    ) -> None:
+        """Store a new match: its first event and its seats' token hashes.
+
+        Raises:
+            OpenMatchesLimitError: ``most_open`` matches are open already.
+            StoreError: the write failed.
+        """
+        ...
+
+    async def append(
+        self,
+        match_id: str,
+        events: Sequence[Logged],
+        expected: int,
+        summary: mpb.MatchSummary,
+        final_record: pb.GameRecord | None,
+    ) -> bool:
+        """Append ``events`` if the match's log ends at event ``expected``; committed on True.
+
+        ``summary`` (and, once the match is over, ``final_record``) replace the stored ones
+        in the same transaction. False: the log has moved on (another process appended).
+
+        Raises:
+            StoreError: the write failed (nothing was appended).
+        """
+        ...
+
+    async def log(self, match_id: str, after: int = 0) -> list[Logged]:
+        """The match's events after event number ``after`` (empty for an unknown match)."""
+        ...
+
+    async def token_hashes(self, match_id: str) -> tuple[bytes, ...] | None:
+        """The seats' token hashes in seat order; None for an unknown match."""
+        ...
+
+    async def open_matches(self) -> list[str]:
+        """The ids of every open match."""
+        ...
+
+    async def summaries(
+        self, status: mpb.MatchStatus.ValueType, limit: int, before: str
+    ) -> list[mpb.MatchSummary]:
+        """Matches newest first: of ``status`` (unspecified: any), created before ``before``."""
+        ...
+
+    async def changes(self) -> list[Change]:
+        """Every event appended since the last call (by any process), in commit order.
+
+        The first call reports what was appended since the store was opened.
+        """
+        ...
+
+    async def start(self, now: Instant) -> Start:
+        """Register this server process as running; say whether it is the only one.
+
+        When it is alone, the caller records the outage of every open match (from
+        ``last_alive`` to ``now``) and then calls :meth:`started`.
+        """
+        ...
+
+    async def started(self, now: Instant) -> None:
+        """The outages are recorded: other processes may start beside this one."""
+        ...
+
+    async def heartbeat(self, now: Instant) -> None:
+        """Record that the service is up at ``now``."""
+        ...
+
+    async def close(self) -> None:
+        """Stop using the store (a last heartbeat first, when the caller sent one)."""
+        ...

@@ -1,0 +1,506 @@
+"""The MatchService servicer: a thin shell over the referee (``gamerec.validator.live``).
+
+Each RPC reads its request (bytes in: the size is checked against the ``request_bytes``
+limit before anything is parsed), takes the time it was received, asks the
+:class:`~gamerec.validator.live.referee.Referee`, and sends its answer. What cannot be done
+ends the call with a status whose google.rpc details name the field (protos/gamerec/v1/
+match.proto): INVALID_ARGUMENT (``BadRequest``), FAILED_PRECONDITION (``PreconditionFailure``),
+NOT_FOUND (``ResourceInfo``), UNAUTHENTICATED, RESOURCE_EXHAUSTED (``QuotaFailure``) and
+UNAVAILABLE when the store fails, each with an ``ErrorInfo`` whose reason is a stable code
+and whose metadata ``field`` names the field. Every call writes one log line.
+
+:func:`running_matches` opens the store, starts the referee for one server process and gives
+the service to register beside RecordService; ``gamerec serve --matches FILE`` uses it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Final, NoReturn, TypeVar
+
+import grpc
+import grpc.aio
+from google.protobuf import any_pb2
+from google.protobuf.message import DecodeError, Message
+from google.rpc import code_pb2, error_details_pb2, status_pb2  # type: ignore[import-untyped]
+from grpc_status import rpc_status
+
+from gamerec.recorder.errors import GamerecError, bounded
+from gamerec.recorder.signing import (
+    fingerprint,
+    load_private_key,
+    load_public_key,
+    new_key,
+    public_bytes,
+    write_key_pair,
+)
+from gamerec.v1 import match_pb2 as mpb
+from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.live.clocks import Clock, FileClock, Instant, SystemClock
+from gamerec.validator.live.match import ADMIN, CommandRefusedError, Match, Outcome, Refusal
+from gamerec.validator.live.referee import (
+    BadTokenError,
+    LimitReachedError,
+    MatchLimits,
+    Referee,
+    RefereeTuning,
+    UnknownMatchError,
+    token_hash,
+)
+from gamerec.validator.live.sqlite_store import SQLiteMatchStore
+from gamerec.validator.live.store import StoreError
+from gamerec.validator.service.calls import LOGGER, Call
+from gamerec.validator.service.match_access import MatchAccess
+from gamerec.validator.service.server import ExtraService
+from gamerec.validator.service.servicer import Context, cancelled_status, end_with
+
+#: The service's full name, as clients, health and reflection name it.
+MATCH_SERVICE_NAME: Final = mpb.DESCRIPTOR.services_by_name["MatchService"].full_name
+#: The domain of the service's ``ErrorInfo`` details.
+DOMAIN: Final = "gamerec.v1.MatchService"
+#: The signature's length (Ed25519).
+SIGNATURE_BYTES: Final = 64
+
+M = TypeVar("M", bound=Message)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSettings:
+    """How a server runs MatchService (picklable: server processes receive it).
+
+    Attributes:
+        store: the SQLite match store's file.
+        host_key: the host's private key file (seals and signs every record); "": none.
+        admin_token_hash: the SHA-256 of the admin token; None: anyone may create matches.
+        limits: the service's limits.
+        test_clock: a file whose number is the clock (tests; ``--test-clock``); "": the
+            system clock.
+        tuning: how often the referee polls the store and beats.
+    """
+
+    store: str
+    host_key: str = ""
+    admin_token_hash: bytes | None = None
+    limits: MatchLimits = field(default_factory=MatchLimits)
+    test_clock: str = ""
+    tuning: RefereeTuning = field(default_factory=RefereeTuning)
+    host_key_made: bool = False
+
+    def log_fields(self) -> dict[str, object]:
+        """What the server's ``listening`` line says of the match service."""
+        fields: dict[str, object] = {"matches": self.store}
+        if self.host_key:
+            fields["host_key"] = fingerprint(load_public_key(self.host_key))
+            fields["host_key_file"] = self.host_key
+        if self.host_key_made:
+            fields["host_key_made"] = True
+        fields["admin_token"] = self.admin_token_hash is not None
+        if self.test_clock:
+            fields["test_clock"] = self.test_clock
+        return fields
+
+
+def host_key_file(store: str, given: str) -> tuple[str, bool]:
+    """The host key's file: ``given``, else ``STORE.host-key``, made if missing; and if made.
+
+    Raises:
+        KeyFileError: the default key cannot be written.
+    """
+    if given:
+        return given, False
+    path = Path(f"{store}.host-key")
+    if path.exists():
+        return str(path), False
+    write_key_pair(new_key(), path, "gamerec host")
+    return str(path), True
+
+
+#: The longest admin token file read.
+MAX_TOKEN_FILE_BYTES: Final = 4096
+
+
+def admin_token_hash(path: str) -> bytes:
+    """The hash of the admin token in a file (its first line, without spaces around it).
+
+    Raises:
+        GamerecError: the file cannot be read, is too long, or holds no token.
+    """
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_TOKEN_FILE_BYTES + 1)
+    except OSError as error:
+        raise GamerecError(f"{path}: cannot read the admin token: {error.strerror}") from None
+    lines = data.decode("utf-8", "replace").strip().splitlines()
+    if len(data) > MAX_TOKEN_FILE_BYTES or not lines or not lines[0].strip():
+        raise GamerecError(f"{path}: expected one admin token on the first line")
+    return token_hash(lines[0].strip())
+
+
+def match_limits(settings: list[str]) -> MatchLimits:
+    """The match service's limits, with ``NAME=N`` settings changed.
+
+    Raises:
+        GamerecError: an unknown name, or a value that is not a whole number >= 1.
+    """
+    try:
+        return MatchLimits().with_settings(settings)
+    except ValueError as error:
+        raise GamerecError(f"--match-limit: {error}") from None
+
+
+async def check_store(settings: MatchSettings) -> None:
+    """Open the store with the host key and close it: a wrong file or key fails here.
+
+    Raises:
+        StoreError: the file cannot be opened as a match store, or is sealed with another key.
+        KeyFileError: the host key cannot be read.
+    """
+    host = load_private_key(settings.host_key) if settings.host_key else None
+    store = await SQLiteMatchStore(settings.store).open(public_bytes(host) if host else b"")
+    await store.close()
+
+
+@contextlib.asynccontextmanager
+async def running_matches(settings: MatchSettings) -> AsyncIterator[ExtraService]:
+    """Open the store, start this process's referee; the service to register; stop it after.
+
+    Raises:
+        StoreError: the store cannot be opened (or is sealed with another host key).
+        KeyFileError: the host key file cannot be read.
+        ClockFileError: the test clock's file cannot be read.
+    """
+    host = load_private_key(settings.host_key) if settings.host_key else None
+    clock: Clock = FileClock(settings.test_clock) if settings.test_clock else SystemClock()
+    store = await SQLiteMatchStore(settings.store).open(public_bytes(host) if host else b"")
+    referee = Referee(store, clock, host, settings.limits, settings.tuning)
+    try:
+        await referee.start()
+    except BaseException:
+        await store.close()
+        raise
+    servicer = MatchServicer(referee, MatchAccess(settings.admin_token_hash))
+    try:
+        yield ExtraService(MATCH_SERVICE_NAME, servicer.register)
+    finally:
+        await referee.stop()
+
+
+class MatchServicer:
+    """The RPCs of ``gamerec.v1.MatchService`` over one :class:`Referee`."""
+
+    def __init__(self, referee: Referee, access: MatchAccess) -> None:
+        """Serve the referee's matches; ``access`` checks the admin."""
+        self.referee = referee
+        self.access = access
+
+    def register(self, server: grpc.aio.Server) -> None:
+        """Add the service's handlers to a server."""
+        unary = (
+            self._unary("CreateMatch", mpb.CreateMatchRequest, self.create_match),
+            self._unary("Play", mpb.PlayRequest, self.play),
+            self._unary("Sign", mpb.SignRequest, self.sign),
+            self._unary("Resign", mpb.ResignRequest, self.resign),
+            self._unary("OfferDraw", mpb.OfferDrawRequest, self.offer_draw),
+            self._unary("AnswerDraw", mpb.AnswerDrawRequest, self.answer_draw),
+            self._unary("Abort", mpb.AbortRequest, self.abort),
+            self._unary("GetMatch", mpb.GetMatchRequest, self.get_match),
+            self._unary("ListMatches", mpb.ListMatchesRequest, self.list_matches),
+        )
+        handlers: dict[str, grpc.RpcMethodHandler[bytes, bytes]] = {
+            name: grpc.unary_unary_rpc_method_handler(behaviour) for name, behaviour in unary
+        }
+        handlers["Watch"] = grpc.unary_stream_rpc_method_handler(self.watch)
+        server.add_generic_rpc_handlers(
+            (grpc.method_handlers_generic_handler(MATCH_SERVICE_NAME, handlers),)
+        )
+
+    # -- the RPCs -------------------------------------------------------------------------------
+
+    async def create_match(
+        self, request: mpb.CreateMatchRequest, context: Context
+    ) -> mpb.CreateMatchResponse:
+        """CreateMatch: the admin's (when the server has an admin token)."""
+        self.access.check_admin(context.invocation_metadata())
+        return await self.referee.create(request)
+
+    async def play(self, request: mpb.PlayRequest, context: Context) -> mpb.PlayResponse:
+        """Play: a seat's move for a ply."""
+        _require(request.ply, "ply", "the ply being played is needed (plies played plus one)")
+        which = request.WhichOneof("action")
+        if which is None:
+            raise _bad("move", "NO_MOVE", "the move is needed: set move or text")
+        action = request.text if which == "text" else request.move
+        outcome = await self._as_seat(request, partial(_play, request.ply, action))
+        return mpb.PlayResponse(events=_events(outcome), illegal=outcome.finding)
+
+    async def sign(self, request: mpb.SignRequest, context: Context) -> mpb.SignResponse:
+        """Sign: a seat's signature over a head."""
+        if len(request.signature) != SIGNATURE_BYTES:
+            raise _bad(
+                "signature",
+                "BAD_SIGNATURE",
+                f"an Ed25519 signature is {SIGNATURE_BYTES} bytes, not {len(request.signature)}",
+            )
+        outcome = await self._as_seat(request, partial(_sign, request.ply, request.signature))
+        signed = outcome.events[0].event if outcome.events else None
+        return mpb.SignResponse(signed=signed, rejected=outcome.finding)
+
+    async def resign(self, request: mpb.ResignRequest, context: Context) -> mpb.ResignResponse:
+        """Resign."""
+        return mpb.ResignResponse(events=_events(await self._as_seat(request, _resign)))
+
+    async def offer_draw(
+        self, request: mpb.OfferDrawRequest, context: Context
+    ) -> mpb.OfferDrawResponse:
+        """OfferDraw."""
+        return mpb.OfferDrawResponse(events=_events(await self._as_seat(request, _offer)))
+
+    async def answer_draw(
+        self, request: mpb.AnswerDrawRequest, context: Context
+    ) -> mpb.AnswerDrawResponse:
+        """AnswerDraw."""
+        outcome = await self._as_seat(request, partial(_answer, request.accept))
+        return mpb.AnswerDrawResponse(events=_events(outcome))
+
+    async def abort(self, request: mpb.AbortRequest, context: Context) -> mpb.AbortResponse:
+        """Abort: a seat by its token, or the admin (no token, admin metadata)."""
+        if request.token:
+            return mpb.AbortResponse(events=_events(await self._as_seat(request, _abort)))
+        at = self.referee.clock.now()
+        _require(request.match_id, "match_id", "the match's id is needed")
+        self.access.check_admin(context.invocation_metadata())
+        outcome = await self.referee.command(request.match_id, partial(_abort, ADMIN), at)
+        return mpb.AbortResponse(events=_events(outcome))
+
+    async def get_match(self, request: mpb.GetMatchRequest, context: Context) -> mpb.MatchState:
+        """GetMatch."""
+        _require(request.match_id, "match_id", "the match's id is needed")
+        return await self.referee.state(request.match_id, list(request.decided))
+
+    async def list_matches(
+        self, request: mpb.ListMatchesRequest, context: Context
+    ) -> mpb.ListMatchesResponse:
+        """ListMatches."""
+        matches = await self.referee.summaries(request.status, request.limit, request.before)
+        return mpb.ListMatchesResponse(matches=matches)
+
+    async def watch(self, raw: bytes, context: Context) -> AsyncIterator[bytes]:
+        """Watch: the stored events, then each new one, until the match's end."""
+        call = Call("Watch", context.peer())
+        async with _answering(context, call):
+            request = self._parse(mpb.WatchRequest, raw)
+            _require(request.match_id, "match_id", "the match's id is needed")
+            async for event in await self.referee.watch(request.match_id, request.from_event):
+                call.plies += 1
+                yield event.SerializeToString()
+
+    # -- the shell ------------------------------------------------------------------------------
+
+    def _unary(
+        self,
+        method: str,
+        kind: type[M],
+        behaviour: Callable[[M, Context], Awaitable[Message]],
+    ) -> tuple[str, Callable[[bytes, Context], Awaitable[bytes]]]:
+        async def handle(raw: bytes, context: Context) -> bytes:
+            async with _answering(context, Call(method, context.peer())):
+                answer = await behaviour(self._parse(kind, raw), context)
+                return answer.SerializeToString()
+            raise AssertionError("unreachable: _answering ends a failed call")  # pragma: no cover
+
+        return method, handle
+
+    def _parse(self, kind: type[M], raw: bytes) -> M:
+        most = self.referee.limits.request_bytes
+        if len(raw) > most:
+            raise LimitReachedError(
+                "request_bytes",
+                "(request)",
+                f"the request is {len(raw):,} bytes, more than the limit of {most:,} "
+                "(limit request-bytes)",
+            )
+        try:
+            return kind.FromString(raw)
+        except DecodeError as error:
+            raise _bad("(request)", "BAD_REQUEST", f"not a {kind.__name__}: {error}") from None
+
+    async def _seat(self, match_id: str, token: str) -> int:
+        _require(match_id, "match_id", "the match's id is needed")
+        return await self.referee.seat(match_id, token)
+
+    async def _as_seat(self, request: _SeatRequest, command: _SeatCommand) -> Outcome:
+        """Run a seat's command: the time it was received, the seat its token names."""
+        at = self.referee.clock.now()
+        seat = await self._seat(request.match_id, request.token)
+        return await self.referee.command(request.match_id, partial(command, seat), at)
+
+
+# -- the commands, as the referee runs them --------------------------------------------------------
+
+#: A request a seat sends (with the match's id and its token).
+_SeatRequest = (
+    mpb.PlayRequest
+    | mpb.SignRequest
+    | mpb.ResignRequest
+    | mpb.OfferDrawRequest
+    | mpb.AnswerDrawRequest
+    | mpb.AbortRequest
+)
+#: A seat's command: the seat, the match, the moment it was received.
+_SeatCommand = Callable[[int, Match, Instant], Outcome]
+
+
+def _play(ply: int, action: str | pb.Move, seat: int, match: Match, at: Instant) -> Outcome:
+    return match.play(seat, ply, action, at)
+
+
+def _sign(ply: int, signature: bytes, seat: int, match: Match, at: Instant) -> Outcome:
+    return match.sign(seat, ply, signature, at)
+
+
+def _resign(seat: int, match: Match, at: Instant) -> Outcome:
+    return match.resign(seat, at)
+
+
+def _offer(seat: int, match: Match, at: Instant) -> Outcome:
+    return match.offer_draw(seat, at)
+
+
+def _answer(accept: bool, seat: int, match: Match, at: Instant) -> Outcome:
+    return match.answer_draw(seat, accept, at)
+
+
+def _abort(seat: int, match: Match, at: Instant) -> Outcome:
+    return match.abort(seat, at)
+
+
+def _events(outcome: Outcome) -> list[mpb.MatchEvent]:
+    return [entry.event for entry in outcome.events]
+
+
+# -- errors ----------------------------------------------------------------------------------------
+
+
+def _require(value: object, field_name: str, message: str) -> None:
+    if not value:
+        raise _bad(field_name, "MISSING", message)
+
+
+def _bad(field_name: str, reason: str, message: str) -> CommandRefusedError:
+    return CommandRefusedError(Refusal.INVALID, field_name, reason, message)
+
+
+@contextlib.asynccontextmanager
+async def _answering(context: Context, call: Call) -> AsyncIterator[None]:
+    """Around a call's work: its log line at the end, and a status for what went wrong.
+
+    A call its client gives up on (cancelled) is logged so; an error ends the call with the
+    status :func:`status_of` gives it (a bug: INTERNAL, with the traceback in the log only).
+    """
+    try:
+        yield
+    except (asyncio.CancelledError, GeneratorExit):
+        call.status = cancelled_status(None)
+        raise
+    except grpc.aio.AbortError:
+        raise
+    except Exception as error:
+        await _fail(context, call, error)
+    finally:
+        call.write()
+
+
+async def _fail(context: Context, call: Call, error: Exception) -> NoReturn:
+    """End a call that cannot be done, with the status and details its error calls for."""
+    status = status_of(error)
+    if status is None:
+        call.status = "INTERNAL"
+        LOGGER.error("%s failed", call.method, exc_info=error)
+        await end_with(
+            context.abort(grpc.StatusCode.INTERNAL, f"{call.method} failed; see the server log")
+        )
+    call.status = status.code.name
+    call.verdict = bounded(status.details, 200)
+    await end_with(context.abort_with_status(status))
+
+
+def status_of(error: Exception) -> grpc.Status | None:
+    """The status of an error the service expects (None: a bug, INTERNAL)."""
+    if isinstance(error, CommandRefusedError):
+        metadata = {"current_ply": str(error.current_ply)} if error.current_ply else {}
+        if error.refusal is Refusal.INVALID:
+            violation = error_details_pb2.BadRequest.FieldViolation(
+                field=error.field, description=bounded(str(error))
+            )
+            detail: Message = error_details_pb2.BadRequest(field_violations=[violation])
+            code = code_pb2.INVALID_ARGUMENT
+        else:
+            detail = error_details_pb2.PreconditionFailure(
+                violations=[
+                    error_details_pb2.PreconditionFailure.Violation(
+                        type=error.reason, subject=error.field, description=bounded(str(error))
+                    )
+                ]
+            )
+            code = code_pb2.FAILED_PRECONDITION
+        return _status(code, str(error), error.reason, error.field, detail, metadata=metadata)
+    if isinstance(error, UnknownMatchError):
+        detail = error_details_pb2.ResourceInfo(
+            resource_type=MATCH_SERVICE_NAME.replace("Service", ""),
+            resource_name=error.match_id[:64],
+            description=str(error),
+        )
+        return _status(code_pb2.NOT_FOUND, str(error), "UNKNOWN_MATCH", "match_id", detail)
+    if isinstance(error, BadTokenError):
+        return _status(code_pb2.UNAUTHENTICATED, str(error), "BAD_TOKEN", error.field, None)
+    if isinstance(error, LimitReachedError):
+        detail = error_details_pb2.QuotaFailure(
+            violations=[
+                error_details_pb2.QuotaFailure.Violation(
+                    subject=error.limit.replace("_", "-"), description=str(error)
+                )
+            ]
+        )
+        return _status(
+            code_pb2.RESOURCE_EXHAUSTED, str(error), "LIMIT_REACHED", error.field, detail
+        )
+    if isinstance(error, StoreError):
+        LOGGER.error("the match store failed: %s", error)
+        return _status(
+            code_pb2.UNAVAILABLE,
+            f"the match store failed, nothing changed; try again ({error})",
+            "STORE_FAILED",
+            "",
+            None,
+        )
+    return None
+
+
+def _status(
+    code: int,
+    message: str,
+    reason: str,
+    field_name: str,
+    detail: Message | None,
+    *,
+    metadata: dict[str, str] | None = None,
+) -> grpc.Status:
+    """A status with its detail and an ``ErrorInfo`` naming the reason and the field."""
+    message = bounded(message)
+    info = error_details_pb2.ErrorInfo(
+        reason=reason, domain=DOMAIN, metadata={"field": field_name, **(metadata or {})}
+    )
+    details = []
+    for part in (detail, info):
+        if part is not None:
+            packed = any_pb2.Any()
+            packed.Pack(part)
+            details.append(packed)
+    if field_name and code == code_pb2.INVALID_ARGUMENT:
+        message = f"{field_name}: {message}"
+    return rpc_status.to_status(status_pb2.Status(code=code, message=message, details=details))
