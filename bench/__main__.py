@@ -39,6 +39,9 @@ Sections (``--sections`` picks some; all by default):
 12. ``foreign``: ``gamerec validate`` of 2,000 Oust games as Abstract Play publishes them (one
     JSON array of game records), one worker and all cores: plies/s against the ``.jsonl`` of
     the same records at the same worker count (at least a third of it, as for GRN).
+13. ``tournament``: ``gamerec tournament`` of 200 Aronda games between the two built-in
+    engines as processes, one game at a time and one per core, games/s against the same
+    number of games by ``gamerec generate`` (the cost of the protocol, processes, referee).
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -66,6 +69,7 @@ from bench import (
     bench_seals,
     bench_service,
     bench_startup,
+    bench_tournament,
     bench_validate,
     bench_viewer,
     engines,
@@ -87,6 +91,7 @@ SECTIONS = (
     "cluster",
     "live",
     "foreign",
+    "tournament",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -113,6 +118,7 @@ class Scale:
         collection_runs: runs of each command over them.
         live_matches: matches played at once on the match service.
         foreign_records: Oust games in the Abstract Play array of the ``foreign`` section.
+        tournament_games: games of each tournament and generate run.
     """
 
     games: int
@@ -128,12 +134,13 @@ class Scale:
     collection_runs: int = 2
     live_matches: int = 1_000
     foreign_records: int = 2_000
+    tournament_games: int = 200
 
 
 FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 5_000, 15, 3.0, 3)
 QUICK = Scale(
     200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1, live_matches=100,
-    foreign_records=200,
+    foreign_records=200, tournament_games=20,
 )  # fmt: skip
 
 
@@ -411,6 +418,15 @@ def live_figures(scale: Scale) -> list[Figure]:
     return bench_live.figures(measured)
 
 
+def tournament_figures(scale: Scale) -> list[Figure]:
+    """Section 12: engine tournaments against generate."""
+    measured = _step(
+        f"tournament: {scale.tournament_games:,} Aronda games, built-in engines as processes",
+        partial(bench_tournament.measure, scale.tournament_games),
+    )
+    return bench_tournament.figures(measured)
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -435,6 +451,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "collections": partial(collection_figures, scale),
         "live": partial(live_figures, scale),
         "foreign": partial(foreign_figures, scale),
+        "tournament": partial(tournament_figures, scale),
     }
 
 
