@@ -9,6 +9,9 @@ NOT_FOUND (``ResourceInfo``), UNAUTHENTICATED, RESOURCE_EXHAUSTED (``QuotaFailur
 UNAVAILABLE when the store fails, each with an ``ErrorInfo`` whose reason is a stable code
 and whose metadata ``field`` names the field. Every call writes one log line.
 
+Who may call what was decided before a handler runs, by the gate
+(gamerec.validator.service.access): a seat's calls find its seat in the call's principal.
+
 :func:`running_matches` opens the store, starts the referee for one server process and gives
 the service to register beside RecordService; ``gamerec serve --matches FILE`` uses it.
 """
@@ -25,10 +28,8 @@ from typing import Any, Final, NoReturn, TypeVar
 
 import grpc
 import grpc.aio
-from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
-from google.rpc import code_pb2, error_details_pb2, status_pb2  # type: ignore[import-untyped]
-from grpc_status import rpc_status
+from google.rpc import code_pb2, error_details_pb2  # type: ignore[import-untyped]
 
 from gamerec.recorder.errors import GamerecError, bounded
 from gamerec.recorder.signing import (
@@ -49,14 +50,17 @@ from gamerec.validator.live.referee import (
     Referee,
     RefereeTuning,
     UnknownMatchError,
-    token_hash,
 )
 from gamerec.validator.live.sqlite_store import SQLiteMatchStore
 from gamerec.validator.live.store import StoreError
+from gamerec.validator.service import metrics
+from gamerec.validator.service.access import SeatFinder
 from gamerec.validator.service.calls import LOGGER, Call
-from gamerec.validator.service.match_access import MatchAccess
+from gamerec.validator.service.principal import Role, current_principal
+from gamerec.validator.service.quotas import ClientLimits
 from gamerec.validator.service.server import ExtraService
 from gamerec.validator.service.servicer import Context, cancelled_status, end_with
+from gamerec.validator.service.statuses import status_with
 
 #: The service's full name, as clients, health and reflection name it.
 MATCH_SERVICE_NAME: Final = mpb.DESCRIPTOR.services_by_name["MatchService"].full_name
@@ -73,9 +77,8 @@ class MatchSettings:
     """How a server runs MatchService (picklable: server processes receive it).
 
     Attributes:
-        store: the SQLite match store's file.
+        store: the match store: a SQLite file, or a PostgreSQL URL (``postgresql://``).
         host_key: the host's private key file (seals and signs every record); "": none.
-        admin_token_hash: the SHA-256 of the admin token; None: anyone may create matches.
         limits: the service's limits.
         test_clock: a file whose number is the clock (tests; ``--test-clock``); "": the
             system clock.
@@ -84,7 +87,6 @@ class MatchSettings:
 
     store: str
     host_key: str = ""
-    admin_token_hash: bytes | None = None
     limits: MatchLimits = field(default_factory=MatchLimits)
     test_clock: str = ""
     tuning: RefereeTuning = field(default_factory=RefereeTuning)
@@ -98,7 +100,6 @@ class MatchSettings:
             fields["host_key_file"] = self.host_key
         if self.host_key_made:
             fields["host_key_made"] = True
-        fields["admin_token"] = self.admin_token_hash is not None
         if self.test_clock:
             fields["test_clock"] = self.test_clock
         return fields
@@ -117,27 +118,6 @@ def host_key_file(store: str, given: str) -> tuple[str, bool]:
         return str(path), False
     write_key_pair(new_key(), path, "gamerec host")
     return str(path), True
-
-
-#: The longest admin token file read.
-MAX_TOKEN_FILE_BYTES: Final = 4096
-
-
-def admin_token_hash(path: str) -> bytes:
-    """The hash of the admin token in a file (its first line, without spaces around it).
-
-    Raises:
-        GamerecError: the file cannot be read, is too long, or holds no token.
-    """
-    try:
-        with open(path, "rb") as stream:
-            data = stream.read(MAX_TOKEN_FILE_BYTES + 1)
-    except OSError as error:
-        raise GamerecError(f"{path}: cannot read the admin token: {error.strerror}") from None
-    lines = data.decode("utf-8", "replace").strip().splitlines()
-    if len(data) > MAX_TOKEN_FILE_BYTES or not lines or not lines[0].strip():
-        raise GamerecError(f"{path}: expected one admin token on the first line")
-    return token_hash(lines[0].strip())
 
 
 def match_limits(settings: list[str]) -> MatchLimits:
@@ -164,8 +144,27 @@ async def check_store(settings: MatchSettings) -> None:
     await store.close()
 
 
+@dataclass(frozen=True, slots=True)
+class RunningMatches:
+    """The match service of a server process while it runs.
+
+    Attributes:
+        service: the service to register on the server.
+        seat_of: finds a seat token's match and seat (for the gate).
+    """
+
+    service: ExtraService
+    seat_of: SeatFinder
+
+
+#: Seconds between two readings of the open matches' count (a metric).
+OPEN_COUNT_SECONDS: Final = 5.0
+
+
 @contextlib.asynccontextmanager
-async def running_matches(settings: MatchSettings) -> AsyncIterator[ExtraService]:
+async def running_matches(
+    settings: MatchSettings, client_limits: ClientLimits | None = None
+) -> AsyncIterator[RunningMatches]:
     """Open the store, start this process's referee; the service to register; stop it after.
 
     Raises:
@@ -182,20 +181,36 @@ async def running_matches(settings: MatchSettings) -> AsyncIterator[ExtraService
     except BaseException:
         await store.close()
         raise
-    servicer = MatchServicer(referee, MatchAccess(settings.admin_token_hash))
+    referee.on_stored = metrics.stored
+    servicer = MatchServicer(referee, client_limits or ClientLimits())
+    counting = asyncio.create_task(_count_open(referee)) if metrics.counting() else None
     try:
-        yield ExtraService(MATCH_SERVICE_NAME, servicer.register)
+        yield RunningMatches(
+            ExtraService(MATCH_SERVICE_NAME, servicer.register), referee.seat_of_token
+        )
     finally:
+        if counting is not None:
+            counting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await counting
         await referee.stop()
+
+
+async def _count_open(referee: Referee) -> None:
+    """Keep the open matches' metric up to date."""
+    while True:
+        with contextlib.suppress(StoreError):
+            metrics.open_matches(len(await referee.store.open_matches()))
+        await asyncio.sleep(OPEN_COUNT_SECONDS)
 
 
 class MatchServicer:
     """The RPCs of ``gamerec.v1.MatchService`` over one :class:`Referee`."""
 
-    def __init__(self, referee: Referee, access: MatchAccess) -> None:
-        """Serve the referee's matches; ``access`` checks the admin."""
+    def __init__(self, referee: Referee, limits: ClientLimits) -> None:
+        """Serve the referee's matches (``limits``: the open matches per admin)."""
         self.referee = referee
-        self.access = access
+        self.limits = limits
 
     def register(self, server: grpc.aio.Server) -> None:
         """Add the service's handlers to a server."""
@@ -223,9 +238,10 @@ class MatchServicer:
     async def create_match(
         self, request: mpb.CreateMatchRequest, context: Context
     ) -> mpb.CreateMatchResponse:
-        """CreateMatch: the admin's (when the server has an admin token)."""
-        self.access.check_admin(context.invocation_metadata())
-        return await self.referee.create(request)
+        """CreateMatch: an admin's (the gate admitted only admins)."""
+        principal = current_principal()
+        creator = principal.name if principal is not None else ""
+        return await self.referee.create(request, creator, self.limits.admin_open_matches)
 
     async def play(self, request: mpb.PlayRequest, context: Context) -> mpb.PlayResponse:
         """Play: a seat's move for a ply."""
@@ -287,14 +303,14 @@ class MatchServicer:
         return mpb.AnswerDrawResponse(events=[entry.event for entry in outcome.events])
 
     async def abort(self, request: mpb.AbortRequest, context: Context) -> mpb.AbortResponse:
-        """Abort: a seat by its token, or the admin (no token, admin metadata)."""
+        """Abort: a seat by its token, or an admin."""
         at = self.referee.clock.now()
-        if request.token:
-            seat = await self._seat(request.match_id, request.token)
-        else:
+        principal = current_principal()
+        if principal is not None and principal.role is Role.ADMIN:
             _require(request.match_id, "match_id", "the match's id is needed")
-            self.access.check_admin(context.invocation_metadata())
             seat = ADMIN
+        else:
+            seat = await self._seat(request.match_id, request.token)
         outcome = await self.referee.command(request.match_id, partial(_abort, seat), at)
         return mpb.AbortResponse(events=[entry.event for entry in outcome.events])
 
@@ -314,10 +330,13 @@ class MatchServicer:
         """Watch: the stored events, then each new one, until the match's end."""
         call = Call("Watch", context.peer())
         events = 0
+        watching = False
         try:
             request = self._parse(mpb.WatchRequest, raw)
             _require(request.match_id, "match_id", "the match's id is needed")
             stream = await self.referee.watch(request.match_id, request.from_event)
+            metrics.watchers(+1)
+            watching = True
             async for event in stream:
                 events += 1
                 yield event.SerializeToString()
@@ -329,6 +348,8 @@ class MatchServicer:
         except Exception as error:
             await _fail(context, call, error)
         finally:
+            if watching:
+                metrics.watchers(-1)
             call.plies = events
             call.write()
 
@@ -372,8 +393,14 @@ class MatchServicer:
             raise _bad("(request)", "BAD_REQUEST", f"not a {kind.__name__}: {error}") from None
 
     async def _seat(self, match_id: str, token: str) -> int:
+        """The seat the gate found for the call (its principal), in this match."""
         _require(match_id, "match_id", "the match's id is needed")
-        return await self.referee.seat(match_id, token)
+        principal = current_principal()
+        if principal is None:  # served without the gate: the referee checks the token
+            return await self.referee.seat(match_id, token)
+        if principal.role is not Role.SEAT or principal.match_id != match_id:
+            raise BadTokenError("token", f"a seat's token of match {match_id} is needed")
+        return principal.seat
 
 
 # -- the commands, as the referee runs them --------------------------------------------------------
@@ -491,16 +518,12 @@ def _status(
     metadata: dict[str, str] | None = None,
 ) -> grpc.Status:
     """A status with its detail and an ``ErrorInfo`` naming the reason and the field."""
-    message = bounded(message)
-    info = error_details_pb2.ErrorInfo(
-        reason=reason, domain=DOMAIN, metadata={"field": field_name, **(metadata or {})}
+    return status_with(
+        code,
+        message,
+        reason=reason,
+        domain=DOMAIN,
+        field_name=field_name,
+        details=(detail,) if detail is not None else (),
+        metadata=metadata,
     )
-    details = []
-    for part in (detail, info):
-        if part is not None:
-            packed = any_pb2.Any()
-            packed.Pack(part)
-            details.append(packed)
-    if field_name and code == code_pb2.INVALID_ARGUMENT:
-        message = f"{field_name}: {message}"
-    return rpc_status.to_status(status_pb2.Status(code=code, message=message, details=details))
