@@ -16,11 +16,22 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from gamerec.cli.collected import ToOption, output_encoding, written_note
+from gamerec.cli.connection import (
+    DEFAULT_SERVER,
+    CaOption,
+    ClientCertOption,
+    ClientKeyOption,
+    ServerNameOption,
+    ServerOption,
+    TlsOption,
+    client_transport,
+)
 from gamerec.cli.edge import fail, reported_errors
 
 if TYPE_CHECKING:
     from gamerec.v1 import match_pb2 as mpb
     from gamerec.v1 import match_pb2_grpc as mgrpc
+    from gamerec.validator.service.transport import ClientTransport
 
 app = typer.Typer(
     name="match",
@@ -31,22 +42,20 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 
-ServerOption = Annotated[
-    str,
-    typer.Option("--server", metavar="HOST:PORT", help="The gamerec server (gamerec serve)."),
-]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print the answer as one line of ProtoJSON.")
 ]
 AdminOption = Annotated[
     str,
     typer.Option(
+        "--token-file",
         "--admin-token-file",
         metavar="PATH",
-        help="A file holding the server's admin token (sent as 'authorization: Bearer').",
+        envvar="GAMEREC_TOKEN_FILE",
+        help="A file holding a token, an admin's or a spectator's (sent as "
+        "'authorization: Bearer').",
     ),
 ]
-DEFAULT_SERVER = "127.0.0.1:50051"
 #: Seconds a call may take.
 CALL_SECONDS = 30.0
 
@@ -106,6 +115,11 @@ def new(
     round_: Annotated[str, typer.Option("--round", help="The record's Round.")] = "",
     server: ServerOption = DEFAULT_SERVER,
     admin_token_file: AdminOption = "",
+    tls: TlsOption = False,
+    ca: CaOption = "",
+    client_cert: ClientCertOption = "",
+    client_key: ClientKeyOption = "",
+    server_name: ServerNameOption = "",
     as_json: JsonOption = False,
 ) -> None:
     """Create a match; print its id and one secret token per seat (shown only now)."""
@@ -125,9 +139,16 @@ def new(
             site=site,
             round=round_,
         )
-        metadata = _admin(admin_token_file)
-    with _service(server) as stub:
-        created = stub.CreateMatch(request, timeout=CALL_SECONDS, metadata=metadata)
+        transport = _transport(
+            tls=tls,
+            ca=ca,
+            client_cert=client_cert,
+            client_key=client_key,
+            server_name=server_name,
+            token_file=admin_token_file,
+        )
+    with _service(server, transport) as stub:
+        created = stub.CreateMatch(request, timeout=CALL_SECONDS, metadata=transport.metadata())
     if as_json:
         _print_json(created)
         return
@@ -140,14 +161,34 @@ def new(
 @app.command()
 def show(
     match_id: Annotated[str, typer.Argument(metavar="ID", help="The match.")],
+    *,
     server: ServerOption = DEFAULT_SERVER,
+    admin_token_file: AdminOption = "",
+    tls: TlsOption = False,
+    ca: CaOption = "",
+    client_cert: ClientCertOption = "",
+    client_key: ClientKeyOption = "",
+    server_name: ServerNameOption = "",
     as_json: JsonOption = False,
 ) -> None:
     """Show a match now: status, seat to move, clocks, the last plies, the legal moves."""
     from gamerec.v1 import match_pb2 as mpb
 
-    with _service(server) as stub:
-        state = stub.GetMatch(mpb.GetMatchRequest(match_id=match_id), timeout=CALL_SECONDS)
+    with reported_errors():
+        transport = _transport(
+            tls=tls,
+            ca=ca,
+            client_cert=client_cert,
+            client_key=client_key,
+            server_name=server_name,
+            token_file=admin_token_file,
+        )
+    with _service(server, transport) as stub:
+        state = stub.GetMatch(
+            mpb.GetMatchRequest(match_id=match_id),
+            timeout=CALL_SECONDS,
+            metadata=transport.metadata(),
+        )
     if as_json:
         _print_json(state)
         return
@@ -157,18 +198,36 @@ def show(
 
 @app.command(name="list")
 def list_(
+    *,
     status: Annotated[Status | None, typer.Option("--status", help="Only these matches.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many.")] = 100,
     server: ServerOption = DEFAULT_SERVER,
+    admin_token_file: AdminOption = "",
+    tls: TlsOption = False,
+    ca: CaOption = "",
+    client_cert: ClientCertOption = "",
+    client_key: ClientKeyOption = "",
+    server_name: ServerNameOption = "",
     as_json: JsonOption = False,
 ) -> None:
     """List the server's matches, newest first."""
     from gamerec.v1 import match_pb2 as mpb
 
     wanted = _status_value(status) if status else mpb.MATCH_STATUS_UNSPECIFIED
-    with _service(server) as stub:
+    with reported_errors():
+        transport = _transport(
+            tls=tls,
+            ca=ca,
+            client_cert=client_cert,
+            client_key=client_key,
+            server_name=server_name,
+            token_file=admin_token_file,
+        )
+    with _service(server, transport) as stub:
         answer = stub.ListMatches(
-            mpb.ListMatchesRequest(status=wanted, limit=limit), timeout=CALL_SECONDS
+            mpb.ListMatchesRequest(status=wanted, limit=limit),
+            timeout=CALL_SECONDS,
+            metadata=transport.metadata(),
         )
     if as_json:
         _print_json(answer)
@@ -180,23 +239,36 @@ def list_(
 @app.command()
 def abort(
     match_id: Annotated[str, typer.Argument(metavar="ID", help="The match.")],
+    *,
     token: Annotated[
         str,
         typer.Option(help="A seat's token (a seat may abort until every seat has moved)."),
     ] = "",
     server: ServerOption = DEFAULT_SERVER,
     admin_token_file: AdminOption = "",
+    tls: TlsOption = False,
+    ca: CaOption = "",
+    client_cert: ClientCertOption = "",
+    client_key: ClientKeyOption = "",
+    server_name: ServerNameOption = "",
 ) -> None:
     """Call a match off with no result (a seat by its token, or the admin at any time)."""
     from gamerec.v1 import match_pb2 as mpb
 
     with reported_errors():
-        metadata = _admin(admin_token_file)
-    with _service(server) as stub:
+        transport = _transport(
+            tls=tls,
+            ca=ca,
+            client_cert=client_cert,
+            client_key=client_key,
+            server_name=server_name,
+            token_file=admin_token_file,
+        )
+    with _service(server, transport) as stub:
         answer = stub.Abort(
             mpb.AbortRequest(match_id=match_id, token=token),
             timeout=CALL_SECONDS,
-            metadata=metadata,
+            metadata=transport.metadata(),
         )
     for event in answer.events:
         if event.HasField("ended"):
@@ -243,13 +315,15 @@ def export(
 
 
 @contextmanager
-def _service(server: str) -> Iterator[mgrpc.MatchServiceStub]:
+def _service(server: str, transport: ClientTransport) -> Iterator[mgrpc.MatchServiceStub]:
     """A MatchService stub on a channel to ``server``; a refused call is one line, exit 2."""
     import grpc
 
     from gamerec.v1 import match_pb2_grpc as mgrpc
 
-    with grpc.insecure_channel(server) as channel:
+    with reported_errors():
+        opened = transport.channel(server)
+    with opened as channel:
         try:
             yield mgrpc.MatchServiceStub(channel)
         except grpc.RpcError as error:
@@ -259,17 +333,21 @@ def _service(server: str) -> Iterator[mgrpc.MatchServiceStub]:
             fail(f"{server}: {name}: {details}")
 
 
-def _admin(path: str) -> tuple[tuple[str, str | bytes], ...]:
-    if not path:
-        return ()
-    from gamerec.recorder.errors import GamerecError
+def _transport(
+    *, tls: bool, ca: str, client_cert: str, client_key: str, server_name: str, token_file: str
+) -> ClientTransport:
+    """The connection the options ask for, sending the token file's token (if given)."""
+    from gamerec.validator.service.transport import read_token_file
 
-    try:
-        with open(path, encoding="utf-8") as stream:
-            token = stream.readline().strip()
-    except (OSError, UnicodeDecodeError) as error:
-        raise GamerecError(f"{path}: cannot read the admin token: {error}") from None
-    return (("authorization", f"Bearer {token}"),)
+    token = read_token_file(token_file) if token_file else ""
+    return client_transport(
+        tls=tls,
+        ca=ca,
+        client_cert=client_cert,
+        client_key=client_key,
+        server_name=server_name,
+        token=token,
+    )
 
 
 def _rules(game: str, variant: list[str]) -> Any:

@@ -259,6 +259,23 @@ class ClientTransport:
         return [("grpc.ssl_target_name_override", self.server_name)]
 
 
+def retry_delay(error: grpc.RpcError) -> float | None:
+    """The seconds a RESOURCE_EXHAUSTED answer asks to wait (google.rpc.RetryInfo), if any."""
+    from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]  # noqa: PLC0415
+
+    if not isinstance(error, grpc.Call) or error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return None
+    for key, value in error.trailing_metadata() or ():
+        if key != "grpc-status-details-bin" or not isinstance(value, bytes):
+            continue
+        for detail in status_pb2.Status.FromString(value).details:
+            if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+                info = error_details_pb2.RetryInfo()
+                detail.Unpack(info)
+                return float(info.retry_delay.ToTimedelta().total_seconds())
+    return None
+
+
 def bearer(token: str) -> tuple[tuple[str, str], ...]:
     """``authorization: Bearer <token>`` metadata (empty for no token)."""
     return ((AUTHORIZATION, f"Bearer {token}"),) if token else ()
