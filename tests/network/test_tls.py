@@ -16,6 +16,7 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import match_pb2_grpc as mgrpc
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import service_pb2_grpc as sgrpc
+from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.service.transport import (
     ClientTransport,
     ServerTransport,
@@ -69,7 +70,7 @@ def tls_server(pki: Pki, tmp_path_factory: pytest.TempPathFactory) -> Iterator[T
     server.process.kill()
 
 
-def validate(channel: grpc.Channel) -> spb.Verdict:
+def validate(channel: grpc.Channel) -> vpb.Verdict:
     return sgrpc.RecordServiceStub(channel).Validate(spb.ValidateRequest(data=GRN), timeout=10)
 
 
