@@ -278,7 +278,11 @@ def abort(
 @app.command()
 def export(
     store: Annotated[
-        str, typer.Argument(metavar="DB", help="A match store (gamerec serve --matches).")
+        str,
+        typer.Argument(
+            metavar="DB",
+            help="A match store (gamerec serve --matches): a file or postgresql:// URL.",
+        ),
     ],
     output: Annotated[
         str,
@@ -302,7 +306,7 @@ def export(
     """
     from gamerec.recorder.codecs import write_records
     from gamerec.v1 import match_pb2 as mpb
-    from gamerec.validator.live.sqlite_store import final_records
+    from gamerec.validator.live.stores import final_records
 
     encoding = output_encoding(output, to)
     statuses = [mpb.MATCH_STATUS_FINISHED] + ([mpb.MATCH_STATUS_ABORTED] if aborted else [])

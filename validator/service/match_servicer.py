@@ -43,6 +43,7 @@ from gamerec.recorder.signing import (
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.live.clocks import Clock, FileClock, SystemClock
 from gamerec.validator.live.match import ADMIN, CommandRefusedError, Refusal
+from gamerec.validator.live.postgres_store import is_postgres
 from gamerec.validator.live.referee import (
     BadTokenError,
     LimitReachedError,
@@ -51,8 +52,8 @@ from gamerec.validator.live.referee import (
     RefereeTuning,
     UnknownMatchError,
 )
-from gamerec.validator.live.sqlite_store import SQLiteMatchStore
 from gamerec.validator.live.store import StoreError
+from gamerec.validator.live.stores import describe, open_store, tuning_for
 from gamerec.validator.service import metrics
 from gamerec.validator.service.access import SeatFinder
 from gamerec.validator.service.calls import LOGGER, Call
@@ -94,7 +95,7 @@ class MatchSettings:
 
     def log_fields(self) -> dict[str, object]:
         """What the server's ``listening`` line says of the match service."""
-        fields: dict[str, object] = {"matches": self.store}
+        fields: dict[str, object] = {"matches": describe(self.store)}
         if self.host_key:
             fields["host_key"] = fingerprint(load_public_key(self.host_key))
             fields["host_key_file"] = self.host_key
@@ -108,11 +109,20 @@ class MatchSettings:
 def host_key_file(store: str, given: str) -> tuple[str, bool]:
     """The host key's file: ``given``, else ``STORE.host-key``, made if missing; and if made.
 
+    A PostgreSQL store has no such file beside it: its servers must be given the key they
+    all sign with.
+
     Raises:
         KeyFileError: the default key cannot be written.
+        GamerecError: a PostgreSQL store without a key.
     """
     if given:
         return given, False
+    if is_postgres(store):
+        raise GamerecError(
+            "--matches postgresql://...: give --host-key KEY, the host key every server on "
+            "this store seals with (gamerec keys new FILE makes one)"
+        )
     path = Path(f"{store}.host-key")
     if path.exists():
         return str(path), False
@@ -140,7 +150,7 @@ async def check_store(settings: MatchSettings) -> None:
         KeyFileError: the host key cannot be read.
     """
     host = load_private_key(settings.host_key) if settings.host_key else None
-    store = await SQLiteMatchStore(settings.store).open(public_bytes(host) if host else b"")
+    store = await open_store(settings.store, public_bytes(host) if host else b"")
     await store.close()
 
 
@@ -174,8 +184,9 @@ async def running_matches(
     """
     host = load_private_key(settings.host_key) if settings.host_key else None
     clock: Clock = FileClock(settings.test_clock) if settings.test_clock else SystemClock()
-    store = await SQLiteMatchStore(settings.store).open(public_bytes(host) if host else b"")
-    referee = Referee(store, clock, host, settings.limits, settings.tuning)
+    store = await open_store(settings.store, public_bytes(host) if host else b"")
+    tuning = tuning_for(settings.store, settings.tuning)
+    referee = Referee(store, clock, host, settings.limits, tuning)
     try:
         await referee.start()
     except BaseException:
