@@ -89,7 +89,7 @@ def test_limit_settings_are_checked() -> None:
         token_rate=5, peer_streams=9
     )
     for wrong in ("token-rate", "rate=5", "token-rate=0", "token-rate=x"):
-        with pytest.raises(ValueError, match="NAME=N|whole number"):
+        with pytest.raises(ValueError, match=r"NAME=N|whole number"):
             ClientLimits().with_settings([wrong])
 
 
@@ -143,7 +143,7 @@ def test_a_flood_without_a_token_is_refused_with_when_to_retry_and_tokens_still_
         matches = mgrpc.MatchServiceStub(channel)
         records = sgrpc.RecordServiceStub(channel)
         listing = mpb.ListMatchesRequest()
-        answers = []
+        answers: list[object] = []
         for _ in range(8):
             try:
                 matches.ListMatches(listing, timeout=30)
@@ -153,7 +153,7 @@ def test_a_flood_without_a_token_is_refused_with_when_to_retry_and_tokens_still_
         refused = [answer for answer in answers if isinstance(answer, grpc.RpcError)]
         assert 2 <= len(refused) <= 4 and answers[0] == "OK"
         first = refused[0]
-        assert isinstance(first, grpc.Call)
+        assert isinstance(first, grpc.Call) and isinstance(first, grpc.RpcError)
         assert first.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         found = details(first)
         assert found["QuotaFailure"].violations[0].subject == "peer-rate"

@@ -26,9 +26,9 @@ def counted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 def samples(server: LiveServer) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     url = str(server.process.lines[0]["metrics"])
-    with urllib.request.urlopen(url, timeout=30) as answer:  # noqa: S310 (our own server)
+    with urllib.request.urlopen(url, timeout=30) as answer:
         text = answer.read().decode()
-    found = {}
+    found: dict[tuple[str, tuple[tuple[str, str], ...]], float] = {}
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
             labels = tuple(sorted((k, v) for k, v in sample.labels.items() if k != "pid"))
