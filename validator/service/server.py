@@ -48,6 +48,8 @@ KEEPALIVE_MS: Final = 60_000
 KEEPALIVE_TIMEOUT_MS: Final = 20_000
 #: A connection must finish its handshake (HTTP/2 preface, TLS) within this time.
 HANDSHAKE_TIMEOUT_MS: Final = 20_000
+#: Calls in flight on one connection at once.
+CONNECTION_STREAMS: Final = 256
 
 
 class ListenError(GamerecError):
@@ -107,6 +109,10 @@ async def create_server(
         ("grpc.keepalive_time_ms", KEEPALIVE_MS),
         ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
         ("grpc.server_handshake_timeout_ms", HANDSHAKE_TIMEOUT_MS),
+        # Calls in flight on one connection (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS): a
+        # client's further calls wait on its side. Without a bound, one connection's flood
+        # of calls made gRPC cancel other connections' calls too (tests/network).
+        ("grpc.max_concurrent_streams", CONNECTION_STREAMS),
     ]
     gate = gate or Gate(AccessSettings())
     server = grpc.aio.server(options=options, interceptors=[gate])
