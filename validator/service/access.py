@@ -291,6 +291,9 @@ class _Credential:
     token: str
     field: str
     match_id: str
+    #: The request is no message of its method's type: the handler refuses it
+    #: (INVALID_ARGUMENT) before it does anything, so the gate lets it through.
+    undecodable: bool = False
 
 
 class Gate(grpc.aio.ServerInterceptor):
@@ -382,7 +385,8 @@ class Gate(grpc.aio.ServerInterceptor):
             credential = _credential(rule, request, context.invocation_metadata())
             principal = await self._identify(credential, _subject(context), peer)
             self.quotas.take(principal.key, principal.by_token)
-            principal = self._permit(method, rule, principal, credential)
+            if not credential.undecodable:
+                principal = self._permit(method, rule, principal, credential)
             if rule.stream:
                 self.quotas.open_stream(principal.key, principal.by_token)
         except AccessDeniedError as denied:
@@ -487,10 +491,9 @@ def _credential(
         try:
             message = rule.request.FromString(request)
         except DecodeError:
-            message = None
-        if message is not None:
-            match_id = str(getattr(message, "match_id", ""))
-            token = str(getattr(message, "token", ""))
+            return _Credential("", AUTHORIZATION, "", undecodable=True)
+        match_id = str(getattr(message, "match_id", ""))
+        token = str(getattr(message, "token", ""))
     if token:
         return _Credential(token, "token", match_id)
     return _Credential(_bearer(metadata) or "", AUTHORIZATION, match_id)
