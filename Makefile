@@ -5,7 +5,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install demo test test-all lint typecheck proto proto-check bench fuzz load clean node-client browser
+.PHONY: install demo test test-all lint typecheck proto proto-check bench fuzz load clean node-client browser \
+	docs docs-serve docs-update
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +59,21 @@ browser:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
 		chromium fonts-dejavu-core; }
 
+# The documentation site (mkdocs.yml, docs/): built into build/site with every warning, broken
+# link or anchor an error; the reference pages are made from the code as it builds. The tests
+# (tests/docs) build it too, run every console session of the pages and open it in chromium.
+DOCS_ENV := NO_MKDOCS_2_WARNING=1
+
+docs: install
+	$(DOCS_ENV) $(PY) -m mkdocs build --strict
+
+docs-serve: install
+	$(DOCS_ENV) $(PY) -m mkdocs serve --strict --dev-addr 127.0.0.1:8000
+
+# Run the console sessions of README.md and docs/ and write what the commands print now.
+docs-update: install node-client
+	$(PY) -m scripts.docs_site.sessions --update
+
 # --dist loadgroup: the tests that share one real Dask cluster (tests/cluster) run in one
 # pytest process, one after another; the rest spread over the cores as usual.
 test: install proto-check lint typecheck node-client browser
@@ -99,7 +115,7 @@ load: install
 	$(PY) -m bench.load $(LOAD_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/site
 
 # The long differential run: engines against the second referee of tests/reference/.
 .PHONY: differential

@@ -32,6 +32,10 @@ Sections (``--sections`` picks some; all by default):
 10. ``cluster``: ``gamerec validate --scheduler`` on a Dask cluster of 1 and 2 worker processes
     over a 200,000-record ``.pbs``, records/s against ``--workers 1`` and ``2`` on the same file
     (within 15%: at least 0.85x), and the ``.pbs`` index scan in MB/s beside a plain read.
+11. ``live``: 1,000 matches of bots at once on ``gamerec serve --matches``: moves/s, each
+    move's round trip against a bare Echo sent beside it on the same server (p99 within 3x),
+    a flag's lateness to its watcher (within 100 ms) and the server's memory per open match
+    at 4,000 open matches against 1,000 (linear: within 1.2x).
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -54,6 +58,7 @@ from bench import (
     bench_cluster,
     bench_collections,
     bench_encodings,
+    bench_live,
     bench_seals,
     bench_service,
     bench_startup,
@@ -76,6 +81,7 @@ SECTIONS = (
     "viewer",
     "collections",
     "cluster",
+    "live",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -100,6 +106,7 @@ class Scale:
         service_rounds: rounds per method and number of callers.
         collection_records: the large and the small collection of ``find`` and ``stats``.
         collection_runs: runs of each command over them.
+        live_matches: matches played at once on the match service.
     """
 
     games: int
@@ -113,10 +120,11 @@ class Scale:
     service_rounds: int
     collection_records: tuple[int, int] = (200_000, 20_000)
     collection_runs: int = 2
+    live_matches: int = 1_000
 
 
 FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 5_000, 15, 3.0, 3)
-QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1)
+QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1, 100)
 
 
 class Peers:
@@ -365,6 +373,15 @@ def collection_figures(scale: Scale) -> list[Figure]:
     return bench_collections.figures(measured)
 
 
+def live_figures(scale: Scale) -> list[Figure]:
+    """Section 11: matches of bots at once on the match service."""
+    measured = _step(
+        f"live: {scale.live_matches:,} matches of bots at once on gamerec serve --matches",
+        partial(bench_live.measure, scale.live_matches),
+    )
+    return bench_live.figures(measured)
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -412,6 +429,8 @@ def main() -> None:
         figures += viewer_figures(scale)
     if "collections" in options.sections:
         figures += collection_figures(scale)
+    if "live" in options.sections:
+        figures += live_figures(scale)
     print(
         f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
         f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "

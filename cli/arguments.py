@@ -7,6 +7,7 @@ nothing here loads a codec or an engine. The inputs themselves are read by
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,6 +20,19 @@ from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
 if TYPE_CHECKING:
     from gamerec.cli.progress import Meter
     from gamerec.recorder.inputs import InputFailure, InputRecord, ParsedRecord
+
+
+class Policy(enum.StrEnum):
+    """How a built-in player chooses its moves (see validator/generation.py)."""
+
+    RANDOM = "random"
+    GREEDY = "greedy"
+
+
+#: The ``--policy`` option of the commands that play with a built-in policy.
+PolicyOption = Annotated[
+    Policy, typer.Option("--policy", help="random: any legal move; greedy: the best lead.")
+]
 
 
 def encoding_help() -> str:

@@ -7,12 +7,12 @@ always give the same records (and, in a binary or text encoding, the same bytes)
 from __future__ import annotations
 
 import contextlib
-import enum
 from collections.abc import Iterable, Iterator
 from typing import Annotated
 
 import typer
 
+from gamerec.cli.arguments import Policy, PolicyOption
 from gamerec.cli.collected import ToOption, output_encoding
 from gamerec.cli.edge import fail, reported_errors
 from gamerec.cli.progress import Meter
@@ -22,13 +22,6 @@ from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games.protocol import VariantError
 from gamerec.validator.generation import generate as generate_records
-
-
-class Policy(enum.StrEnum):
-    """How the generated games choose their moves (see validator/generation.py)."""
-
-    RANDOM = "random"
-    GREEDY = "greedy"
 
 
 class _Counted:
@@ -79,9 +72,7 @@ def generate(
             help="A variant option as a GRN tag, e.g. Board=6,6 or Mirror=every (repeatable).",
         ),
     ] = None,
-    policy: Annotated[
-        Policy, typer.Option("--policy", help="random: any legal move; greedy: the best lead.")
-    ] = Policy.RANDOM,
+    policy: PolicyOption = Policy.RANDOM,
     to: ToOption = None,
 ) -> None:
     """Generate complete legal games for fixtures, demos and benchmarks.

@@ -1,4 +1,7 @@
-"""``gamerec limits``: the limits on what one record may hold, their defaults and meanings."""
+"""``gamerec limits``: the limits on what one record may hold, their defaults and meanings.
+
+Then the match service's (``gamerec serve --matches``; docs/live.md).
+"""
 
 from __future__ import annotations
 
@@ -35,21 +38,36 @@ def limits() -> None:
     gamerec serve (--client-limit NAME=N): a call past one is refused with
     RESOURCE_EXHAUSTED and the delay to wait in its google.rpc.RetryInfo.
     """
-    rows = [
+    _table(limit_rows())
+    typer.echo("")
+    typer.echo("Match service (gamerec serve --matches; change one with --match-limit NAME=N):")
+    _table(match_limit_rows())
+    typer.echo("")
+    typer.echo("Per client, per server process (gamerec serve --client-limit NAME=N):")
+    _table(client_limit_rows())
+
+
+def _table(rows: list[tuple[str, str, str]]) -> None:
+    name_width = max(len(name) for name, _, _ in rows)
+    value_width = max(len(value) for _, value, _ in rows)
+    typer.echo(f"{'NAME':<{name_width}}  {'DEFAULT':>{value_width}}  WHAT IT BOUNDS")
+    for name, value, meaning in rows:
+        typer.echo(f"{name:<{name_width}}  {value:>{value_width}}  {meaning}")
+
+
+def limit_rows() -> list[tuple[str, str, str]]:
+    """Each limit as ``gamerec limits`` lists it: its name, its default, what it bounds.
+
+    The docs' limits reference (docs/reference/limits.md) is made from these rows too.
+    """
+    return [
         (limit_name(field), f"{getattr(DEFAULT_LIMITS, field):,}", MEANINGS[field])
         for field in DEFAULT_LIMITS.__slots__
     ]
-    _table(rows)
-    typer.echo("")
-    typer.echo("Match service (gamerec serve --matches; change one with --match-limit NAME=N):")
-    _table(_match_rows())
-    typer.echo("")
-    typer.echo("Per client, per server process (gamerec serve --client-limit NAME=N):")
-    _table(_client_rows())
 
 
-def _match_rows() -> list[tuple[str, str, str]]:
-    """The match service's limits (gamerec.validator.live.referee.MatchLimits)."""
+def match_limit_rows() -> list[tuple[str, str, str]]:
+    """The match service's limits as ``gamerec limits`` lists them (``MatchLimits``)."""
     from gamerec.validator.live.referee import LIMIT_MEANINGS, MatchLimits
 
     defaults = MatchLimits()
@@ -59,8 +77,8 @@ def _match_rows() -> list[tuple[str, str, str]]:
     ]
 
 
-def _client_rows() -> list[tuple[str, str, str]]:
-    """The limits per client (gamerec.validator.service.quotas.ClientLimits)."""
+def client_limit_rows() -> list[tuple[str, str, str]]:
+    """The limits per client as ``gamerec limits`` lists them (``ClientLimits``)."""
     from gamerec.validator.service.quotas import CLIENT_LIMIT_MEANINGS, ClientLimits
 
     defaults = ClientLimits()
@@ -68,11 +86,3 @@ def _client_rows() -> list[tuple[str, str, str]]:
         (name.replace("_", "-"), f"{getattr(defaults, name):,}", meaning)
         for name, meaning in CLIENT_LIMIT_MEANINGS.items()
     ]
-
-
-def _table(rows: list[tuple[str, str, str]]) -> None:
-    name_width = max(len(name) for name, _, _ in rows)
-    value_width = max(len(value) for _, value, _ in rows)
-    typer.echo(f"{'NAME':<{name_width}}  {'DEFAULT':>{value_width}}  WHAT IT BOUNDS")
-    for name, value, meaning in rows:
-        typer.echo(f"{name:<{name_width}}  {value:>{value_width}}  {meaning}")

@@ -126,6 +126,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "standings",
         "The crosstable of an event: points, tie-breaks and results against each opponent.",
     ),
+    "engine": CommandSpec(
+        "engine",
+        "engine",
+        "Play as an engine on standard input and output with a built-in policy.",
+    ),
     "limits": CommandSpec(
         "limits",
         "limits",

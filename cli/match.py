@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from gamerec.cli.collected import ToOption, output_encoding, written_note
+from gamerec.cli.collected import OutOption, ToOption, output_encoding, written_note
 from gamerec.cli.connection import (
     DEFAULT_SERVER,
     CaOption,
@@ -27,6 +27,7 @@ from gamerec.cli.connection import (
     client_transport,
 )
 from gamerec.cli.edge import fail, reported_errors
+from gamerec.recorder.syntax.registered import known_games
 
 if TYPE_CHECKING:
     from gamerec.v1 import match_pb2 as mpb
@@ -79,7 +80,12 @@ class Status(StrEnum):
 def new(
     *,
     game: Annotated[
-        str, typer.Option("--game", metavar="GAME", help="ONE, Aronda, Oust or Oh-Wah-Ree.")
+        str,
+        typer.Option(
+            "--game",
+            metavar="GAME",
+            help=f"{known_games(' or ')}, in any spelling (case, - and _ do not matter).",
+        ),
     ],
     seat: Annotated[
         list[str],
@@ -284,15 +290,7 @@ def export(
             help="A match store (gamerec serve --matches): a file or postgresql:// URL.",
         ),
     ],
-    output: Annotated[
-        str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="OUT",
-            help="Where to write (.pbs, .jsonl, .grn ...; replaced only on success), or -.",
-        ),
-    ],
+    output: OutOption,
     to: ToOption = None,
     aborted: Annotated[
         bool, typer.Option("--aborted", help="Aborted matches too (no result: Result *).")
@@ -361,7 +359,7 @@ def _rules(game: str, variant: list[str]) -> Any:
     from gamerec.v1 import record_pb2 as pb
 
     if game_from_name(game) is None:
-        raise GamerecError(f"--game: unknown game {game!r}; known: ONE, Aronda, Oust, Oh-Wah-Ree")
+        raise GamerecError(f"--game: unknown game {game!r}; known: {known_games()}")
     record = pb.GameRecord()
     read_tag(record, "Game", game)
     for option in variant:

@@ -19,7 +19,7 @@ from gamerec.recorder.encoding import Encoding, encoding_for_path
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.limits import Limits
 from gamerec.recorder.raw import Frame
-from gamerec.recorder.words import noun_for, plural
+from gamerec.recorder.words import plural
 
 if TYPE_CHECKING:
     from gamerec.v1 import record_pb2 as pb
@@ -113,10 +113,10 @@ class Walk(NamedTuple):
             parts.append(f"{noun}: {_names(self.skipped_folders, shown)}")
         if self.skipped_files:
             noun = plural(len(self.skipped_files), ".json file")
-            verb = noun_for(len(self.skipped_files), "is")
-            parts.append(
-                f"{noun} that {verb} not game records: {_names(self.skipped_files, shown)}"
+            what = (
+                "is not a game record" if len(self.skipped_files) == 1 else "are not game records"
             )
+            parts.append(f"{noun} that {what}: {_names(self.skipped_files, shown)}")
         return "skipped " + "; ".join(parts) if parts else ""
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bench.bench_live import LiveFigures, figures
 from bench.figures import Figure, percentile, table
 from bench.load import Tally, plan, report
 from gamerec.v1 import service_pb2 as spb
@@ -72,3 +73,25 @@ def test_the_load_report_counts_calls_errors_and_memory_growth() -> None:
     text = report(tally, 2.0, 1000 * 1024, 1050 * 1024)
     assert text.splitlines()[0] == "calls 3 in 2 s (2/s), errors 1"
     assert "+5.0%" in text and "error: Score: a wrong answer" in text
+
+
+def test_the_live_section_compares_moves_with_the_echo_beside_them_and_memory_per_match() -> None:
+    measured = LiveFigures(
+        matches=1000,
+        alone_move_ms=[2.0, 3.0],
+        alone_echo_ms=[1.0, 1.5],
+        moves=25_000,
+        seconds=50.0,
+        move_ms=[float(n) for n in range(1, 101)],
+        echo_ms=[float(n) / 2 for n in range(1, 101)],
+        memory_mib={0: 300.0, 250: 302.5, 1000: 310.0},
+        flag_late_ms=[5.0] * 20,
+    )
+    rows = {figure.name: figure for figure in figures(measured)}
+    assert rows["live: moves accepted, 1,000 matches at once"].value == 500.0
+    trip = rows["live: move round trip p99, 1,000 matches at once"]
+    assert (trip.value, trip.reference_value, trip.met) == (99.0, 49.5, True)
+    memory = rows["live: memory per open match at 1,000"]
+    assert memory.value == 10 * 1024 / 1000 and memory.reference_value == 2.5 * 1024 / 250
+    assert memory.met is True
+    assert rows["live: flag to watcher, p99 of 20"].met is True

@@ -97,6 +97,11 @@ def _void(verdict: vpb.Verdict, result: vpb.ComputedResult, why: str) -> vpb.Rul
     )
 
 
+def _sentence(text: str) -> str:
+    """A finding's message as a sentence of its own (its first letter capital)."""
+    return text[:1].upper() + text[1:]
+
+
 def _finished(verdict: vpb.Verdict, result: vpb.ComputedResult, judgement: Judgement) -> vpb.Ruling:
     """The game reached its end: confirm or correct the claim."""
     assert judgement.identity is not None
@@ -105,10 +110,10 @@ def _finished(verdict: vpb.Verdict, result: vpb.ComputedResult, judgement: Judge
     outcome = (
         f"The game ended by its rules at ply {judgement.plies} ({how}; "
         f"{citation.cite(citation.end)}). Result {format_scores(result.scores)} "
-        f"({citation.cite(citation.score)}); {_winners_sentence(result.winners)}"
+        f"({citation.cite(citation.score)}); {winners_sentence(result.winners)}"
     )
     if verdict.errors:
-        differences = " ".join(f"{error.message}." for error in verdict.errors)
+        differences = " ".join(f"{_sentence(error.message)}." for error in verdict.errors)
         explanation = f"Corrected. {outcome}. {differences}"
         decision = vpb.DECISION_CORRECTED
     else:
@@ -240,7 +245,7 @@ def _provisional(
     )
 
 
-def _winners_sentence(winners: Iterable[int]) -> str:
+def winners_sentence(winners: Iterable[int]) -> str:
     """``seat 2 wins`` / ``seats 1,3 share first place`` / ``no seat wins``."""
     seats = sorted(winners)
     if not seats:

@@ -125,28 +125,51 @@ def _record(
     return record
 
 
-def greedy_chooser(rng: random.Random) -> Choose:
+def policy_chooser(policy: str, rng: random.Random, seen: set[str] | None = None) -> Choose:
+    """The chooser of a policy (``random`` or ``greedy``, see the module docstring).
+
+    Args:
+        policy: ``random`` or ``greedy``.
+        rng: the generator that breaks ties (and makes every ``random`` choice).
+        seen: digests of the positions the game has already reached (``greedy`` avoids
+            them); the chooser adds each position it is asked about.
+
+    Raises:
+        ValueError: an unknown policy.
+    """
+    if policy == "greedy":
+        return greedy_chooser(rng, seen)
+    if policy == "random":
+
+        def choose_any(state: GameState[Any], options: list[Any]) -> Any:
+            return rng.choice(options)
+
+        return choose_any
+    raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+
+
+def greedy_chooser(rng: random.Random, seen: set[str] | None = None) -> Choose:
     """A chooser that takes the decision with the best lead one decision ahead.
 
-    It never walks into a position the game has already reached while another decision
-    leads somewhere new: greedy play alone can cycle for ever (Oh-Wah-Ree with 4 seats
-    repeats a position every 4 plies when each seat takes its best sowing back and forth).
-    When every decision leads to a position seen before, it chooses at random, and random
-    play leaves any cycle that has a way out.
+    It never walks into a position the game has already reached (``seen``, and every
+    position it was asked about) while another decision leads somewhere new: greedy play
+    alone can cycle for ever (Oh-Wah-Ree with 4 seats repeats a position every 4 plies when
+    each seat takes its best sowing back and forth). When every decision leads to a position
+    seen before, it chooses at random, and random play leaves any cycle that has a way out.
     """
-    seen: set[str] = set()
+    reached: set[str] = set() if seen is None else seen
 
     def choose(state: GameState[Any], options: list[Any]) -> Any:
         mover = state.to_move
-        seen.add(state.digest())
+        reached.add(state.digest())
         best: list[Any] = []
         best_value: tuple[int, int] | None = None
         for option in options:
             child = state.copy()
             child.decide(option)
-            if child.digest() in seen:
+            if child.digest() in reached:
                 continue
-            value = _lead(child, mover)
+            value = lead_of(child, mover)
             if best_value is None or value > best_value:
                 best, best_value = [option], value
             elif value == best_value:
@@ -156,8 +179,8 @@ def greedy_chooser(rng: random.Random) -> Choose:
     return choose
 
 
-def _lead(state: GameState[Any], seat: int) -> tuple[int, int]:
-    """(score lead over the best other seat, lead in places held on the board)."""
+def lead_of(state: GameState[Any], seat: int) -> tuple[int, int]:
+    """``seat``'s (score lead over the best other seat, lead in places held on the board)."""
     scores = state.scores()
     others = [score for other, score in enumerate(scores, start=1) if other != seat]
     held = [0] * (len(scores) + 1)

@@ -4,8 +4,8 @@ The platform holds its own key (the host) and Ana's (she plays on the platform's
 Ben plays from his own device, which signs the head after each of his plies and sends the
 signature back. Ben's device stops signing after ply 40 (he plays on from a browser that
 cannot sign); his clock runs out after ply 45, and the platform writes the record. Run from
-the folder holding the key files (``ana``, ``ben.pem``, ``platform``; see the README's
-"Records that prove themselves")::
+the folder holding the key files (``ana``, ``ben.pem``, ``platform``; see docs/signing.md,
+"From keys to a ruling")::
 
     python examples/seals/platform.py dispute.grn
 """

@@ -157,8 +157,11 @@ def test_a_signal_during_convert_leaves_no_temporary_file(tmp_path: Path, signal
     import signal  # noqa: PLC0415
     import time  # noqa: PLC0415
 
-    slow = tmp_path / "slow.grn"  # a million comments: seconds of reading on any machine
-    slow.write_bytes(b'[Game "Oust"]\n\n1. g7 ' + b"{x}" * 1_000_000 + b" *\n")
+    # 200,000 records, written as they are read: the temporary file is there for seconds on
+    # any machine (one long record read whole left it for a moment only, which a busy
+    # machine's test could miss).
+    slow = tmp_path / "slow.grn"
+    slow.write_bytes(b'[Game "Oust"]\n\n1. g7 *\n\n' * 200_000)
     out = tmp_path / "out.pbs"
     child = subprocess.Popen(
         [sys.executable, "-m", "gamerec", "convert", str(slow), str(out)],

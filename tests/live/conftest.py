@@ -80,8 +80,13 @@ class LiveServer:
         raise AssertionError("the server wrote no heartbeat at the clock's reading")
 
     def restart(self) -> None:
-        """Start the server again on the same store and clock (after a kill)."""
+        """Start the server again on the same store and clock (after a kill), on any port."""
         self.process = ServeProcess(*self.arguments)
+
+    def restart_on(self, address: str) -> None:
+        """Start the server again on the same store, clock and port (after a kill)."""
+        port = address.rsplit(":", 1)[1]
+        self.process = ServeProcess(*self.arguments, "--port", port)
 
     def stop(self) -> None:
         self.process.kill()

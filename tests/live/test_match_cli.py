@@ -33,8 +33,8 @@ def test_match_new_prints_the_id_and_one_token_per_seat(live: LiveServer) -> Non
     head, first, second = done.stdout.splitlines()
     match = re.fullmatch(r"match ([0-9a-f]{16})  Oust  clock 300\+3", head)
     assert match, head
-    assert re.fullmatch(r"seat 1  alice  [A-Za-z0-9_-]{32}", first)
-    assert re.fullmatch(r"seat 2  bob  [A-Za-z0-9_-]{32}", second)
+    assert re.fullmatch(r"seat 1  alice  seat_[A-Za-z0-9_-]{32}", first)
+    assert re.fullmatch(r"seat 2  bob  seat_[A-Za-z0-9_-]{32}", second)
     shown = gamerec("match", "show", match.group(1), "--server", live.address)
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()

@@ -109,3 +109,35 @@ def test_the_admin_token_guards_creating_and_calling_matches_off(tmp_path: Path)
         assert kinds(events_of(server.address, created.match_id)) == ["created", "ended"]
     finally:
         server.stop()
+
+
+def test_bots_playing_through_a_sigkill_reconnect_and_finish_the_match(tmp_path: Path) -> None:
+    server = LiveServer(tmp_path)
+    try:
+        created = create(server.address, request("Oh-Wah-Ree", 2))
+
+        async def play_through_a_kill() -> list[mpb.MatchEnded]:
+            port = server.address
+            async with grpc.aio.insecure_channel(port) as channel:
+                stub = mgrpc.MatchServiceStub(channel)
+                bots = [
+                    SeatBot(stub, created.match_id, token, seat, key=key(seat))
+                    for seat, token in enumerate(created.seat_tokens, start=1)
+                ]
+                playing = asyncio.gather(*(bot.run() for bot in bots))
+                while min(bot._plies for bot in bots) < 10:
+                    await asyncio.sleep(0.01)
+                server.process.process.send_signal(signal.SIGKILL)
+                await asyncio.to_thread(server.process.process.wait, 30)
+                await asyncio.to_thread(server.restart_on, port)
+                return list(await asyncio.wait_for(playing, 120))
+
+        ended = asyncio.run(play_through_a_kill())
+        assert ended[0] == ended[1] and ended[0].status == mpb.MATCH_STATUS_FINISHED
+        log = events_of(server.address, created.match_id)
+        assert [event.number for event in log] == list(range(1, len(log) + 1))
+        assert "outage" in kinds(log)
+        (end,) = [event.ended for event in log if event.HasField("ended")]
+        assert validate(end.record).valid and end.record.moves == ended[0].record.moves
+    finally:
+        server.stop()

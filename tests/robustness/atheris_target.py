@@ -2,7 +2,8 @@
 tests.robustness.atheris_target TARGET CORPUS_DIR [libFuzzer flags]``.
 
 Targets: ``pb``, ``pbs``, ``json``, ``jsonl``, ``grn`` (one decoder each), ``sniff`` (the
-encoding told from the bytes) and ``validate`` (a ``.pb`` record decoded, then judged). Every
+encoding told from the bytes), ``validate`` (a ``.pb`` record decoded, then judged) and
+``engine-lines`` (one line of the engine protocol, read both ways: ``protocol_lines``). Every
 input goes through the oracles of ``tests.robustness.fuzzing``: any exception other than the
 documented ones, or a broken invariant, is a crash that libFuzzer saves as an input file.
 
@@ -23,7 +24,7 @@ from typing import Any
 
 atheris: Any = importlib.import_module("atheris")
 
-with atheris.instrument_imports(include=["recorder", "validator"]):  # coverage of these
+with atheris.instrument_imports(include=["gamerec"]):  # coverage of these
     from gamerec.recorder.codecs import Encoding, encode_record, read_records
     from gamerec.recorder.errors import GamerecError
     from tests.robustness.fuzzing import (
@@ -32,6 +33,7 @@ with atheris.instrument_imports(include=["recorder", "validator"]):  # coverage 
         judge_checked,
         short_seed_records,
     )
+    from tests.robustness.protocol_lines import SEED_LINES, line_checked
 
 #: The encoding each target decodes (None: sniffed).
 TARGETS: dict[str, Encoding | None] = {
@@ -101,9 +103,22 @@ def seed_corpus(folder: str, encoding: Encoding | None) -> None:
             file.write(data)
 
 
+def lines_main(argv: list[str]) -> None:
+    """Run the ``engine-lines`` target (libFuzzer's own mutations of the seed lines)."""
+    corpus = argv[2]
+    for number, line in enumerate(SEED_LINES):
+        with open(f"{corpus}/seed-{number:03d}", "wb") as file:
+            file.write(line)
+    atheris.Setup([argv[0], "-max_len=512", *argv[3:], corpus], line_checked)
+    atheris.Fuzz()
+
+
 def main(argv: list[str]) -> None:
     """Run the target named by ``argv[1]`` on the corpus folder ``argv[2]``."""
     target, corpus = argv[1], argv[2]
+    if target == "engine-lines":
+        lines_main(argv)
+        return
     encoding = TARGETS[target]
     seed_corpus(corpus, encoding)
     test = validate_target if target == "validate" else decoder_target(encoding)

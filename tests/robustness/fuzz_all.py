@@ -3,7 +3,8 @@
 ``python -m tests.robustness.fuzz_all [--runs 100000] [--extra-runs 20000] [--jobs 2]``
 
 Each decoder target (``pb``, ``pbs``, ``json``, ``jsonl``, ``grn``) runs ``--runs`` inputs; the
-``sniff`` and ``validate`` targets, which do more per input, run ``--extra-runs``. With atheris
+``sniff`` and ``validate`` targets, which do more per input, run ``--extra-runs``, and so does
+``engine-lines`` (the engine protocol's line parsers, ``protocol_lines.py``). With atheris
 installed (the ``fuzz`` extra) every target is coverage-guided (``atheris_target.py``, one
 process each, ``--jobs`` at a time); without it the same oracles run on seeded random
 mutations of the seed records (``fuzzing.mutate_bytes`` and ``RecordMutator``), so the command
@@ -36,10 +37,11 @@ from tests.robustness.fuzzing import (
     seed_inputs,
     short_seed_records,
 )
+from tests.robustness.protocol_lines import SEED_LINES, line_checked
 
 ROOT = Path(__file__).resolve().parents[2]
 DECODERS = ("pb", "pbs", "json", "jsonl", "grn")
-EXTRAS = ("sniff", "validate")
+EXTRAS = ("sniff", "validate", "engine-lines")
 _DONE = re.compile(r"Done (\d+) runs in (\d+) second")
 #: Seconds one input may take before libFuzzer calls it a hang.
 INPUT_TIMEOUT = 60
@@ -139,6 +141,8 @@ def _run_atheris(target: str, runs: int, seed: int, findings: Path) -> Report:
 
 def _run_random(target: str, runs: int, seed: int, findings: Path) -> Report:
     """One target on seeded random mutations of the seed records (no atheris)."""
+    if target == "engine-lines":
+        return _run_random_lines(runs, seed, findings)
     encoding = None if target == "sniff" else Encoding.PB if target == "validate" else None
     if target in DECODERS:
         encoding = Encoding(target)
@@ -157,6 +161,22 @@ def _run_random(target: str, runs: int, seed: int, findings: Path) -> Report:
             crash.write_bytes(data)
             return Report(target, number + 1, time.perf_counter() - started, f"{error!r}; {crash}")
     return Report(target, runs, time.perf_counter() - started)
+
+
+def _run_random_lines(runs: int, seed: int, findings: Path) -> Report:
+    """The engine protocol's line parsers on seeded random mutations of the seed lines."""
+    rng = random.Random(f"{seed}:engine-lines")
+    started = time.perf_counter()
+    for number in range(runs):
+        base = SEED_LINES[rng.randrange(len(SEED_LINES))]
+        data = mutate_bytes(base, rng.randrange, SEED_LINES, 1 + rng.randrange(4))
+        try:
+            line_checked(data)
+        except Exception as error:  # every failure is a finding: keep its input
+            crash = findings / f"engine-lines-crash-{number}"
+            crash.write_bytes(data)
+            return Report("engine-lines", number + 1, time.perf_counter() - started, f"{error!r}")
+    return Report("engine-lines", runs, time.perf_counter() - started)
 
 
 def _random_input(

@@ -153,12 +153,16 @@ def test_a_deadline_that_passes_mid_replay_stops_the_replay_on_the_server(
 def test_a_deadline_that_passes_mid_stream_ends_the_stream(
     stub: sgrpc.RecordServiceStub, long_sowing_game: pb.GameRecord
 ) -> None:
+    # The reader takes at least a millisecond a frame, so the stream of tens of thousands of
+    # frames cannot end before the deadline, and ten seconds leave a busy machine time for the
+    # first frames.
     frames = 0
 
     def read_all() -> None:
         nonlocal frames
-        for _ in stub.Replay(spb.ReplayRequest(record=long_sowing_game), timeout=2.0):
+        for _ in stub.Replay(spb.ReplayRequest(record=long_sowing_game), timeout=10.0):
             frames += 1
+            time.sleep(0.001)
 
     error = failure(read_all)
     assert error.code() == grpc.StatusCode.DEADLINE_EXCEEDED

@@ -11,19 +11,17 @@ figures are printed, not asserted).
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright import sync_api
 
 from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.render import draw_svg, scene_at
 from gamerec.validator.render.viewer import view_page
+from tests.chromium import launched_chromium
 from tests.viewer.records import (
     hundred_plies,
     legal_moves,
@@ -34,7 +32,6 @@ from tests.viewer.records import (
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "viewer"
-CHROMIUM = os.environ.get("GAMEREC_CHROMIUM") or shutil.which("chromium") or ""
 #: One page per game for the screenshots (and the README's pictures).
 SHOWN = {
     "one": "fixtures/valid/one-e2-two-jumps.grn",
@@ -53,12 +50,8 @@ SIGNATURES = """(root) => Array.from(root.children).map((element) =>
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM:
-        pytest.fail("no chromium on PATH: `make browser` installs Debian's chromium")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    with launched_chromium() as launched:
         yield launched
-        launched.close()
 
 
 class Tab:

@@ -1305,26 +1305,46 @@ def random_game(
     """
     state = OustState(variant)
     plies: list[Move] = []
+    pick = choose if choose is not None else _random_choice(rng)
     while not state.is_over:
         if len(plies) >= MAX_RANDOM_PLIES:
             raise RuntimeError(f"random Oust game not over after {len(plies)} plies")
-        options = state.legal_moves()
-        choice = choose(state, options) if choose is not None else rng.choice(options)
-        if isinstance(choice, str):
-            state.play(choice)
-            plies.append(choice)
-            continue
-        turn: list[int] = []
-        while True:
-            (code,) = choice  # a placement in legal_moves() is a one-placement move
-            state.place(code)
-            turn.append(code)
-            if not state.in_turn:
-                break
-            options = state.legal_moves()
-            choice = cast(Turn, choose(state, options) if choose else rng.choice(options))
-        plies.append(tuple(turn))
+        plies.append(play_chosen_turn(state, pick))
     return plies
+
+
+def _random_choice(rng: random.Random) -> Callable[[GameState[Move], list[Move]], Move]:
+    """A chooser that takes any listed move, equally likely."""
+
+    def choose(state: GameState[Move], options: list[Move]) -> Move:
+        return rng.choice(options)
+
+    return choose
+
+
+def play_chosen_turn(
+    state: OustState, choose: Callable[[GameState[Move], list[Move]], Move]
+) -> Move:
+    """Play one whole turn on ``state``, placement by placement; return the turn.
+
+    ``choose`` picks one of the moves of :meth:`OustState.legal_moves` (placements, ``swap``,
+    ``pass``), and again after each capturing placement, until the turn ends.
+
+    Raises:
+        IllegalMoveError, ValueError: ``choose`` returned a move it was not given.
+    """
+    choice = choose(state, state.legal_moves())
+    if isinstance(choice, str):
+        state.play(choice)
+        return choice
+    turn: list[int] = []
+    while True:
+        (code,) = choice  # a placement in legal_moves() is a one-placement move
+        state.place(code)
+        turn.append(code)
+        if not state.in_turn:
+            return tuple(turn)
+        choice = cast(Turn, choose(state, state.legal_moves()))
 
 
 def perft(state: OustState, depth: int) -> int:
@@ -1387,18 +1407,6 @@ class OustEngine(BaseEngine[OustVariant, Move, OustState]):
         """The first decision of ``move``: a turn's first placement, else the move itself."""
         return move[:1] if isinstance(move, tuple) else move
 
-    def ply_of(self, decisions: Sequence[Move]) -> Move:
-        """The turn its decisions make: the placements joined, or one ``swap`` / ``pass``.
-
-        Raises:
-            ValueError: no decision, or ``swap`` / ``pass`` beside other decisions.
-        """
-        if len(decisions) == 1:
-            return decisions[0]
-        if not decisions or any(isinstance(decision, str) for decision in decisions):
-            raise ValueError(f"an Oust turn is placements or one swap or pass, not {decisions!r}")
-        return tuple(code for decision in decisions for code in cast(Turn, decision))
-
     def random_game(
         self,
         variant: OustVariant,
@@ -1407,6 +1415,18 @@ class OustEngine(BaseEngine[OustVariant, Move, OustState]):
     ) -> list[Move]:
         """A complete random legal game, placement by placement (see :func:`random_game`)."""
         return random_game(variant, rng, choose)
+
+    def play_chosen(
+        self, state: GameState[Move], choose: Callable[[GameState[Move], list[Move]], Move]
+    ) -> Move:
+        """One whole turn, placement by placement (see :func:`play_chosen_turn`).
+
+        Raises:
+            TypeError: ``state`` is not an Oust position.
+        """
+        if not isinstance(state, OustState):
+            raise TypeError(f"an Oust turn needs an Oust position, not {type(state).__name__}")
+        return play_chosen_turn(state, choose)
 
     def perft_from(self, state: OustState, depth: int) -> int:
         """perft.md's count of whole turns from ``state`` to ``depth`` (see :func:`perft`)."""

@@ -331,13 +331,15 @@ class Engine(Protocol[VariantT, MoveT]):
         """
         ...
 
-    def ply_of(self, decisions: Sequence[MoveT]) -> MoveT:
-        """The ply that ``decisions`` make, one after another, from :meth:`GameState.decide`.
+    def play_chosen(
+        self, state: GameState[MoveT], choose: Callable[[GameState[MoveT], list[MoveT]], MoveT]
+    ) -> MoveT:
+        """Play one whole ply on ``state`` in place, ``choose`` picking each decision; return it.
 
-        The one decision itself in every game but Oust, where a turn chains placements.
-
-        Raises:
-            ValueError: no decision, or several in a game whose ply is one decision.
+        ``choose(state, options)`` gets the legal decisions (``state.legal_moves()``) and
+        returns one of them. A ply is one decision in every game but Oust, where a turn chains
+        placements and ``choose`` is asked again after each capturing placement. The game
+        must not be over.
         """
         ...
 
@@ -564,15 +566,16 @@ class BaseEngine(Generic[OptionsT, MoveT, StateT]):
         """The first decision of ``move``: the whole ply, in every game that does not chain."""
         return move
 
-    def ply_of(self, decisions: Sequence[MoveT]) -> MoveT:
-        """The ply of one decision: the decision itself (in every game that does not chain).
+    def play_chosen(
+        self, state: GameState[MoveT], choose: Callable[[GameState[MoveT], list[MoveT]], MoveT]
+    ) -> MoveT:
+        """Play the ply ``choose(state, state.legal_moves())`` picks, checked; return it.
 
-        Raises:
-            ValueError: not exactly one decision.
+        Every listed decision is a whole ply in a game that does not chain decisions.
         """
-        if len(decisions) != 1:
-            raise ValueError(f"a {self.name} ply is one decision, not {len(decisions)}")
-        return decisions[0]
+        move = choose(state, state.legal_moves())
+        state.play(move)
+        return move
 
     def random_game(
         self,

@@ -56,6 +56,7 @@ from gamerec.recorder.signing import SealError, fingerprint, public_bytes
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.adjudication import winners_sentence
 from gamerec.validator.builder import IllegalPlyError, RecordBuilder
 from gamerec.validator.games.protocol import IllegalMoveError, MoveSyntaxError
 from gamerec.validator.identity import RulesError
@@ -845,7 +846,7 @@ class Match:
         reason = (
             f"the game ended by its rules at ply {self.plies} "
             f"({TERMINATION_WORDS[claim.termination]}): Result {format_scores(result.scores)}, "
-            f"{_winners_words(result.winners)}"
+            f"{winners_sentence(result.winners)}"
         )
         return self._finish(FINISHED, result, reason, at, rules_end=True)
 
@@ -882,7 +883,7 @@ class Match:
                 f"of the position reached, {format_scores(scores)}"
             )
         else:
-            reason += f"; {_winners_words(winners)}"
+            reason += f"; {winners_sentence(winners)}"
         return self._finish(FINISHED, result, reason, at, seat=seat, finding=finding)
 
     def _end_by_agreement(self, at: Instant) -> Logged:
@@ -1073,15 +1074,6 @@ def _ranks(scores: Sequence[int], leaders: Sequence[int], below: Sequence[int]) 
     for offset, seat in enumerate(below):
         ranks[seat - 1] = len(leaders) + 1 + offset
     return ranks
-
-
-def _winners_words(winners: Sequence[int]) -> str:
-    seats = sorted(winners)
-    if not seats:
-        return "no seat wins"
-    if len(seats) == 1:
-        return f"seat {seats[0]} wins"
-    return f"seats {format_seats(seats)} share first place"
 
 
 def _outage_note(outage: mpb.ServerOutage) -> str:

@@ -1,8 +1,9 @@
 """Players that choose a whole ply for their seat: the random and greedy policies, for bots.
 
 A decision is what :meth:`GameState.decide` takes (in Oust, one placement of a turn that
-chains them); a :class:`PolicyPlayer` makes decisions on a copy of the position until its
-ply is complete and answers the ply's notation.md token, which a seat sends to the referee.
+chains them); a :class:`PolicyPlayer` plays a whole ply on a copy of the position
+(``Engine.play_chosen``, its policy choosing each decision) and answers the ply's notation.md
+token, which a seat sends to the referee.
 It follows the match by :meth:`PolicyPlayer.played` (every accepted ply's token, its own
 included), so it needs nothing but the tokens a match's watchers see.
 """
@@ -14,7 +15,7 @@ from typing import Any
 
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games.protocol import GameState
-from gamerec.validator.generation import POLICIES, Choose, greedy_chooser
+from gamerec.validator.generation import Choose, policy_chooser
 from gamerec.validator.identity import identify
 
 
@@ -33,16 +34,12 @@ class PolicyPlayer:
 
     def __init__(self, record: pb.GameRecord, policy: str = "random", seed: int | str = 0) -> None:
         """Start at the game's start position (see the class docstring)."""
-        if policy not in POLICIES:
-            raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+        self._rng = random.Random(seed)
+        self._choose: Choose = policy_chooser(policy, self._rng)
         identity = identify(record)
         self._engine = identity.engine
         self._variant = identity.variant
         self._state: GameState[Any] = self._engine.new_game(self._variant)
-        self._rng = random.Random(seed)
-        self._choose: Choose = (
-            greedy_chooser(self._rng) if policy == "greedy" else self._random_choice
-        )
 
     @property
     def state(self) -> GameState[Any]:
@@ -66,14 +63,5 @@ class PolicyPlayer:
         """
         if self._state.is_over:
             raise ValueError("the game is over: there is no ply to choose")
-        probe = self._state.copy()
-        start = probe.ply
-        decisions = []
-        while not probe.is_over and probe.ply == start:
-            decision = self._choose(probe, probe.legal_moves())
-            probe.decide(decision)
-            decisions.append(decision)
-        return self._engine.format_move(self._variant, self._engine.ply_of(decisions))
-
-    def _random_choice(self, state: GameState[Any], options: list[Any]) -> Any:
-        return self._rng.choice(options)
+        move = self._engine.play_chosen(self._state.copy(), self._choose)
+        return self._engine.format_move(self._variant, move)

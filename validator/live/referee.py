@@ -12,8 +12,9 @@ It holds a match (its state, in memory) from the moment it is created here, a ca
 watcher asks for it, or the process starts (every open match). Events other processes append
 reach it through the store's :meth:`~gamerec.validator.live.store.MatchStore.changes`, polled
 every few milliseconds, and are applied to the matches it holds. Every match it holds has a
-timer on the clock of its seat to move; when the flag falls the timer appends the flag
-(exactly once, however many processes time the match: the append is conditional).
+timer on the clock of its seat to move (one task times them all: ``flags``); when the flag
+falls the timer appends the flag (exactly once, however many processes time the match: the
+append is conditional).
 
 At start the referee registers with the store; if no other process is running, the service
 was down since its last heartbeat, and every open match gets an outage event (that time is
@@ -30,7 +31,7 @@ import hmac
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Final
@@ -40,6 +41,7 @@ from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.limits import DEFAULT_LIMITS
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.live.clocks import Clock, Instant
+from gamerec.validator.live.flags import FlagTimer
 from gamerec.validator.live.match import Logged, Match, MatchLogError, Outcome
 from gamerec.validator.live.store import MatchStore, OpenMatchesLimitError, StoreError
 
@@ -52,6 +54,9 @@ CLIENT: Final = f"gamerec {__version__} MatchService"
 FINISHED_KEPT: Final = 256
 #: Times a command is decided again when other processes keep appending first.
 ATTEMPTS: Final = 5
+#: What every seat token begins with (then 192 random bits, base64url): a secret that can be
+#: recognised in a log or a paste, and never begins with "-" on a command line.
+TOKEN_PREFIX: Final = "seat_"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +179,6 @@ class _Held:
     watchers: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-    timer: asyncio.Task[None] | None = None
 
     def wake(self) -> None:
         """Wake whatever waits for the next change."""
@@ -223,6 +227,7 @@ class Referee:
         self.on_stored: Callable[[Sequence[Logged], float], None] | None = None
         self._finished: OrderedDict[str, None] = OrderedDict()
         self._tasks: list[asyncio.Task[None]] = []
+        self._flags = FlagTimer(clock, self._flag_fell)
 
     # -- life -----------------------------------------------------------------------------------
 
@@ -235,6 +240,7 @@ class Referee:
         """
         now = self.clock.now()
         start = await self.store.start(now)
+        self._flags.start()
         last_alive = start.last_alive if start.alone else None
         for match_id in await self.store.open_matches():
             held = await self._hold(match_id)
@@ -248,10 +254,10 @@ class Referee:
 
     async def stop(self) -> None:
         """Stop the timers and the polling, beat a last time, close the store."""
-        tasks = self._tasks + [held.timer for held in self._held.values() if held.timer]
-        for task in tasks:
+        await self._flags.stop()
+        for task in self._tasks:
             task.cancel()
-        for task in tasks:
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         with contextlib.suppress(StoreError):
@@ -283,7 +289,7 @@ class Referee:
             client=CLIENT,
             max_plies=self.limits.plies,
         )
-        tokens = [secrets.token_urlsafe(24) for _ in range(match.seats)]
+        tokens = [TOKEN_PREFIX + secrets.token_urlsafe(24) for _ in range(match.seats)]
         hashes = tuple(token_hash(token) for token in tokens)
         created = match.events[0]
         try:
@@ -300,7 +306,7 @@ class Referee:
         held = _Held(match_id, hashes, match, published=1)
         self._held[match_id] = held
         self._index_seats(held)
-        self._time(held)
+        self._flags.set(match_id, match.flag_falls_at())
         return mpb.CreateMatchResponse(match_id=match_id, seat_tokens=tokens, created=created.event)
 
     async def seat_of_token(self, digest: bytes) -> tuple[str, int] | None:
@@ -443,8 +449,6 @@ class Referee:
             await self._loaded(held)
         if held.over:
             self._keep_finished(match_id)
-        else:
-            self._time(held)
         return held
 
     async def _loaded(self, held: _Held) -> Match:
@@ -507,32 +511,21 @@ class Referee:
         held.published = match.last_event
         held.over = not match.is_open
         held.wake()
+        self._flags.set(held.match_id, match.flag_falls_at())
         if held.over and not held.watchers:
             self._keep_finished(held.match_id)
 
     # -- timers, polling, heartbeat -------------------------------------------------------------
 
-    def _time(self, held: _Held) -> None:
-        """Run the flag timer of a held open match (once)."""
-        if held.timer is None or held.timer.done():
-            held.timer = asyncio.create_task(self._timer(held), name=f"flag {held.match_id}")
-
-    async def _timer(self, held: _Held) -> None:
-        """Append the flag when the seat to move runs out of time; follow every change."""
-        while True:
-            changed = held.changed
-            match = held.match
-            if match is not None and not match.is_open:
-                return
-            moment = match.flag_falls_at() if match is not None else None
-            if moment is None:
-                await changed.wait()
-                continue
-            if await _first_of(self.clock.sleep_until(moment), changed.wait()):
-                with contextlib.suppress(StoreError, MatchLogError):
-                    await asyncio.shield(
-                        self._run(held, lambda match, at: match.flag(at), self.clock.now())
-                    )
+    async def _flag_fell(self, match_id: str) -> None:
+        """A held match's flag moment came: append the flag (if it fell; the store decides)."""
+        held = self._held.get(match_id)
+        if held is None:
+            return
+        with contextlib.suppress(StoreError, MatchLogError):
+            await asyncio.shield(self._run(held, _flag, self.clock.now()))
+        if held.match is not None and held.match.is_open:
+            self._flags.set(match_id, held.match.flag_falls_at())
 
     async def _poll(self) -> None:
         """Apply the events other processes append to the matches held here."""
@@ -577,11 +570,5 @@ class Referee:
                 await self.store.heartbeat(self.clock.now())
 
 
-async def _first_of(awaited: Awaitable[object], other: Awaitable[object]) -> bool:
-    """Run two awaitables; True when ``awaited`` finished first (the other is cancelled)."""
-    leading = asyncio.ensure_future(awaited)
-    trailing = asyncio.ensure_future(other)
-    done, pending = await asyncio.wait({leading, trailing}, return_when=asyncio.FIRST_COMPLETED)
-    for task in pending:
-        task.cancel()
-    return leading in done
+def _flag(match: Match, at: Instant) -> Outcome:
+    return match.flag(at)

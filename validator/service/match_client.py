@@ -38,8 +38,14 @@ from gamerec.validator.service.transport import bearer, retry_delay
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-#: Statuses after which a call is tried again (the server is restarting, or overloaded).
-RETRIED: Final = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN)
+#: Statuses after which a call is tried again: the server is restarting or overloaded, or the
+#: transport cancelled the call (the bot never cancels one). A move sent again is safe: the
+#: referee answers a ply it accepted with that acceptance, or as stale.
+RETRIED: Final = (
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.UNKNOWN,
+    grpc.StatusCode.CANCELLED,
+)
 #: Seconds between tries, at first, and at most.
 FIRST_PAUSE: Final = 0.05
 LONGEST_PAUSE: Final = 1.0
@@ -108,9 +114,16 @@ class SeatBot:
             give_up = time.monotonic() + PATIENCE_SECONDS
 
     async def _follow(self) -> mpb.MatchEnded | None:
-        """Watch from the next event; play at each turn; the end, or None if the stream ended."""
+        """Watch from the next event; play at each turn; the end, or None if the stream ended.
+
+        Back after a lost connection on its own turn, it plays at once: no event will come
+        before it does (a move it had sent and that was accepted is refused as stale, and
+        its event comes on the stream).
+        """
         request = mpb.WatchRequest(match_id=self.match_id, from_event=self._last + 1)
         stream = self.stub.Watch(request, metadata=bearer(self.token))
+        if self._player is not None and self._to_move == self.seat:
+            await self._move()
         async for event in stream:
             self._last = event.number
             ended = await self._take(event)

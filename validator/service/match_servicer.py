@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Final, NoReturn, TypeVar
+from typing import Final, NoReturn, TypeVar
 
 import grpc
 import grpc.aio
@@ -41,8 +41,9 @@ from gamerec.recorder.signing import (
     write_key_pair,
 )
 from gamerec.v1 import match_pb2 as mpb
-from gamerec.validator.live.clocks import Clock, FileClock, SystemClock
-from gamerec.validator.live.match import ADMIN, CommandRefusedError, Refusal
+from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.live.clocks import Clock, FileClock, Instant, SystemClock
+from gamerec.validator.live.match import ADMIN, CommandRefusedError, Match, Outcome, Refusal
 from gamerec.validator.live.postgres_store import is_postgres
 from gamerec.validator.live.referee import (
     BadTokenError,
@@ -256,74 +257,52 @@ class MatchServicer:
 
     async def play(self, request: mpb.PlayRequest, context: Context) -> mpb.PlayResponse:
         """Play: a seat's move for a ply."""
-        at = self.referee.clock.now()
         _require(request.ply, "ply", "the ply being played is needed (plies played plus one)")
         which = request.WhichOneof("action")
         if which is None:
             raise _bad("move", "NO_MOVE", "the move is needed: set move or text")
         action = request.text if which == "text" else request.move
-        seat = await self._seat(request.match_id, request.token)
-        outcome = await self.referee.command(
-            request.match_id, partial(_play, seat, request.ply, action), at
-        )
-        return mpb.PlayResponse(
-            events=[entry.event for entry in outcome.events], illegal=outcome.finding
-        )
+        outcome = await self._as_seat(request, partial(_play, request.ply, action))
+        return mpb.PlayResponse(events=_events(outcome), illegal=outcome.finding)
 
     async def sign(self, request: mpb.SignRequest, context: Context) -> mpb.SignResponse:
         """Sign: a seat's signature over a head."""
-        at = self.referee.clock.now()
         if len(request.signature) != SIGNATURE_BYTES:
             raise _bad(
                 "signature",
                 "BAD_SIGNATURE",
                 f"an Ed25519 signature is {SIGNATURE_BYTES} bytes, not {len(request.signature)}",
             )
-        seat = await self._seat(request.match_id, request.token)
-        outcome = await self.referee.command(
-            request.match_id, partial(_sign, seat, request.ply, request.signature), at
-        )
+        outcome = await self._as_seat(request, partial(_sign, request.ply, request.signature))
         signed = outcome.events[0].event if outcome.events else None
         return mpb.SignResponse(signed=signed, rejected=outcome.finding)
 
     async def resign(self, request: mpb.ResignRequest, context: Context) -> mpb.ResignResponse:
         """Resign."""
-        at = self.referee.clock.now()
-        seat = await self._seat(request.match_id, request.token)
-        outcome = await self.referee.command(request.match_id, partial(_resign, seat), at)
-        return mpb.ResignResponse(events=[entry.event for entry in outcome.events])
+        return mpb.ResignResponse(events=_events(await self._as_seat(request, _resign)))
 
     async def offer_draw(
         self, request: mpb.OfferDrawRequest, context: Context
     ) -> mpb.OfferDrawResponse:
         """OfferDraw."""
-        at = self.referee.clock.now()
-        seat = await self._seat(request.match_id, request.token)
-        outcome = await self.referee.command(request.match_id, partial(_offer, seat), at)
-        return mpb.OfferDrawResponse(events=[entry.event for entry in outcome.events])
+        return mpb.OfferDrawResponse(events=_events(await self._as_seat(request, _offer)))
 
     async def answer_draw(
         self, request: mpb.AnswerDrawRequest, context: Context
     ) -> mpb.AnswerDrawResponse:
         """AnswerDraw."""
-        at = self.referee.clock.now()
-        seat = await self._seat(request.match_id, request.token)
-        outcome = await self.referee.command(
-            request.match_id, partial(_answer, seat, request.accept), at
-        )
-        return mpb.AnswerDrawResponse(events=[entry.event for entry in outcome.events])
+        outcome = await self._as_seat(request, partial(_answer, request.accept))
+        return mpb.AnswerDrawResponse(events=_events(outcome))
 
     async def abort(self, request: mpb.AbortRequest, context: Context) -> mpb.AbortResponse:
         """Abort: a seat by its token, or an admin."""
-        at = self.referee.clock.now()
         principal = current_principal()
-        if principal is not None and principal.role is Role.ADMIN:
-            _require(request.match_id, "match_id", "the match's id is needed")
-            seat = ADMIN
-        else:
-            seat = await self._seat(request.match_id, request.token)
-        outcome = await self.referee.command(request.match_id, partial(_abort, seat), at)
-        return mpb.AbortResponse(events=[entry.event for entry in outcome.events])
+        if principal is None or principal.role is not Role.ADMIN:
+            return mpb.AbortResponse(events=_events(await self._as_seat(request, _abort)))
+        at = self.referee.clock.now()
+        _require(request.match_id, "match_id", "the match's id is needed")
+        outcome = await self.referee.command(request.match_id, partial(_abort, ADMIN), at)
+        return mpb.AbortResponse(events=_events(outcome))
 
     async def get_match(self, request: mpb.GetMatchRequest, context: Context) -> mpb.MatchState:
         """GetMatch."""
@@ -340,29 +319,17 @@ class MatchServicer:
     async def watch(self, raw: bytes, context: Context) -> AsyncIterator[bytes]:
         """Watch: the stored events, then each new one, until the match's end."""
         call = Call("Watch", context.peer())
-        events = 0
-        watching = False
-        try:
+        async with _answering(context, call):
             request = self._parse(mpb.WatchRequest, raw)
             _require(request.match_id, "match_id", "the match's id is needed")
             stream = await self.referee.watch(request.match_id, request.from_event)
             metrics.watchers(+1)
-            watching = True
-            async for event in stream:
-                events += 1
-                yield event.SerializeToString()
-        except (asyncio.CancelledError, GeneratorExit):
-            call.status = cancelled_status(None)
-            raise
-        except grpc.aio.AbortError:
-            raise
-        except Exception as error:
-            await _fail(context, call, error)
-        finally:
-            if watching:
+            try:
+                async for event in stream:
+                    call.plies += 1
+                    yield event.SerializeToString()
+            finally:
                 metrics.watchers(-1)
-            call.plies = events
-            call.write()
 
     # -- the shell ------------------------------------------------------------------------------
 
@@ -373,19 +340,10 @@ class MatchServicer:
         behaviour: Callable[[M, Context], Awaitable[Message]],
     ) -> tuple[str, Callable[[bytes, Context], Awaitable[bytes]]]:
         async def handle(raw: bytes, context: Context) -> bytes:
-            call = Call(method, context.peer())
-            try:
+            async with _answering(context, Call(method, context.peer())):
                 answer = await behaviour(self._parse(kind, raw), context)
                 return answer.SerializeToString()
-            except asyncio.CancelledError:
-                call.status = cancelled_status(None)
-                raise
-            except grpc.aio.AbortError:
-                raise
-            except Exception as error:
-                await _fail(context, call, error)
-            finally:
-                call.write()
+            raise AssertionError("unreachable: _answering ends a failed call")  # pragma: no cover
 
         return method, handle
 
@@ -413,32 +371,54 @@ class MatchServicer:
             raise BadTokenError("token", f"a seat's token of match {match_id} is needed")
         return principal.seat
 
+    async def _as_seat(self, request: _SeatRequest, command: _SeatCommand) -> Outcome:
+        """Run a seat's command: the time it was received, the seat its token names."""
+        at = self.referee.clock.now()
+        seat = await self._seat(request.match_id, request.token)
+        return await self.referee.command(request.match_id, partial(command, seat), at)
+
 
 # -- the commands, as the referee runs them --------------------------------------------------------
 
+#: A request a seat sends (with the match's id and its token).
+_SeatRequest = (
+    mpb.PlayRequest
+    | mpb.SignRequest
+    | mpb.ResignRequest
+    | mpb.OfferDrawRequest
+    | mpb.AnswerDrawRequest
+    | mpb.AbortRequest
+)
+#: A seat's command: the seat, the match, the moment it was received.
+_SeatCommand = Callable[[int, Match, Instant], Outcome]
 
-def _play(seat: int, ply: int, action: Any, match: Any, at: Any) -> Any:
+
+def _play(ply: int, action: str | pb.Move, seat: int, match: Match, at: Instant) -> Outcome:
     return match.play(seat, ply, action, at)
 
 
-def _sign(seat: int, ply: int, signature: bytes, match: Any, at: Any) -> Any:
+def _sign(ply: int, signature: bytes, seat: int, match: Match, at: Instant) -> Outcome:
     return match.sign(seat, ply, signature, at)
 
 
-def _resign(seat: int, match: Any, at: Any) -> Any:
+def _resign(seat: int, match: Match, at: Instant) -> Outcome:
     return match.resign(seat, at)
 
 
-def _offer(seat: int, match: Any, at: Any) -> Any:
+def _offer(seat: int, match: Match, at: Instant) -> Outcome:
     return match.offer_draw(seat, at)
 
 
-def _answer(seat: int, accept: bool, match: Any, at: Any) -> Any:
+def _answer(accept: bool, seat: int, match: Match, at: Instant) -> Outcome:
     return match.answer_draw(seat, accept, at)
 
 
-def _abort(seat: int, match: Any, at: Any) -> Any:
+def _abort(seat: int, match: Match, at: Instant) -> Outcome:
     return match.abort(seat, at)
+
+
+def _events(outcome: Outcome) -> list[mpb.MatchEvent]:
+    return [entry.event for entry in outcome.events]
 
 
 # -- errors ----------------------------------------------------------------------------------------
@@ -451,6 +431,26 @@ def _require(value: object, field_name: str, message: str) -> None:
 
 def _bad(field_name: str, reason: str, message: str) -> CommandRefusedError:
     return CommandRefusedError(Refusal.INVALID, field_name, reason, message)
+
+
+@contextlib.asynccontextmanager
+async def _answering(context: Context, call: Call) -> AsyncIterator[None]:
+    """Around a call's work: its log line at the end, and a status for what went wrong.
+
+    A call its client gives up on (cancelled) is logged so; an error ends the call with the
+    status :func:`status_of` gives it (a bug: INTERNAL, with the traceback in the log only).
+    """
+    try:
+        yield
+    except (asyncio.CancelledError, GeneratorExit):
+        call.status = cancelled_status(None)
+        raise
+    except grpc.aio.AbortError:
+        raise
+    except Exception as error:
+        await _fail(context, call, error)
+    finally:
+        call.write()
 
 
 async def _fail(context: Context, call: Call, error: Exception) -> NoReturn:

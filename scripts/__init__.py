@@ -1,0 +1,1 @@
+"""The project's own tools: code generation, fixtures, and the documentation site's builder."""
