@@ -26,20 +26,22 @@ from gamerec.validator.service.transport import (
 from tests.live.conftest import LiveServer
 from tests.live.matches import request
 from tests.network.certificates import Authority
-from tests.network.conftest import token_file
+from tests.network.conftest import refusal, token_file
 from tests.service.conftest import GAMEREC, ROOT, ServeProcess
 
 GRN = b'[Game "Aronda"]\n\n1. o1 *\n'
 
 
 class Pki:
-    """Two CAs: the club's (the server's and alice's certificates) and another (mallory's)."""
+    """Two CAs: the club's (the server's, alice's and bob's certificates) and another's
+    (mallory's). Only alice's subject is in the mTLS server's admin file."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.ca = Authority(folder, "club-ca")
         self.server = self.ca.server()
         self.alice = self.ca.client("alice", "Club")
+        self.bob = self.ca.client("bob", "Club")
         self.other = Authority(folder, "other-ca")
         self.mallory = self.other.client("mallory", "Club")
 
@@ -143,6 +145,21 @@ def test_the_certificate_subject_stands_for_a_token(pki: Pki, mtls_server: LiveS
     assert (creates[-1]["role"], creates[-1]["who"]) == ("admin", "alice")
 
 
+def test_a_certificate_of_the_ca_whose_subject_is_no_admin_is_refused_an_admin_call(
+    pki: Pki, mtls_server: LiveServer
+) -> None:
+    bob = ClientTransport(
+        ca=str(pki.ca.cert), client_cert=str(pki.bob.cert), client_key=str(pki.bob.key)
+    )
+    with bob.channel(mtls_server.address) as channel:
+        assert validate(channel).valid  # connected: RecordService is open to anyone
+        with pytest.raises(grpc.RpcError) as refused:
+            mgrpc.MatchServiceStub(channel).CreateMatch(request("ONE", 2, keyed=False), timeout=30)
+    code, message, field = refusal(refused.value)
+    assert (code, field) == ("UNAUTHENTICATED", "authorization")
+    assert "CreateMatch needs a token: an admin's token" in message
+
+
 def test_gamerec_match_takes_the_tls_options(pki: Pki, mtls_server: LiveServer) -> None:
     options = [
         *("--server", mtls_server.address, "--ca", str(pki.ca.cert)),
@@ -204,3 +221,53 @@ def test_sighup_makes_new_connections_use_the_new_certificate(
             tls_server.address, [("grpc.use_local_subchannel_pool", 1)]
         )
         assert unreachable(old) == grpc.StatusCode.UNAVAILABLE
+
+
+NODE_CLIENT = ROOT / "examples" / "node-client"
+
+
+def node_client(script: str, *arguments: str) -> subprocess.Popen[str]:
+    """An example Node client (``make node-client`` installs its packages) as a process."""
+    node = shutil.which("node")
+    assert node, "node is needed for the example clients"
+    if not (NODE_CLIENT / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        pytest.fail("the Node client's packages are missing: run `make node-client`")
+    return subprocess.Popen(
+        [node, script, *arguments],
+        cwd=NODE_CLIENT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def finished(process: subprocess.Popen[str]) -> tuple[int, str, str]:
+    out, err = process.communicate(timeout=180)
+    return process.returncode, out, err
+
+
+def test_the_node_clients_take_the_same_tls_options(pki: Pki, mtls_server: LiveServer) -> None:
+    record = str(ROOT / "fixtures" / "valid" / "oust-e1-pie.grn")
+    reach = ["--address", mtls_server.address, "--ca", str(pki.ca.cert)]
+    mutual = [*reach, "--client-cert", str(pki.alice.cert), "--client-key", str(pki.alice.key)]
+    code, out, err = finished(node_client("validate.mjs", *mutual, record))
+    assert code == 0 and out.startswith(f"{record}: valid"), err
+    code, out, err = finished(node_client("validate.mjs", *reach, record))
+    assert code == 2 and "UNAVAILABLE" in err, err  # no client certificate: no handshake
+    code, out, err = finished(node_client("validate.mjs", *mutual[:-2], record))
+    assert code == 2 and "--client-cert and --client-key go together" in err, err
+
+    with alice(pki).channel(mtls_server.address) as channel:
+        made = request("Oust", 2, keyed=False, clock="600+5", Board="5")
+        created = mgrpc.MatchServiceStub(channel).CreateMatch(made, timeout=30)
+    bots = [
+        node_client(
+            "bot.mjs",
+            *(*mutual, "--match", created.match_id, "--token", token),
+            *("--seat", str(seat), "--seed", str(seat)),
+        )
+        for seat, token in enumerate(created.seat_tokens, start=1)
+    ]
+    ends = [finished(bot) for bot in bots]
+    assert [code for code, _, _ in ends] == [0, 0], [err for _, _, err in ends]
+    assert ends[0][1] == ends[1][1] and ends[0][1].startswith(f"match {created.match_id}: ")
