@@ -36,6 +36,9 @@ Sections (``--sections`` picks some; all by default):
     move's round trip against a bare Echo sent beside it on the same server (p99 within 3x),
     a flag's lateness to its watcher (within 100 ms) and the server's memory per open match
     at 4,000 open matches against 1,000 (linear: within 1.2x).
+12. ``live-postgres``: the same 1,000 matches on two ``gamerec serve`` sharing one PostgreSQL
+    store (each match's seats on both), moves/s and p99 round trip against one server on
+    SQLite, in the same run (a server from the pgserver wheel; skipped if it cannot start).
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -49,7 +52,7 @@ import argparse
 import platform
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
@@ -59,6 +62,7 @@ from bench import (
     bench_collections,
     bench_encodings,
     bench_live,
+    bench_live_postgres,
     bench_seals,
     bench_service,
     bench_startup,
@@ -68,6 +72,7 @@ from bench import (
     peers,
 )
 from bench.figures import Figure, table
+from bench.postgres import PostgresUnavailableError
 from gamerec.validator.batch import default_workers
 
 SECTIONS = (
@@ -82,6 +87,7 @@ SECTIONS = (
     "collections",
     "cluster",
     "live",
+    "live-postgres",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -373,13 +379,36 @@ def collection_figures(scale: Scale) -> list[Figure]:
     return bench_collections.figures(measured)
 
 
-def live_figures(scale: Scale) -> list[Figure]:
-    """Section 11: matches of bots at once on the match service."""
+def live_figures(scale: Scale, sections: Sequence[str] = ("live",)) -> list[Figure]:
+    """Sections 11 and 12 (those of them in ``sections``): matches of bots at once."""
+    figures = []
+    if "live" in sections:
+        figures += _live_sqlite_figures(scale)
+    if "live-postgres" in sections:
+        figures += live_postgres_figures(scale)
+    return figures
+
+
+def _live_sqlite_figures(scale: Scale) -> list[Figure]:
     measured = _step(
         f"live: {scale.live_matches:,} matches of bots at once on gamerec serve --matches",
         partial(bench_live.measure, scale.live_matches),
     )
     return bench_live.figures(measured)
+
+
+def live_postgres_figures(scale: Scale) -> list[Figure]:
+    """Section 12: the same matches on two servers sharing PostgreSQL, and on SQLite."""
+    try:
+        measured = _step(
+            f"live-postgres: {scale.live_matches:,} matches on 2 servers sharing PostgreSQL, "
+            "and on 1 server on SQLite",
+            partial(bench_live_postgres.measure, scale.live_matches),
+        )
+    except PostgresUnavailableError as error:
+        print(f"live-postgres: skipped: {error}", file=sys.stderr)
+        return []
+    return bench_live_postgres.figures(measured)
 
 
 def _step(title: str, run: Callable[[], T]) -> T:
@@ -429,8 +458,8 @@ def main() -> None:
         figures += viewer_figures(scale)
     if "collections" in options.sections:
         figures += collection_figures(scale)
-    if "live" in options.sections:
-        figures += live_figures(scale)
+    if {"live", "live-postgres"} & set(options.sections):
+        figures += live_figures(scale, options.sections)
     print(
         f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
         f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "
