@@ -4,13 +4,21 @@
 ``--tls``, ``--ca``, ``--client-cert``, ``--client-key`` and ``--server-name`` options;
 :func:`client_transport` turns them into the library's
 :class:`~gamerec.validator.service.transport.ClientTransport`, which opens the channels.
+A command decorated with :func:`with_connection` takes them all (and ``--token-file``),
+defined once here, and receives them as one :class:`Connection`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
+
+from gamerec.cli.edge import reported_errors
 
 if TYPE_CHECKING:
     from gamerec.validator.service.transport import ClientTransport
@@ -70,6 +78,84 @@ ServerNameOption = Annotated[
         help="The name the server's certificate must carry, when not the address's host.",
     ),
 ]
+
+
+TokenFileOption = Annotated[
+    str,
+    typer.Option(
+        "--token-file",
+        "--admin-token-file",
+        metavar="PATH",
+        envvar="GAMEREC_TOKEN_FILE",
+        help="A file holding a token, an admin's or a spectator's (sent as "
+        "'authorization: Bearer').",
+    ),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """Where a command's calls go, and how: the server's address and the transport."""
+
+    server: str
+    transport: ClientTransport
+
+
+#: The options :func:`with_connection` adds: each parameter's name, type and default.
+CONNECTION_OPTIONS: Final = (
+    ("server", ServerOption, DEFAULT_SERVER),
+    ("token_file", TokenFileOption, ""),
+    ("tls", TlsOption, False),
+    ("ca", CaOption, ""),
+    ("client_cert", ClientCertOption, ""),
+    ("client_key", ClientKeyOption, ""),
+    ("server_name", ServerNameOption, ""),
+)
+
+
+def with_connection(command: Callable[..., None]) -> Callable[..., None]:
+    """``command`` taking the connection options, which it receives as ``connection``.
+
+    The options join the command's signature (Typer reads it from ``__signature__``), after
+    its own; a file that cannot be read (the token's, a certificate's) is the usual one-line
+    error and exit code 2.
+    """
+    own = inspect.signature(command, eval_str=True)
+    kept = [parameter for name, parameter in own.parameters.items() if name != "connection"]
+    added = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=default)
+        for name, kind, default in CONNECTION_OPTIONS
+    ]
+
+    @functools.wraps(command)
+    def connected(**arguments: Any) -> None:
+        chosen = {name: arguments.pop(name) for name, _, _ in CONNECTION_OPTIONS}
+        server = chosen.pop("server")
+        with reported_errors():
+            transport = _transport(**chosen)
+        command(connection=Connection(server, transport), **arguments)
+
+    parameters = [*kept, *added]
+    connected.__signature__ = own.replace(parameters=parameters)  # type: ignore[attr-defined]
+    connected.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+    return connected
+
+
+def _transport(
+    *, tls: bool, ca: str, client_cert: str, client_key: str, server_name: str, token_file: str
+) -> ClientTransport:
+    """The connection the options ask for, sending the token file's token (if given)."""
+    from gamerec.validator.service.transport import read_token_file
+
+    token = read_token_file(token_file) if token_file else ""
+    return client_transport(
+        tls=tls,
+        ca=ca,
+        client_cert=client_cert,
+        client_key=client_key,
+        server_name=server_name,
+        token=token,
+    )
 
 
 def client_transport(

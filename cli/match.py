@@ -16,23 +16,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from gamerec.cli.collected import OutOption, ToOption, output_encoding, written_note
-from gamerec.cli.connection import (
-    DEFAULT_SERVER,
-    CaOption,
-    ClientCertOption,
-    ClientKeyOption,
-    ServerNameOption,
-    ServerOption,
-    TlsOption,
-    client_transport,
-)
+from gamerec.cli.connection import Connection, with_connection
 from gamerec.cli.edge import fail, reported_errors
 from gamerec.recorder.syntax.registered import known_games
 
 if TYPE_CHECKING:
     from gamerec.v1 import match_pb2 as mpb
     from gamerec.v1 import match_pb2_grpc as mgrpc
-    from gamerec.validator.service.transport import ClientTransport
 
 app = typer.Typer(
     name="match",
@@ -45,17 +35,6 @@ app = typer.Typer(
 
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print the answer as one line of ProtoJSON.")
-]
-AdminOption = Annotated[
-    str,
-    typer.Option(
-        "--token-file",
-        "--admin-token-file",
-        metavar="PATH",
-        envvar="GAMEREC_TOKEN_FILE",
-        help="A file holding a token, an admin's or a spectator's (sent as "
-        "'authorization: Bearer').",
-    ),
 ]
 #: Seconds a call may take.
 CALL_SECONDS = 30.0
@@ -77,6 +56,7 @@ class Status(StrEnum):
 
 
 @app.command()
+@with_connection
 def new(
     *,
     game: Annotated[
@@ -119,13 +99,7 @@ def new(
     event: Annotated[str, typer.Option(help="The record's Event.")] = "",
     site: Annotated[str, typer.Option(help="The record's Site.")] = "",
     round_: Annotated[str, typer.Option("--round", help="The record's Round.")] = "",
-    server: ServerOption = DEFAULT_SERVER,
-    admin_token_file: AdminOption = "",
-    tls: TlsOption = False,
-    ca: CaOption = "",
-    client_cert: ClientCertOption = "",
-    client_key: ClientKeyOption = "",
-    server_name: ServerNameOption = "",
+    connection: Connection,
     as_json: JsonOption = False,
 ) -> None:
     """Create a match; print its id and one secret token per seat (shown only now)."""
@@ -145,16 +119,10 @@ def new(
             site=site,
             round=round_,
         )
-        transport = _transport(
-            tls=tls,
-            ca=ca,
-            client_cert=client_cert,
-            client_key=client_key,
-            server_name=server_name,
-            token_file=admin_token_file,
+    with _service(connection) as stub:
+        created = stub.CreateMatch(
+            request, timeout=CALL_SECONDS, metadata=connection.transport.metadata()
         )
-    with _service(server, transport) as stub:
-        created = stub.CreateMatch(request, timeout=CALL_SECONDS, metadata=transport.metadata())
     if as_json:
         _print_json(created)
         return
@@ -165,35 +133,21 @@ def new(
 
 
 @app.command()
+@with_connection
 def show(
     match_id: Annotated[str, typer.Argument(metavar="ID", help="The match.")],
     *,
-    server: ServerOption = DEFAULT_SERVER,
-    admin_token_file: AdminOption = "",
-    tls: TlsOption = False,
-    ca: CaOption = "",
-    client_cert: ClientCertOption = "",
-    client_key: ClientKeyOption = "",
-    server_name: ServerNameOption = "",
+    connection: Connection,
     as_json: JsonOption = False,
 ) -> None:
     """Show a match now: status, seat to move, clocks, the last plies, the legal moves."""
     from gamerec.v1 import match_pb2 as mpb
 
-    with reported_errors():
-        transport = _transport(
-            tls=tls,
-            ca=ca,
-            client_cert=client_cert,
-            client_key=client_key,
-            server_name=server_name,
-            token_file=admin_token_file,
-        )
-    with _service(server, transport) as stub:
+    with _service(connection) as stub:
         state = stub.GetMatch(
             mpb.GetMatchRequest(match_id=match_id),
             timeout=CALL_SECONDS,
-            metadata=transport.metadata(),
+            metadata=connection.transport.metadata(),
         )
     if as_json:
         _print_json(state)
@@ -203,37 +157,23 @@ def show(
 
 
 @app.command(name="list")
+@with_connection
 def list_(
     *,
     status: Annotated[Status | None, typer.Option("--status", help="Only these matches.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many.")] = 100,
-    server: ServerOption = DEFAULT_SERVER,
-    admin_token_file: AdminOption = "",
-    tls: TlsOption = False,
-    ca: CaOption = "",
-    client_cert: ClientCertOption = "",
-    client_key: ClientKeyOption = "",
-    server_name: ServerNameOption = "",
+    connection: Connection,
     as_json: JsonOption = False,
 ) -> None:
     """List the server's matches, newest first."""
     from gamerec.v1 import match_pb2 as mpb
 
     wanted = _status_value(status) if status else mpb.MATCH_STATUS_UNSPECIFIED
-    with reported_errors():
-        transport = _transport(
-            tls=tls,
-            ca=ca,
-            client_cert=client_cert,
-            client_key=client_key,
-            server_name=server_name,
-            token_file=admin_token_file,
-        )
-    with _service(server, transport) as stub:
+    with _service(connection) as stub:
         answer = stub.ListMatches(
             mpb.ListMatchesRequest(status=wanted, limit=limit),
             timeout=CALL_SECONDS,
-            metadata=transport.metadata(),
+            metadata=connection.transport.metadata(),
         )
     if as_json:
         _print_json(answer)
@@ -243,6 +183,7 @@ def list_(
 
 
 @app.command()
+@with_connection
 def abort(
     match_id: Annotated[str, typer.Argument(metavar="ID", help="The match.")],
     *,
@@ -250,31 +191,16 @@ def abort(
         str,
         typer.Option(help="A seat's token (a seat may abort until every seat has moved)."),
     ] = "",
-    server: ServerOption = DEFAULT_SERVER,
-    admin_token_file: AdminOption = "",
-    tls: TlsOption = False,
-    ca: CaOption = "",
-    client_cert: ClientCertOption = "",
-    client_key: ClientKeyOption = "",
-    server_name: ServerNameOption = "",
+    connection: Connection,
 ) -> None:
     """Call a match off with no result (a seat by its token, or the admin at any time)."""
     from gamerec.v1 import match_pb2 as mpb
 
-    with reported_errors():
-        transport = _transport(
-            tls=tls,
-            ca=ca,
-            client_cert=client_cert,
-            client_key=client_key,
-            server_name=server_name,
-            token_file=admin_token_file,
-        )
-    with _service(server, transport) as stub:
+    with _service(connection) as stub:
         answer = stub.Abort(
             mpb.AbortRequest(match_id=match_id, token=token),
             timeout=CALL_SECONDS,
-            metadata=transport.metadata(),
+            metadata=connection.transport.metadata(),
         )
     for event in answer.events:
         if event.HasField("ended"):
@@ -317,14 +243,14 @@ def export(
 
 
 @contextmanager
-def _service(server: str, transport: ClientTransport) -> Iterator[mgrpc.MatchServiceStub]:
-    """A MatchService stub on a channel to ``server``; a refused call is one line, exit 2."""
+def _service(connection: Connection) -> Iterator[mgrpc.MatchServiceStub]:
+    """A MatchService stub on a channel to the server; a refused call is one line, exit 2."""
     import grpc
 
     from gamerec.v1 import match_pb2_grpc as mgrpc
 
     with reported_errors():
-        opened = transport.channel(server)
+        opened = connection.transport.channel(connection.server)
     with opened as channel:
         try:
             yield mgrpc.MatchServiceStub(channel)
@@ -332,24 +258,7 @@ def _service(server: str, transport: ClientTransport) -> Iterator[mgrpc.MatchSer
             code = error.code() if isinstance(error, grpc.Call) else None
             details = error.details() if isinstance(error, grpc.Call) else str(error)
             name = code.name if code is not None else "ERROR"
-            fail(f"{server}: {name}: {details}")
-
-
-def _transport(
-    *, tls: bool, ca: str, client_cert: str, client_key: str, server_name: str, token_file: str
-) -> ClientTransport:
-    """The connection the options ask for, sending the token file's token (if given)."""
-    from gamerec.validator.service.transport import read_token_file
-
-    token = read_token_file(token_file) if token_file else ""
-    return client_transport(
-        tls=tls,
-        ca=ca,
-        client_cert=client_cert,
-        client_key=client_key,
-        server_name=server_name,
-        token=token,
-    )
+            fail(f"{connection.server}: {name}: {details}")
 
 
 def _rules(game: str, variant: list[str]) -> Any:

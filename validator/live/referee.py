@@ -83,22 +83,7 @@ class MatchLimits:
         Raises:
             ValueError: an unknown name, or a value that is not a whole number >= 1.
         """
-        changes = {}
-        names = {name.replace("_", "-"): name for name in LIMIT_MEANINGS}
-        for setting in settings:
-            name, equals, text = setting.partition("=")
-            known = names.get(name.strip().lower())
-            if known is None or not equals:
-                raise ValueError(
-                    f"expected NAME=N with NAME one of {', '.join(names)}, found {setting!r}"
-                )
-            try:
-                value = int(text.strip())
-            except ValueError:
-                value = 0
-            if value < 1:
-                raise ValueError(f"limit {name.strip()}: {text!r} is not a whole number >= 1")
-            changes[known] = value
+        changes = parse_limit_settings(settings, LIMIT_MEANINGS)
         return dataclasses.replace(self, **changes)
 
 
@@ -110,6 +95,31 @@ LIMIT_MEANINGS: Final = {
     "plies": "plies of one match (then it is abandoned: a record may hold no more)",
     "listed": "matches one ListMatches answer lists",
 }
+
+
+def parse_limit_settings(settings: Sequence[str], meanings: dict[str, str]) -> dict[str, int]:
+    """``NAME=N`` settings as field names and values (names with ``-`` or ``_``).
+
+    Raises:
+        ValueError: an unknown name, or a value that is not a whole number >= 1.
+    """
+    changes = {}
+    names = {name.replace("_", "-"): name for name in meanings}
+    for setting in settings:
+        name, equals, text = setting.partition("=")
+        known = names.get(name.strip().lower().replace("_", "-"))
+        if known is None or not equals:
+            raise ValueError(
+                f"expected NAME=N with NAME one of {', '.join(names)}, found {setting!r}"
+            )
+        try:
+            value = int(text.strip())
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise ValueError(f"limit {name.strip()}: {text!r} is not a whole number >= 1")
+        changes[known] = value
+    return changes
 
 
 class UnknownMatchError(GamerecError):

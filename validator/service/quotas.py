@@ -22,6 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from gamerec.validator.live.referee import parse_limit_settings
+
 
 @dataclass(frozen=True, slots=True)
 class ClientLimits:
@@ -65,31 +67,6 @@ CLIENT_LIMIT_MEANINGS: Final = {
     "admin_open_matches": "open matches one admin may have created (CreateMatch past it: "
     "RESOURCE_EXHAUSTED)",
 }
-
-
-def parse_limit_settings(settings: Sequence[str], meanings: dict[str, str]) -> dict[str, int]:
-    """``NAME=N`` settings as field names and values (names with ``-`` or ``_``).
-
-    Raises:
-        ValueError: an unknown name, or a value that is not a whole number >= 1.
-    """
-    changes = {}
-    names = {name.replace("_", "-"): name for name in meanings}
-    for setting in settings:
-        name, equals, text = setting.partition("=")
-        known = names.get(name.strip().lower().replace("_", "-"))
-        if known is None or not equals:
-            raise ValueError(
-                f"expected NAME=N with NAME one of {', '.join(names)}, found {setting!r}"
-            )
-        try:
-            value = int(text.strip())
-        except ValueError:
-            value = 0
-        if value < 1:
-            raise ValueError(f"limit {name.strip()}: {text!r} is not a whole number >= 1")
-        changes[known] = value
-    return changes
 
 
 class TokenBucket:
