@@ -41,8 +41,10 @@ from gamerec.recorder.signing import write_key_pair
 from gamerec.v1 import match_pb2_grpc as mgrpc
 from gamerec.validator.batch import default_workers
 
-#: Connections the bots share, per server.
-CHANNELS_PER_SERVER = 16
+#: Connections the bots share, per server (as the ``live`` section's: about 60 bots a
+#: connection; with 16, 125 bots a connection, a run on SQLite once stalled, every seat 1's
+#: bot waiting with client and server idle, not yet understood).
+CHANNELS_PER_SERVER = 32
 
 
 @dataclass(frozen=True, slots=True)
