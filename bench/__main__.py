@@ -42,6 +42,9 @@ Sections (``--sections`` picks some; all by default):
 13. ``tournament``: ``gamerec tournament`` of 200 Aronda games between the two built-in
     engines as processes, one game at a time and one per core, games/s against the same
     number of games by ``gamerec generate`` (the cost of the protocol, processes, referee).
+14. ``live-postgres``: the same 1,000 matches on two ``gamerec serve`` sharing one PostgreSQL
+    store (each match's seats on both), moves/s and p99 round trip against one server on
+    SQLite, in the same run (a server from the pgserver wheel; skipped if it cannot start).
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -66,6 +69,7 @@ from bench import (
     bench_encodings,
     bench_foreign,
     bench_live,
+    bench_live_postgres,
     bench_seals,
     bench_service,
     bench_startup,
@@ -76,6 +80,7 @@ from bench import (
     peers,
 )
 from bench.figures import Figure, table
+from bench.postgres import PostgresUnavailableError
 from gamerec.validator.batch import default_workers
 
 SECTIONS = (
@@ -92,6 +97,7 @@ SECTIONS = (
     "live",
     "foreign",
     "tournament",
+    "live-postgres",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -410,7 +416,7 @@ def foreign_figures(scale: Scale) -> list[Figure]:
 
 
 def live_figures(scale: Scale) -> list[Figure]:
-    """Section 11: matches of bots at once on the match service."""
+    """Section 11: matches of bots at once on the match service, one server on SQLite."""
     measured = _step(
         f"live: {scale.live_matches:,} matches of bots at once on gamerec serve --matches",
         partial(bench_live.measure, scale.live_matches),
@@ -419,12 +425,26 @@ def live_figures(scale: Scale) -> list[Figure]:
 
 
 def tournament_figures(scale: Scale) -> list[Figure]:
-    """Section 12: engine tournaments against generate."""
+    """Section 13: engine tournaments against generate."""
     measured = _step(
         f"tournament: {scale.tournament_games:,} Aronda games, built-in engines as processes",
         partial(bench_tournament.measure, scale.tournament_games),
     )
     return bench_tournament.figures(measured)
+
+
+def live_postgres_figures(scale: Scale) -> list[Figure]:
+    """Section 14: the same matches on two servers sharing PostgreSQL, and on SQLite."""
+    try:
+        measured = _step(
+            f"live-postgres: {scale.live_matches:,} matches on 2 servers sharing PostgreSQL, "
+            "and on 1 server on SQLite",
+            partial(bench_live_postgres.measure, scale.live_matches),
+        )
+    except PostgresUnavailableError as error:
+        print(f"live-postgres: skipped: {error}", file=sys.stderr)
+        return []
+    return bench_live_postgres.figures(measured)
 
 
 def _step(title: str, run: Callable[[], T]) -> T:
@@ -452,6 +472,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "live": partial(live_figures, scale),
         "foreign": partial(foreign_figures, scale),
         "tournament": partial(tournament_figures, scale),
+        "live-postgres": partial(live_postgres_figures, scale),
     }
 
 

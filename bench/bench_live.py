@@ -102,15 +102,18 @@ class LiveFigures:
 # -- the server ------------------------------------------------------------------------------------
 
 
-def run_server(store: str) -> None:
-    """Serve RecordService, MatchService (on ``store``) and echo on a free port until SIGTERM."""
+def run_server(store: str, host_key: str = "", processes: int = 0) -> None:
+    """Serve RecordService, MatchService (on ``store``) and echo on a free port until SIGTERM.
+
+    ``host_key``: default ``STORE.host-key``; ``processes``: default one per core.
+    """
     log_to(sys.stderr)
-    key, _ = host_key_file(store, "")
+    key, _ = host_key_file(store, host_key)
     settings = ServeSettings(
         extra_services=(ExtraService(ECHO_SERVICE, register_echo),),
         matches=MatchSettings(store=store, host_key=key, limits=MatchLimits(watchers=10_000)),
     )
-    asyncio.run(serve(settings, 0))
+    asyncio.run(serve(settings, processes))
 
 
 class Server:
@@ -240,10 +243,12 @@ class PairedStub:
         self.echo_seconds: list[float] = []
         self.echo_failures: Counter[str] = Counter()
 
-    async def Play(self, request: mpb.PlayRequest) -> mpb.PlayResponse:  # noqa: N802 (the stub's)
+    async def Play(  # noqa: N802 (the stub's)
+        self, request: mpb.PlayRequest, metadata: tuple[tuple[str, str], ...] = ()
+    ) -> mpb.PlayResponse:
         """Play, then at once an Echo of the same bytes; both round trips are kept."""
         started = time.perf_counter()
-        answer = await self._stub.Play(request)
+        answer = await self._stub.Play(request, metadata=metadata)
         played = time.perf_counter()
         try:
             await self._echo(request.SerializeToString())
@@ -358,11 +363,13 @@ def main() -> None:
     """Print the figures (or, with ``--serve STORE``, be the server)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--serve", metavar="STORE", help=argparse.SUPPRESS)
+    parser.add_argument("--host-key", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--processes", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--game", default="Aronda")
     options = parser.parse_args()
     if options.serve:
-        run_server(options.serve)
+        run_server(options.serve, options.host_key, options.processes)
         return
     measured = measure(options.matches, options.game)
     for figure in figures(measured):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gamerec.cli.arguments import Policy
+from gamerec.cli.connection import Connection, with_connection
 from gamerec.cli.edge import EXIT_FINDINGS, EXIT_OK, fail, reported_errors
 
 if TYPE_CHECKING:
@@ -25,8 +26,8 @@ if TYPE_CHECKING:
     from gamerec.validator.players.movers import Mover
 
 
+@with_connection
 def bot(
-    server: Annotated[str, typer.Option("--server", metavar="HOST:PORT", help="The match server.")],
     match_id: Annotated[str, typer.Option("--match", metavar="ID", help="The match.")],
     token: Annotated[
         str, typer.Option("--token", metavar="T", help="The seat's token (gamerec match new).")
@@ -54,6 +55,7 @@ def bot(
             help="The seat's Ed25519 private key: sign every ply and the result.",
         ),
     ] = None,
+    connection: Connection | None = None,
 ) -> None:
     """Play one seat of a match on a server with an engine (or a built-in policy).
 
@@ -75,7 +77,8 @@ def bot(
             from gamerec.recorder.signing import load_private_key
 
             signing = load_private_key(key)
-        place = _Seat(server, match_id, token, seat)
+        assert connection is not None  # given by with_connection
+        place = _Seat(connection, match_id, token, seat)
         ended, log = asyncio.run(_play(place, engine=engine, policy=policy, seed=seed, key=signing))
     for line in log:
         typer.echo(f"gamerec bot: {line}", err=True)
@@ -86,7 +89,7 @@ def bot(
 class _Seat:
     """Where the bot plays: the server, the match, the seat and its token."""
 
-    server: str
+    connection: Connection
     match_id: str
     token: str
     seat: int
@@ -107,8 +110,9 @@ async def _play(
     from gamerec.validator.service.match_client import BotError
     from gamerec.validator.service.mover_seat import MoverSeat
 
-    server, match_id, seat = place.server, place.match_id, place.seat
-    async with _mover(engine, policy, seed) as mover, grpc.aio.insecure_channel(server) as channel:
+    server, match_id, seat = place.connection.server, place.match_id, place.seat
+    channel = place.connection.transport.aio_channel(server)
+    async with _mover(engine, policy, seed) as mover, channel:
         seat_bot = MoverSeat(
             mgrpc.MatchServiceStub(channel),
             match_id,

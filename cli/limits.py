@@ -34,12 +34,17 @@ def limits() -> None:
     Every command that reads records takes --limit NAME=N (repeatable) to change one for
     that run, e.g. --limit plies=500000. A record over a limit is reported unreadable (exit
     code 2), and the records after it are still read. The match service's limits follow
-    (gamerec serve --matches takes --match-limit NAME=N).
+    (gamerec serve --matches takes --match-limit NAME=N), then the limits per client of
+    gamerec serve (--client-limit NAME=N): a call past one is refused with
+    RESOURCE_EXHAUSTED and the delay to wait in its google.rpc.RetryInfo.
     """
     _table(limit_rows())
     typer.echo("")
     typer.echo("Match service (gamerec serve --matches; change one with --match-limit NAME=N):")
     _table(match_limit_rows())
+    typer.echo("")
+    typer.echo("Per client, per server process (gamerec serve --client-limit NAME=N):")
+    _table(client_limit_rows())
 
 
 def _table(rows: list[tuple[str, str, str]]) -> None:
@@ -69,4 +74,15 @@ def match_limit_rows() -> list[tuple[str, str, str]]:
     return [
         (name.replace("_", "-"), f"{getattr(defaults, name):,}", meaning)
         for name, meaning in LIMIT_MEANINGS.items()
+    ]
+
+
+def client_limit_rows() -> list[tuple[str, str, str]]:
+    """The limits per client as ``gamerec limits`` lists them (``ClientLimits``)."""
+    from gamerec.validator.service.quotas import CLIENT_LIMIT_MEANINGS, ClientLimits
+
+    defaults = ClientLimits()
+    return [
+        (name.replace("_", "-"), f"{getattr(defaults, name):,}", meaning)
+        for name, meaning in CLIENT_LIMIT_MEANINGS.items()
     ]

@@ -268,6 +268,9 @@ def _root(
 
 def main() -> None:
     """Run the ``gamerec`` command."""
+    # gRPC's core logs refused TLS handshakes at its INFO level on stderr, which breaks
+    # serve's JSON lines; set before grpc is imported, or it is not read.
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     stop_on_hangup_and_term()
     app(prog_name="gamerec")
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from gamerec.cli.collected import OutOption, ToOption, output_encoding, written_note
+from gamerec.cli.connection import Connection, with_connection
 from gamerec.cli.edge import fail, reported_errors
 from gamerec.recorder.syntax.registered import known_games
 
@@ -32,22 +33,9 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 
-ServerOption = Annotated[
-    str,
-    typer.Option("--server", metavar="HOST:PORT", help="The gamerec server (gamerec serve)."),
-]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print the answer as one line of ProtoJSON.")
 ]
-AdminOption = Annotated[
-    str,
-    typer.Option(
-        "--admin-token-file",
-        metavar="PATH",
-        help="A file holding the server's admin token (sent as 'authorization: Bearer').",
-    ),
-]
-DEFAULT_SERVER = "127.0.0.1:50051"
 #: Seconds a call may take.
 CALL_SECONDS = 30.0
 
@@ -68,6 +56,7 @@ class Status(StrEnum):
 
 
 @app.command()
+@with_connection
 def new(
     *,
     game: Annotated[
@@ -110,8 +99,7 @@ def new(
     event: Annotated[str, typer.Option(help="The record's Event.")] = "",
     site: Annotated[str, typer.Option(help="The record's Site.")] = "",
     round_: Annotated[str, typer.Option("--round", help="The record's Round.")] = "",
-    server: ServerOption = DEFAULT_SERVER,
-    admin_token_file: AdminOption = "",
+    connection: Connection,
     as_json: JsonOption = False,
 ) -> None:
     """Create a match; print its id and one secret token per seat (shown only now)."""
@@ -131,9 +119,10 @@ def new(
             site=site,
             round=round_,
         )
-        metadata = _admin(admin_token_file)
-    with _service(server) as stub:
-        created = stub.CreateMatch(request, timeout=CALL_SECONDS, metadata=metadata)
+    with _service(connection) as stub:
+        created = stub.CreateMatch(
+            request, timeout=CALL_SECONDS, metadata=connection.transport.metadata()
+        )
     if as_json:
         _print_json(created)
         return
@@ -144,16 +133,22 @@ def new(
 
 
 @app.command()
+@with_connection
 def show(
     match_id: Annotated[str, typer.Argument(metavar="ID", help="The match.")],
-    server: ServerOption = DEFAULT_SERVER,
+    *,
+    connection: Connection,
     as_json: JsonOption = False,
 ) -> None:
     """Show a match now: status, seat to move, clocks, the last plies, the legal moves."""
     from gamerec.v1 import match_pb2 as mpb
 
-    with _service(server) as stub:
-        state = stub.GetMatch(mpb.GetMatchRequest(match_id=match_id), timeout=CALL_SECONDS)
+    with _service(connection) as stub:
+        state = stub.GetMatch(
+            mpb.GetMatchRequest(match_id=match_id),
+            timeout=CALL_SECONDS,
+            metadata=connection.transport.metadata(),
+        )
     if as_json:
         _print_json(state)
         return
@@ -162,19 +157,23 @@ def show(
 
 
 @app.command(name="list")
+@with_connection
 def list_(
+    *,
     status: Annotated[Status | None, typer.Option("--status", help="Only these matches.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=1000, help="At most this many.")] = 100,
-    server: ServerOption = DEFAULT_SERVER,
+    connection: Connection,
     as_json: JsonOption = False,
 ) -> None:
     """List the server's matches, newest first."""
     from gamerec.v1 import match_pb2 as mpb
 
     wanted = _status_value(status) if status else mpb.MATCH_STATUS_UNSPECIFIED
-    with _service(server) as stub:
+    with _service(connection) as stub:
         answer = stub.ListMatches(
-            mpb.ListMatchesRequest(status=wanted, limit=limit), timeout=CALL_SECONDS
+            mpb.ListMatchesRequest(status=wanted, limit=limit),
+            timeout=CALL_SECONDS,
+            metadata=connection.transport.metadata(),
         )
     if as_json:
         _print_json(answer)
@@ -184,25 +183,24 @@ def list_(
 
 
 @app.command()
+@with_connection
 def abort(
     match_id: Annotated[str, typer.Argument(metavar="ID", help="The match.")],
+    *,
     token: Annotated[
         str,
         typer.Option(help="A seat's token (a seat may abort until every seat has moved)."),
     ] = "",
-    server: ServerOption = DEFAULT_SERVER,
-    admin_token_file: AdminOption = "",
+    connection: Connection,
 ) -> None:
     """Call a match off with no result (a seat by its token, or the admin at any time)."""
     from gamerec.v1 import match_pb2 as mpb
 
-    with reported_errors():
-        metadata = _admin(admin_token_file)
-    with _service(server) as stub:
+    with _service(connection) as stub:
         answer = stub.Abort(
             mpb.AbortRequest(match_id=match_id, token=token),
             timeout=CALL_SECONDS,
-            metadata=metadata,
+            metadata=connection.transport.metadata(),
         )
     for event in answer.events:
         if event.HasField("ended"):
@@ -212,7 +210,11 @@ def abort(
 @app.command()
 def export(
     store: Annotated[
-        str, typer.Argument(metavar="DB", help="A match store (gamerec serve --matches).")
+        str,
+        typer.Argument(
+            metavar="DB",
+            help="A match store (gamerec serve --matches): a file or postgresql:// URL.",
+        ),
     ],
     output: OutOption,
     to: ToOption = None,
@@ -228,7 +230,7 @@ def export(
     """
     from gamerec.recorder.codecs import write_records
     from gamerec.v1 import match_pb2 as mpb
-    from gamerec.validator.live.sqlite_store import final_records
+    from gamerec.validator.live.stores import final_records
 
     encoding = output_encoding(output, to)
     statuses = [mpb.MATCH_STATUS_FINISHED] + ([mpb.MATCH_STATUS_ABORTED] if aborted else [])
@@ -241,33 +243,22 @@ def export(
 
 
 @contextmanager
-def _service(server: str) -> Iterator[mgrpc.MatchServiceStub]:
-    """A MatchService stub on a channel to ``server``; a refused call is one line, exit 2."""
+def _service(connection: Connection) -> Iterator[mgrpc.MatchServiceStub]:
+    """A MatchService stub on a channel to the server; a refused call is one line, exit 2."""
     import grpc
 
     from gamerec.v1 import match_pb2_grpc as mgrpc
 
-    with grpc.insecure_channel(server) as channel:
+    with reported_errors():
+        opened = connection.transport.channel(connection.server)
+    with opened as channel:
         try:
             yield mgrpc.MatchServiceStub(channel)
         except grpc.RpcError as error:
             code = error.code() if isinstance(error, grpc.Call) else None
             details = error.details() if isinstance(error, grpc.Call) else str(error)
             name = code.name if code is not None else "ERROR"
-            fail(f"{server}: {name}: {details}")
-
-
-def _admin(path: str) -> tuple[tuple[str, str | bytes], ...]:
-    if not path:
-        return ()
-    from gamerec.recorder.errors import GamerecError
-
-    try:
-        with open(path, encoding="utf-8") as stream:
-            token = stream.readline().strip()
-    except (OSError, UnicodeDecodeError) as error:
-        raise GamerecError(f"{path}: cannot read the admin token: {error}") from None
-    return (("authorization", f"Bearer {token}"),)
+            fail(f"{connection.server}: {name}: {details}")
 
 
 def _rules(game: str, variant: list[str]) -> Any:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gamerec.cli.edge import reported_errors
+from gamerec.validator.service.access import AccessSettings
 from gamerec.validator.service.calls import log_to
 from gamerec.validator.service.pool import DEFAULT_INLINE_BYTES
 from gamerec.validator.service.processes import serve as serve_forever
@@ -20,6 +21,7 @@ from gamerec.validator.service.server import (
     DEFAULT_MAX_MESSAGE_BYTES,
     ServeSettings,
 )
+from gamerec.validator.service.transport import ServerTransport
 
 if TYPE_CHECKING:
     from gamerec.validator.service.match_servicer import MatchSettings
@@ -77,14 +79,76 @@ def serve(
             "record (default: FILE.host-key, made if missing).",
         ),
     ] = "",
-    admin_token_file: Annotated[
+    admin_tokens: Annotated[
         str,
         typer.Option(
-            metavar="PATH",
-            help="With --matches: a file holding the admin token that CreateMatch needs (as "
-            "'authorization: Bearer TOKEN'); without it anyone may create matches.",
+            "--admin-tokens",
+            "--admin-token-file",
+            metavar="FILE",
+            help="The admins' tokens, one 'NAME TOKEN' or 'NAME sha256:HEX' a line (read "
+            "again on SIGHUP; docs/operating.md); without it anyone may act as the admin.",
         ),
     ] = "",
+    spectator_tokens: Annotated[
+        str,
+        typer.Option(
+            metavar="FILE", help="The spectators' tokens (same form), for watching matches."
+        ),
+    ] = "",
+    record_tokens: Annotated[
+        str,
+        typer.Option(
+            metavar="FILE",
+            help="Tokens for RecordService (same form); without it RecordService is open.",
+        ),
+    ] = "",
+    anonymous_watch: Annotated[
+        bool,
+        typer.Option(
+            help="Let anyone watch matches and read them; off, it takes a spectator's, a "
+            "seat's or an admin's token."
+        ),
+    ] = True,
+    client_limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME=N",
+            help="Change a limit per client (gamerec limits lists them), e.g. token-rate=50; "
+            "repeatable.",
+        ),
+    ] = None,
+    tls_cert: Annotated[
+        str,
+        typer.Option(metavar="PEM", help="Serve TLS with this certificate (chain)."),
+    ] = "",
+    tls_key: Annotated[str, typer.Option(metavar="PEM", help="The certificate's key.")] = "",
+    client_ca: Annotated[
+        str,
+        typer.Option(
+            metavar="PEM",
+            help="Require client certificates signed by this CA (mTLS); their subject can "
+            "stand for a token ('NAME subject:CN=...').",
+        ),
+    ] = "",
+    insecure: Annotated[
+        bool,
+        typer.Option(
+            "--insecure",
+            help="Allow plain text on an address that is not loopback (tokens travel "
+            "unencrypted; a warning is logged).",
+        ),
+    ] = False,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            max=65535,
+            help="Serve Prometheus metrics on this port (/metrics; 0 picks a free one).",
+        ),
+    ] = None,
+    metrics_host: Annotated[
+        str, typer.Option(help="The address of the metrics port.")
+    ] = "127.0.0.1",
     match_limit: Annotated[
         list[str] | None,
         typer.Option(
@@ -111,6 +175,9 @@ def serve(
     """
     log_to(sys.stderr)
     with reported_errors():
+        access = _access_settings(
+            admin_tokens, spectator_tokens, record_tokens, anonymous_watch, client_limit or []
+        )
         settings = ServeSettings(
             host=host,
             port=port,
@@ -118,15 +185,44 @@ def serve(
             inline_bytes=inline_bytes,
             max_message_bytes=max_message_bytes,
             grace=grace,
-            matches=_match_settings(
-                matches, host_key, admin_token_file, match_limit or [], test_clock
-            ),
+            matches=_match_settings(matches, host_key, match_limit or [], test_clock),
+            access=access,
+            transport=ServerTransport(tls_cert, tls_key, client_ca, insecure),
+            metrics_host=metrics_host,
+            metrics_port=metrics_port,
         )
         asyncio.run(serve_forever(settings, processes))
 
 
+def _access_settings(
+    admin_tokens: str,
+    spectator_tokens: str,
+    record_tokens: str,
+    anonymous_watch: bool,
+    limits: list[str],
+) -> AccessSettings:
+    """Who may do what, from the options; the token files are read once here to check them.
+
+    Raises:
+        GamerecError: a token file that cannot be read, or an unknown limit.
+    """
+    from gamerec.recorder.errors import GamerecError
+    from gamerec.validator.service.access import TokenBook
+    from gamerec.validator.service.quotas import ClientLimits
+
+    try:
+        client_limits = ClientLimits().with_settings(limits)
+    except ValueError as error:
+        raise GamerecError(f"--client-limit: {error}") from None
+    access = AccessSettings(
+        admin_tokens, spectator_tokens, record_tokens, anonymous_watch, client_limits
+    )
+    TokenBook(access.files())
+    return access
+
+
 def _match_settings(
-    store: str, host_key: str, admin_token_file: str, limits: list[str], test_clock: str
+    store: str, host_key: str, limits: list[str], test_clock: str
 ) -> MatchSettings | None:
     """MatchService's settings from the options (None without --matches).
 
@@ -140,15 +236,11 @@ def _match_settings(
     from gamerec.recorder.errors import GamerecError
 
     if not store:
-        if host_key or admin_token_file or limits or test_clock:
-            raise GamerecError(
-                "--host-key, --admin-token-file, --match-limit and --test-clock "
-                "go with --matches FILE"
-            )
+        if host_key or limits or test_clock:
+            raise GamerecError("--host-key, --match-limit and --test-clock go with --matches FILE")
         return None
     from gamerec.validator.service.match_servicer import (
         MatchSettings,
-        admin_token_hash,
         check_store,
         host_key_file,
         match_limits,
@@ -159,7 +251,6 @@ def _match_settings(
         store=store,
         host_key=key_file,
         host_key_made=made,
-        admin_token_hash=admin_token_hash(admin_token_file) if admin_token_file else None,
         limits=match_limits(limits),
         test_clock=test_clock,
     )

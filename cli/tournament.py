@@ -20,9 +20,9 @@ from typing import Annotated
 import grpc.aio
 import typer
 
+from gamerec.cli.connection import Connection, with_optional_connection
 from gamerec.cli.edge import EXIT_FAILED, fail, reported_errors
 from gamerec.cli.generate import _naming_players, _variant_tags
-from gamerec.cli.match import AdminOption, _admin
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.syntax.registered import known_games
 from gamerec.validator.games import engine
@@ -47,6 +47,7 @@ from gamerec.validator.service.tournament_games import MatchServer
 RANDOM_OPENING_PLIES = 4
 
 
+@with_optional_connection
 def tournament(
     game: Annotated[str, typer.Option("--game", help=f"{known_games(' or ')}, in any spelling.")],
     engines: Annotated[
@@ -132,16 +133,7 @@ def tournament(
     quiet: Annotated[
         bool, typer.Option("-q", "--quiet", help="No line per game on stderr.")
     ] = False,
-    server: Annotated[
-        str | None,
-        typer.Option(
-            "--server",
-            metavar="HOST:PORT",
-            help="Play every game as a match on this match server (gamerec serve --matches), "
-            "which referees, seals and signs it.",
-        ),
-    ] = None,
-    admin_token_file: AdminOption = "",
+    connection: Connection | None = None,
 ) -> None:
     """Play engines against each other: round robin or gauntlet, records as games end.
 
@@ -152,7 +144,8 @@ def tournament(
     moment it ends; the same command run again plays only what OUT is missing. At the end,
     the standings (as gamerec standings --use claimed prints them) and, for two engines, the
     Elo difference with its 95 % error margin, as cutechess-cli reports it. With --server,
-    every game is a match on that server instead (created with the admin token, each seat
+    every game is a match on that server instead (created with --token-file's admin token,
+    over TLS with --tls/--ca/--client-cert as for gamerec match; each seat
     played as gamerec bot plays it), and OUT gets the server's sealed and signed records.
     Exit code 0; 2 when the tournament cannot be run or is interrupted (OUT keeps every
     finished game).
@@ -171,7 +164,7 @@ def tournament(
             event=event,
             concurrency=concurrency or os.cpu_count() or 1,
             max_plies=max_plies,
-            server=None if server is None else MatchServer(server, _admin(admin_token_file)),
+            server=_server(connection),
         )
         games = plan.games()
         opening = _opening(plan, openings, opening_plies, seed, games[-1].encounter)
@@ -212,6 +205,13 @@ def _entrants(engines: list[str]) -> tuple[Entrant, ...]:
     if len(entrants) < 2:
         fail("a tournament needs two --engine options at least")
     return tuple(entrants)
+
+
+def _server(connection: Connection | None) -> MatchServer | None:
+    """The match server the games are played on; None: in this process."""
+    if connection is None:
+        return None
+    return MatchServer(connection.server, connection.transport)
 
 
 def _opening(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from bench.bench_live import LiveFigures, figures
+from bench.bench_live_postgres import PostgresFigures, StoreRun
+from bench.bench_live_postgres import figures as postgres_figures
 from bench.figures import Figure, percentile, table
 from bench.load import Tally, plan, report
 from gamerec.v1 import service_pb2 as spb
@@ -95,3 +97,16 @@ def test_the_live_section_compares_moves_with_the_echo_beside_them_and_memory_pe
     assert memory.value == 10 * 1024 / 1000 and memory.reference_value == 2.5 * 1024 / 250
     assert memory.met is True
     assert rows["live: flag to watcher, p99 of 20"].met is True
+
+
+def test_the_postgres_section_sets_two_servers_on_one_store_beside_one_on_sqlite() -> None:
+    measured = PostgresFigures(
+        matches=1000,
+        sqlite=StoreRun(moves=30_000, seconds=60.0, move_ms=[float(n) for n in range(1, 101)]),
+        postgres=StoreRun(moves=30_000, seconds=100.0, move_ms=[2.0 * n for n in range(1, 101)]),
+    )
+    rows = {figure.name: figure for figure in postgres_figures(measured)}
+    moves = rows["live, PostgreSQL: moves accepted, 2 servers, 1,000 matches"]
+    assert (moves.value, moves.reference_value) == (300.0, 500.0)
+    trip = rows["live, PostgreSQL: move round trip p99, 2 servers, 1,000 matches"]
+    assert (trip.value, trip.reference_value, trip.ratio) == (198.0, 99.0, 2.0)

@@ -2,7 +2,8 @@
 // Play one seat of a live match on a gamerec server (`gamerec serve --matches`) over gRPC.
 //
 //   node bot.mjs --address HOST:PORT --match ID --token TOKEN --seat N [--key SEAT.pem]
-//                [--seed S] [--trace]
+//                [--seed S] [--trace] [--tls] [--ca PEM] [--client-cert PEM --client-key PEM]
+//                [--server-name NAME] [--token-file PATH]
 //
 // It follows docs/live.md step by step: Watch the match from event 1; at each event that
 // leaves its seat to move, ask GetMatch for the legal decisions (with `decided` while a turn
@@ -14,7 +15,8 @@
 // event (<=) as a line of JSON (ProtoJSON's form; records shortened to plies and result).
 //
 // --key is the seat's Ed25519 private key as PKCS#8 PEM (openssl genpkey -algorithm ed25519);
-// the match must have been created with its public half for the seat.
+// the match must have been created with its public half for the seat. The connection options
+// (--tls, --ca, --client-cert, ...) are gamerec's own (connection.mjs).
 //
 // Exit codes: 0 the match ended (the result is printed), 2 the bot could not play (bad
 // arguments, no server, a call refused for another reason than the match moving on).
@@ -27,6 +29,8 @@ import { parseArgs } from "node:util";
 
 import grpc from "@grpc/grpc-js";
 import protoLoader from "@grpc/proto-loader";
+
+import { CONNECTION_OPTIONS, connection } from "./connection.mjs";
 
 const PROTOS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "protos");
 const EXIT_FAILED = 2;
@@ -41,7 +45,7 @@ function options() {
   try {
     const { values } = parseArgs({
       options: {
-        address: { type: "string", default: "127.0.0.1:50051" },
+        ...CONNECTION_OPTIONS,
         match: { type: "string" },
         token: { type: "string" },
         seat: { type: "string" },
@@ -53,7 +57,12 @@ function options() {
     for (const name of ["match", "token", "seat"]) {
       if (!values[name]) fail(`--${name} is needed`);
     }
-    return { ...values, seat: Number(values.seat), seed: Number(values.seed) };
+    return {
+      ...values,
+      seat: Number(values.seat),
+      seed: Number(values.seed),
+      connection: connection(values),
+    };
   } catch (error) {
     fail(error.message);
   }
@@ -144,7 +153,9 @@ class Bot {
     this.random = randomOf(settings.seed);
     this.key = settings.key ? createPrivateKey(readFileSync(settings.key)) : null;
     const MatchService = matchService();
-    this.client = new MatchService(settings.address, grpc.credentials.createInsecure());
+    const { credentials, channelOptions, metadata } = settings.connection;
+    this.client = new MatchService(settings.address, credentials, channelOptions);
+    this.metadata = metadata;
     this.last = 0;
   }
 
@@ -155,7 +166,8 @@ class Bot {
   call(method, request) {
     this.trace("->", method, request);
     return new Promise((resolve, reject) => {
-      this.client[method](request, { deadline: Date.now() + 30_000 }, (error, answer) => {
+      const deadline = Date.now() + 30_000;
+      this.client[method](request, this.metadata, { deadline }, (error, answer) => {
         if (error) {
           this.trace("<-", `${method} error`, { code: grpc.status[error.code] ?? error.code, details: error.details });
           reject(error);
@@ -171,7 +183,7 @@ class Bot {
   watch() {
     const request = { matchId: this.settings.match, fromEvent: this.last + 1 };
     this.trace("->", "Watch", request);
-    const stream = this.client.Watch(request);
+    const stream = this.client.Watch(request, this.metadata);
     return new Promise((resolve, reject) => {
       let work = Promise.resolve();
       stream.on("data", (event) => {

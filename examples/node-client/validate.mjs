@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Validate a .grn game record against a running gamerec server (`gamerec serve`) over gRPC.
 //
-//   node validate.mjs [--address HOST:PORT] [--timeout SECONDS] RECORD.grn
+//   node validate.mjs [--address HOST:PORT] [--timeout SECONDS] [--tls] [--ca PEM]
+//                     [--client-cert PEM --client-key PEM] [--server-name NAME]
+//                     [--token-file PATH] RECORD.grn
 //
 // The record goes as raw bytes (`data`) with `encoding` RECORD_ENCODING_GRN; the server
 // answers with a gamerec.v1.Verdict, printed one line for the record and one per finding.
 // The service definition is loaded from the repository's protos/ at run time, so this client
-// always speaks the server's current schema.
+// always speaks the server's current schema. The connection options are gamerec's own
+// (connection.mjs).
 //
 // Exit codes, as gamerec's: 0 valid, 1 invalid, 2 the record could not be validated (bad
 // arguments, an unreadable file, no server, or a request the server refused).
@@ -18,6 +21,8 @@ import { parseArgs } from "node:util";
 
 import grpc from "@grpc/grpc-js";
 import protoLoader from "@grpc/proto-loader";
+
+import { CONNECTION_OPTIONS, connection } from "./connection.mjs";
 
 const PROTOS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "protos");
 const EXIT_VALID = 0;
@@ -33,7 +38,7 @@ function options() {
   try {
     const { values, positionals } = parseArgs({
       options: {
-        address: { type: "string", default: "127.0.0.1:50051" },
+        ...CONNECTION_OPTIONS,
         timeout: { type: "string", default: "30" },
       },
       allowPositionals: true,
@@ -41,7 +46,7 @@ function options() {
     if (positionals.length !== 1) {
       fail("give exactly one record file: node validate.mjs [--address HOST:PORT] RECORD.grn");
     }
-    return { ...values, file: positionals[0] };
+    return { ...values, file: positionals[0], connection: connection(values) };
   } catch (error) {
     fail(error.message);
   }
@@ -59,11 +64,11 @@ function recordService() {
   return grpc.loadPackageDefinition(definition).gamerec.v1.RecordService;
 }
 
-function validate(client, data, timeoutSeconds) {
+function validate(client, data, timeoutSeconds, metadata) {
   const request = { data, encoding: "RECORD_ENCODING_GRN" };
   const deadline = new Date(Date.now() + timeoutSeconds * 1000);
   return new Promise((resolve, reject) => {
-    client.Validate(request, { deadline }, (error, verdict) =>
+    client.Validate(request, metadata, { deadline }, (error, verdict) =>
       error ? reject(error) : resolve(verdict),
     );
   });
@@ -108,7 +113,7 @@ function findingLine(finding) {
 }
 
 async function main() {
-  const { address, timeout, file } = options();
+  const { address, timeout, file, connection: reached } = options();
   let data;
   try {
     data = readFileSync(file);
@@ -116,9 +121,9 @@ async function main() {
     fail(`${file}: ${error.message}`);
   }
   const RecordService = recordService();
-  const client = new RecordService(address, grpc.credentials.createInsecure());
+  const client = new RecordService(address, reached.credentials, reached.channelOptions);
   try {
-    const verdict = await validate(client, data, Number(timeout));
+    const verdict = await validate(client, data, Number(timeout), reached.metadata);
     console.log(summary(file, verdict));
     for (const finding of verdict.errors) {
       console.log(findingLine(finding));

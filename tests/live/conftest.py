@@ -32,10 +32,16 @@ class LiveServer:
     """
 
     def __init__(
-        self, folder: Path, *arguments: str, processes: int = 1, clock: bool = True
+        self,
+        folder: Path,
+        *arguments: str,
+        processes: int = 1,
+        clock: bool = True,
+        store: str = "",
     ) -> None:
+        """``store``: the ``--matches`` location (default: ``matches.db`` in ``folder``)."""
         self.folder = folder
-        self.store = folder / "matches.db"
+        self.store = store or folder / "matches.db"
         self.clock_file = folder / "clock"
         self.ns = 0
         self.arguments = [
@@ -44,7 +50,8 @@ class LiveServer:
             *arguments,
         ]
         if clock:
-            set_clock_file(self.clock_file, 0)
+            if not self.clock_file.exists():
+                set_clock_file(self.clock_file, 0)
             self.arguments += ["--test-clock", str(self.clock_file)]
         self.process = ServeProcess(*self.arguments)
 

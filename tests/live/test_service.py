@@ -198,13 +198,14 @@ def test_an_illegal_move_gets_the_finding_as_a_verdict_error(live: LiveServer) -
 @pytest.mark.parametrize(
     ("method", "message", "code", "field"),
     [
+        # A token that is no seat's: whether the match exists is not said.
         (
             "Play",
             mpb.PlayRequest(match_id="x", token="t", ply=1, text="c7"),
-            "NOT_FOUND",
-            "match_id",
+            "UNAUTHENTICATED",
+            "token",
         ),
-        ("Play", mpb.PlayRequest(token="t", ply=1, text="c7"), "INVALID_ARGUMENT", "match_id"),
+        ("Play", mpb.PlayRequest(token="t", ply=1, text="c7"), "UNAUTHENTICATED", "token"),
         ("GetMatch", mpb.GetMatchRequest(match_id="y" * 5000), "RESOURCE_EXHAUSTED", "(request)"),
         ("GetMatch", mpb.GetMatchRequest(match_id="y" * 100), "NOT_FOUND", "match_id"),
         ("Watch", mpb.WatchRequest(match_id="nope"), "NOT_FOUND", "match_id"),

@@ -7,6 +7,7 @@ hands properly, and then do whatever a test needs at ``newgame`` or ``go``.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import sys
 import time
@@ -109,6 +110,7 @@ def is_reaped(pid: int) -> bool:
 
 def run_clean(scenario: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run an async scenario in a fresh event loop; no pipe it opened may stay open after it."""
+    gc.collect()  # descriptors of other tests' garbage (channels, pipes) close now, not midway
     before = open_pipes()
     result = asyncio.run(scenario())
     left = pipes_left_open(before)

@@ -174,6 +174,12 @@ class ServeProcess:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=10)
+        # Close the pipe now: left to the garbage collector (the reader thread and this
+        # object refer to each other), it closes whenever a collection runs, under another
+        # test that counts its process's descriptors (tests/players).
+        self._reader.join(timeout=5)
+        if not self._reader.is_alive():
+            self.stderr.close()
 
     def tree_rss_kib(self) -> int:
         """The resident memory of the server and every process under it, in KiB."""

@@ -75,13 +75,16 @@ def test_a_call_line_written_directly_is_the_line_logging_writes() -> None:
     first, warned, through_logging = lines(direct)
     assert keep.kept == [through_logging]
     assert list(first) == list(through_logging) == [
-        "time", "level", "method", "peer", "game", "plies", "verdict", "status", "duration_ms"
+        "time", "level", "method", "peer", "role", "who", "game", "plies", "verdict", "status",
+        "duration_ms",
     ]  # fmt: skip
     for line in (first, through_logging):
         assert {k: v for k, v in line.items() if k not in ("time", "duration_ms")} == {
             "level": "info",
             "method": "Validate",
             "peer": "ipv4:127.0.0.1:4242",
+            "role": "",
+            "who": "",
             "game": "Oust",
             "plies": 12,
             "verdict": "valid",

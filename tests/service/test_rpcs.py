@@ -389,11 +389,14 @@ def test_each_call_writes_one_json_log_line(
     assert (ok["verdict"], ok["status"]) == ("final", "OK")
     assert ok["peer"].startswith("ipv4:127.0.0.1:") and ok["duration_ms"] > 0
     assert bad["status"] == "INVALID_ARGUMENT" and bad["verdict"].startswith("data: ")
+    assert (ok["role"], ok["who"]) == ("record", "")  # an open RecordService: anyone
     assert set(ok) == {
         "time",
         "level",
         "method",
         "peer",
+        "role",
+        "who",
         "game",
         "plies",
         "verdict",

@@ -29,6 +29,7 @@ import dataclasses
 import hashlib
 import hmac
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
@@ -82,22 +83,7 @@ class MatchLimits:
         Raises:
             ValueError: an unknown name, or a value that is not a whole number >= 1.
         """
-        changes = {}
-        names = {name.replace("_", "-"): name for name in LIMIT_MEANINGS}
-        for setting in settings:
-            name, equals, text = setting.partition("=")
-            known = names.get(name.strip().lower())
-            if known is None or not equals:
-                raise ValueError(
-                    f"expected NAME=N with NAME one of {', '.join(names)}, found {setting!r}"
-                )
-            try:
-                value = int(text.strip())
-            except ValueError:
-                value = 0
-            if value < 1:
-                raise ValueError(f"limit {name.strip()}: {text!r} is not a whole number >= 1")
-            changes[known] = value
+        changes = parse_limit_settings(settings, LIMIT_MEANINGS)
         return dataclasses.replace(self, **changes)
 
 
@@ -109,6 +95,31 @@ LIMIT_MEANINGS: Final = {
     "plies": "plies of one match (then it is abandoned: a record may hold no more)",
     "listed": "matches one ListMatches answer lists",
 }
+
+
+def parse_limit_settings(settings: Sequence[str], meanings: dict[str, str]) -> dict[str, int]:
+    """``NAME=N`` settings as field names and values (names with ``-`` or ``_``).
+
+    Raises:
+        ValueError: an unknown name, or a value that is not a whole number >= 1.
+    """
+    changes = {}
+    names = {name.replace("_", "-"): name for name in meanings}
+    for setting in settings:
+        name, equals, text = setting.partition("=")
+        known = names.get(name.strip().lower().replace("_", "-"))
+        if known is None or not equals:
+            raise ValueError(
+                f"expected NAME=N with NAME one of {', '.join(names)}, found {setting!r}"
+            )
+        try:
+            value = int(text.strip())
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise ValueError(f"limit {name.strip()}: {text!r} is not a whole number >= 1")
+        changes[known] = value
+    return changes
 
 
 class UnknownMatchError(GamerecError):
@@ -220,6 +231,10 @@ class Referee:
         self.limits = limits
         self.tuning = tuning
         self._held: dict[str, _Held] = {}
+        self._seat_tokens: dict[bytes, tuple[str, int]] = {}
+        #: Called with the events of every append this process stores and the seconds the
+        #: store took (metrics); None: nothing.
+        self.on_stored: Callable[[Sequence[Logged], float], None] | None = None
         self._finished: OrderedDict[str, None] = OrderedDict()
         self._tasks: list[asyncio.Task[None]] = []
         self._flags = FlagTimer(clock, self._flag_fell)
@@ -261,12 +276,17 @@ class Referee:
 
     # -- commands -------------------------------------------------------------------------------
 
-    async def create(self, request: mpb.CreateMatchRequest) -> mpb.CreateMatchResponse:
+    async def create(
+        self, request: mpb.CreateMatchRequest, creator: str = "", most_by_creator: int = 0
+    ) -> mpb.CreateMatchResponse:
         """Start a match; its id and the seats' tokens (only their hashes are kept).
+
+        ``creator`` names who creates it (an admin); ``most_by_creator`` bounds the open
+        matches one creator may have (0: no bound).
 
         Raises:
             CommandRefusedError: the request does not make a match.
-            LimitReachedError: the open matches limit.
+            LimitReachedError: the open matches limit, the server's or the creator's.
             StoreError: the store failed.
         """
         at = self.clock.now()
@@ -283,13 +303,44 @@ class Referee:
         hashes = tuple(token_hash(token) for token in tokens)
         created = match.events[0]
         try:
-            await self.store.create(created, hashes, match.summary(), self.limits.open_matches)
+            await self.store.create(
+                created,
+                hashes,
+                match.summary(),
+                self.limits.open_matches,
+                creator=creator,
+                most_by_creator=most_by_creator,
+            )
         except OpenMatchesLimitError as error:
-            raise LimitReachedError("open_matches", "rules", str(error)) from None
+            raise LimitReachedError(error.limit, "rules", str(error)) from None
         held = _Held(match_id, hashes, match, published=1)
         self._held[match_id] = held
+        self._index_seats(held)
         self._flags.set(match_id, match.flag_falls_at())
         return mpb.CreateMatchResponse(match_id=match_id, seat_tokens=tokens, created=created.event)
+
+    async def seat_of_token(self, digest: bytes) -> tuple[str, int] | None:
+        """The match and seat whose token has this hash (SHA-256); None: no seat's.
+
+        The matches held here are looked up in memory, the others in the store.
+
+        Raises:
+            StoreError: the store cannot be read.
+        """
+        found = self._seat_tokens.get(digest)
+        if found is not None:
+            return found
+        return await self.store.seat_of_token(digest)
+
+    def _index_seats(self, held: _Held) -> None:
+        for seat, digest in enumerate(held.tokens, start=1):
+            self._seat_tokens[digest] = (held.match_id, seat)
+
+    def _forget(self, held: _Held) -> None:
+        """Let go of a held match (and its seats' tokens)."""
+        self._held.pop(held.match_id, None)
+        for digest in held.tokens:
+            self._seat_tokens.pop(digest, None)
 
     async def seat(self, match_id: str, token: str) -> int:
         """The seat a token belongs to in a match.
@@ -400,7 +451,10 @@ class Referee:
         tokens = await self.store.token_hashes(match_id)
         if tokens is None:
             raise UnknownMatchError(match_id)
-        held = self._held.setdefault(match_id, _Held(match_id, tokens))
+        held = self._held.get(match_id)
+        if held is None:
+            held = self._held[match_id] = _Held(match_id, tokens)
+            self._index_seats(held)
         async with held.lock:
             await self._loaded(held)
         if held.over:
@@ -423,7 +477,7 @@ class Referee:
             oldest, _ = self._finished.popitem(last=False)
             held = self._held.get(oldest)
             if held is not None and not held.watchers and not held.lock.locked():
-                del self._held[oldest]
+                self._forget(held)
 
     def _let_go(self, held: _Held) -> None:
         """A watcher left: a finished match waits among the kept ones."""
@@ -452,11 +506,15 @@ class Referee:
 
     async def _stored(self, held: _Held, match: Match, new: list[Logged], before: int) -> bool:
         final = None if match.is_open else match.record
+        started = time.perf_counter()
         try:
-            return await self.store.append(held.match_id, new, before, match.summary(), final)
+            stored = await self.store.append(held.match_id, new, before, match.summary(), final)
         except BaseException:
             held.match = None  # it holds events the store does not
             raise
+        if stored and self.on_stored is not None:
+            self.on_stored(new, time.perf_counter() - started)
+        return stored
 
     def _published(self, held: _Held, match: Match) -> None:
         """The events up to the match's last are stored: watchers and the timer may see them."""

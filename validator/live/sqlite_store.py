@@ -76,6 +76,11 @@ CREATE TABLE IF NOT EXISTS events (
     body BLOB NOT NULL,
     UNIQUE (match_id, number)
 );
+CREATE TABLE IF NOT EXISTS seat_tokens (
+    digest BLOB PRIMARY KEY,
+    match_id TEXT NOT NULL,
+    seat INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS heartbeat (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     wall_ns INTEGER NOT NULL,
@@ -198,6 +203,7 @@ class SQLiteMatchStore:
                 f"{self.path}: its matches are sealed with the host key {meta['host_key']}, "
                 f"not {named}: give that key (--host-key)"
             )
+        _add_creators(connection)
         connection.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
         connection.execute("INSERT OR IGNORE INTO meta VALUES ('host_key', ?)", (named,))
         connection.execute("COMMIT")
@@ -294,26 +300,39 @@ class SQLiteMatchStore:
         token_hashes: Sequence[bytes],
         summary: mpb.MatchSummary,
         most_open: int,
+        *,
+        creator: str = "",
+        most_by_creator: int = 0,
     ) -> None:
         """Store a new match (see ``MatchStore.create``)."""
+        match_id = created.event.match_id
 
         def work(connection: sqlite3.Connection) -> None:
             (count,) = connection.execute(
                 "SELECT COUNT(*) FROM matches WHERE status = ?", (OPEN,)
             ).fetchone()
-            if count >= most_open:
-                raise OpenMatchesLimitError(
-                    f"the server holds {count:,} open matches, its limit (limit open-matches)"
-                )
+            check_open_matches(count, most_open)
+            if creator and most_by_creator:
+                (mine,) = connection.execute(
+                    "SELECT COUNT(*) FROM matches WHERE status = ? AND creator = ?",
+                    (OPEN, creator),
+                ).fetchone()
+                check_open_matches(mine, most_by_creator, creator)
             connection.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, 1, ?, ?, NULL)",
+                "INSERT INTO matches (match_id, created_ns, status, events, tokens, summary,"
+                " final, creator) VALUES (?, ?, ?, 1, ?, ?, NULL, ?)",
                 (
-                    created.event.match_id,
+                    match_id,
                     created.at.wall_ns,
                     OPEN,
                     b"".join(token_hashes),
                     summary.SerializeToString(),
+                    creator,
                 ),
+            )
+            connection.executemany(
+                "INSERT OR IGNORE INTO seat_tokens VALUES (?, ?, ?)",
+                [(digest, match_id, seat) for seat, digest in enumerate(token_hashes, 1)],
             )
             connection.execute(
                 f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
@@ -385,6 +404,18 @@ class SQLiteMatchStore:
                 return None
             tokens = bytes(row[0])
             return tuple(tokens[i : i + 32] for i in range(0, len(tokens), 32))
+
+        return await self._reading(read)
+
+    async def seat_of_token(self, digest: bytes) -> tuple[str, int] | None:
+        """The match and seat of a seat token's hash (see ``MatchStore.seat_of_token``)."""
+
+        def read() -> tuple[str, int] | None:
+            assert self._read is not None
+            row = self._read.execute(
+                "SELECT match_id, seat FROM seat_tokens WHERE digest = ?", (digest,)
+            ).fetchone()
+            return None if row is None else (str(row[0]), int(row[1]))
 
         return await self._reading(read)
 
@@ -477,6 +508,39 @@ class SQLiteMatchStore:
             )
 
         await self._writing(work)
+
+
+def check_open_matches(count: int, most: int, creator: str = "") -> None:
+    """Refuse a new match when ``count`` open ones reach ``most`` (the creator's, if named).
+
+    Raises:
+        OpenMatchesLimitError: the limit is reached.
+    """
+    if count < most:
+        return
+    if creator:
+        raise OpenMatchesLimitError(
+            f"admin {creator!r} has {count:,} open matches, its limit (limit admin-open-matches)",
+            "admin_open_matches",
+        )
+    raise OpenMatchesLimitError(
+        f"the server holds {count:,} open matches, its limit (limit open-matches)"
+    )
+
+
+def _add_creators(connection: sqlite3.Connection) -> None:
+    """Bring a store made before creators and the seat token index up to date."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(matches)")}
+    if "creator" in columns:
+        return
+    connection.execute("ALTER TABLE matches ADD COLUMN creator TEXT NOT NULL DEFAULT ''")
+    connection.execute("CREATE INDEX IF NOT EXISTS matches_by_creator ON matches (creator, status)")
+    for match_id, tokens in connection.execute("SELECT match_id, tokens FROM matches").fetchall():
+        digests = [bytes(tokens[i : i + 32]) for i in range(0, len(tokens), 32)]
+        connection.executemany(
+            "INSERT OR IGNORE INTO seat_tokens VALUES (?, ?, ?)",
+            [(digest, match_id, seat) for seat, digest in enumerate(digests, 1)],
+        )
 
 
 def _settle(future: asyncio.Future[Any], value: Any, problem: BaseException | None) -> None:

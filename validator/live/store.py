@@ -7,7 +7,8 @@ referee saw it end (``expected``), and is committed before the referee answers a
 several server processes (or servers) sharing one store can never both accept a ply, and a
 timer's flag is appended exactly once however many processes run timers.
 
-Beside the log the store keeps, per match, the seats' token hashes, a summary for lists and,
+Beside the log the store keeps, per match, the seats' token hashes (looked up by hash too:
+the gate finds a seat token's match and seat), who created it, a summary for lists and,
 once the match is over, its final record (for ``gamerec match export``); and for the whole
 service a heartbeat, from which a server that starts alone learns how long the service was
 down (:meth:`MatchStore.start`).
@@ -36,7 +37,16 @@ class StoreError(GamerecError):
 
 
 class OpenMatchesLimitError(StoreError):
-    """The server holds as many open matches as its limit allows."""
+    """The server holds as many open matches as its limit allows (or the creator does).
+
+    Attributes:
+        limit: the limit reached: ``open_matches`` or ``admin_open_matches``.
+    """
+
+    def __init__(self, message: str, limit: str = "open_matches") -> None:
+        """Say which limit and how."""
+        super().__init__(message)
+        self.limit = limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +80,24 @@ class MatchStore(Protocol):
         token_hashes: Sequence[bytes],
         summary: mpb.MatchSummary,
         most_open: int,
+        *,
+        creator: str = "",
+        most_by_creator: int = 0,
     ) -> None:
         """Store a new match: its first event and its seats' token hashes.
 
+        ``creator`` names who created it; ``most_by_creator`` (0: no bound) bounds the open
+        matches of one creator.
+
         Raises:
-            OpenMatchesLimitError: ``most_open`` matches are open already.
+            OpenMatchesLimitError: ``most_open`` matches are open already, or the creator's
+                ``most_by_creator``.
             StoreError: the write failed.
         """
+        ...
+
+    async def seat_of_token(self, digest: bytes) -> tuple[str, int] | None:
+        """The match and seat (1-based) whose token has this SHA-256; None: no seat's."""
         ...
 
     async def append(

@@ -1,7 +1,9 @@
 """The service's log: one JSON line per call on standard error, through ``logging``.
 
-A call's line holds ``method``, ``peer``, ``game``, ``plies``, ``verdict``, ``status`` and
-``duration_ms``; the server's own events (``listening``, ``stopping``, ``stopped``) are lines
+A call's line holds ``method``, ``peer``, ``role`` and ``who`` (the caller as the gate
+named it: a token file's name, ``seat N``; never a token), ``game``, ``plies``,
+``verdict``, ``status`` and ``duration_ms``, and the call is counted in the metrics when
+they are on; the server's own events (``listening``, ``stopping``, ``stopped``) are lines
 of the same shape with an ``event`` field. Everything goes through the ``gamerec.service``
 logger, so an application that embeds the server can route it elsewhere.
 """
@@ -17,6 +19,8 @@ from typing import Any, Final, TextIO
 
 import orjson
 
+from gamerec.validator.service import metrics
+from gamerec.validator.service.principal import Principal, current_principal
 from gamerec.validator.service.work import Answer
 
 #: The logger every line of the service goes through.
@@ -103,13 +107,14 @@ def log_event(event: str, **fields: Any) -> None:
 class Call:
     """The log line of one call, filled in as the call goes and written once at its end."""
 
-    __slots__ = ("_started", "game", "method", "peer", "plies", "status", "verdict")
+    __slots__ = ("_started", "game", "method", "peer", "plies", "principal", "status", "verdict")
 
-    def __init__(self, method: str, peer: str) -> None:
-        """Start timing a call of ``method`` from ``peer``."""
+    def __init__(self, method: str, peer: str, principal: Principal | None = None) -> None:
+        """Start timing a call of ``method`` from ``peer`` (by the call's principal)."""
         self._started = time.perf_counter()
         self.method = method
         self.peer = peer
+        self.principal = principal or current_principal()
         self.game = ""
         self.plies = 0
         self.verdict = ""
@@ -125,16 +130,21 @@ class Call:
 
     def write(self) -> None:
         """Write the call's line."""
-        duration_ms = round((time.perf_counter() - self._started) * 1000, 3)
+        seconds = time.perf_counter() - self._started
+        duration_ms = round(seconds * 1000, 3)
+        principal = self.principal
         fields = {
             "method": self.method,
             "peer": self.peer,
+            "role": principal.role.value if principal is not None else "",
+            "who": principal.name if principal is not None else "",
             "game": self.game,
             "plies": self.plies,
             "verdict": self.verdict,
             "status": self.status,
             "duration_ms": duration_ms,
         }
+        metrics.call_ended(self.method, self.status, seconds)
         level = logging.INFO if self.status == "OK" else logging.WARNING
         handler = _sole_json_handler(level)
         if handler is None:

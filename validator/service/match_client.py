@@ -12,7 +12,10 @@ Python side of the Node example); docs/live.md describes the protocol it follows
 A call refused because the match moved on (FAILED_PRECONDITION: a stale ply, not its turn,
 the match over) is not an error: the events that moved it are on their way. A lost
 connection (UNAVAILABLE: a server restarting) is retried with the same ply and the same move,
-which the referee answers with the first acceptance when it had been accepted.
+which the referee answers with the first acceptance when it had been accepted; a call over
+a limit (RESOURCE_EXHAUSTED with RetryInfo) is tried again after the delay it names. Every
+call carries the seat's token as ``authorization: Bearer`` metadata too, so the server
+counts the bot's calls against its token (gamerec.validator.service.quotas).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from gamerec.recorder.seal import final_message, ply_message
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import match_pb2_grpc as mgrpc
 from gamerec.validator.live.players import PolicyPlayer
+from gamerec.validator.service.transport import bearer, retry_delay
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -96,6 +100,10 @@ class SeatBot:
             try:
                 ended = await self._follow()
             except grpc.aio.AioRpcError as error:
+                delay = retry_delay(error)
+                if delay is not None:
+                    await asyncio.sleep(delay)
+                    continue
                 if error.code() not in RETRIED or time.monotonic() > give_up:
                     raise
                 await asyncio.sleep(pause)
@@ -113,7 +121,7 @@ class SeatBot:
         its event comes on the stream).
         """
         request = mpb.WatchRequest(match_id=self.match_id, from_event=self._last + 1)
-        stream = self.stub.Watch(request)
+        stream = self.stub.Watch(request, metadata=bearer(self.token))
         if self._player is not None and self._to_move == self.seat:
             await self._move()
         async for event in stream:
@@ -173,12 +181,21 @@ class SeatBot:
             raise BotError(f"seat {self.seat}: the signature was rejected: {answer.rejected}")
 
     async def _call(self, method: Any, request: Any) -> Any:
-        """A call; None when refused because the match moved on (FAILED_PRECONDITION)."""
-        try:
-            return await method(request)
-        except grpc.aio.AioRpcError as error:
-            if error.code() is grpc.StatusCode.FAILED_PRECONDITION:
-                return None
-            if error.code() in RETRIED:
-                raise
-            raise BotError(f"seat {self.seat}: {error.code().name}: {error.details()}") from None
+        """A call; None when refused because the match moved on (FAILED_PRECONDITION).
+
+        A call over a limit is made again after the delay the server names.
+        """
+        while True:
+            try:
+                return await method(request, metadata=bearer(self.token))
+            except grpc.aio.AioRpcError as error:
+                delay = retry_delay(error)
+                if delay is not None:
+                    await asyncio.sleep(delay)
+                    continue
+                if error.code() is grpc.StatusCode.FAILED_PRECONDITION:
+                    return None
+                if error.code() in RETRIED:
+                    raise
+                message = f"seat {self.seat}: {error.code().name}: {error.details()}"
+                raise BotError(message) from None

@@ -9,6 +9,9 @@ NOT_FOUND (``ResourceInfo``), UNAUTHENTICATED, RESOURCE_EXHAUSTED (``QuotaFailur
 UNAVAILABLE when the store fails, each with an ``ErrorInfo`` whose reason is a stable code
 and whose metadata ``field`` names the field. Every call writes one log line.
 
+Who may call what was decided before a handler runs, by the gate
+(gamerec.validator.service.access): a seat's calls find its seat in the call's principal.
+
 :func:`running_matches` opens the store, starts the referee for one server process and gives
 the service to register beside RecordService; ``gamerec serve --matches FILE`` uses it.
 """
@@ -25,10 +28,8 @@ from typing import Final, NoReturn, TypeVar
 
 import grpc
 import grpc.aio
-from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
-from google.rpc import code_pb2, error_details_pb2, status_pb2  # type: ignore[import-untyped]
-from grpc_status import rpc_status
+from google.rpc import code_pb2, error_details_pb2  # type: ignore[import-untyped]
 
 from gamerec.recorder.errors import GamerecError, bounded
 from gamerec.recorder.signing import (
@@ -43,6 +44,7 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.live.clocks import Clock, FileClock, Instant, SystemClock
 from gamerec.validator.live.match import ADMIN, CommandRefusedError, Match, Outcome, Refusal
+from gamerec.validator.live.postgres_store import is_postgres
 from gamerec.validator.live.referee import (
     BadTokenError,
     LimitReachedError,
@@ -50,14 +52,17 @@ from gamerec.validator.live.referee import (
     Referee,
     RefereeTuning,
     UnknownMatchError,
-    token_hash,
 )
-from gamerec.validator.live.sqlite_store import SQLiteMatchStore
 from gamerec.validator.live.store import StoreError
+from gamerec.validator.live.stores import describe, open_store, tuning_for
+from gamerec.validator.service import metrics
+from gamerec.validator.service.access import SeatFinder
 from gamerec.validator.service.calls import LOGGER, Call
-from gamerec.validator.service.match_access import MatchAccess
+from gamerec.validator.service.principal import Role, current_principal
+from gamerec.validator.service.quotas import ClientLimits
 from gamerec.validator.service.server import ExtraService
 from gamerec.validator.service.servicer import Context, cancelled_status, end_with
+from gamerec.validator.service.statuses import status_with
 
 #: The service's full name, as clients, health and reflection name it.
 MATCH_SERVICE_NAME: Final = mpb.DESCRIPTOR.services_by_name["MatchService"].full_name
@@ -74,9 +79,8 @@ class MatchSettings:
     """How a server runs MatchService (picklable: server processes receive it).
 
     Attributes:
-        store: the SQLite match store's file.
+        store: the match store: a SQLite file, or a PostgreSQL URL (``postgresql://``).
         host_key: the host's private key file (seals and signs every record); "": none.
-        admin_token_hash: the SHA-256 of the admin token; None: anyone may create matches.
         limits: the service's limits.
         test_clock: a file whose number is the clock (tests; ``--test-clock``); "": the
             system clock.
@@ -85,7 +89,6 @@ class MatchSettings:
 
     store: str
     host_key: str = ""
-    admin_token_hash: bytes | None = None
     limits: MatchLimits = field(default_factory=MatchLimits)
     test_clock: str = ""
     tuning: RefereeTuning = field(default_factory=RefereeTuning)
@@ -93,13 +96,12 @@ class MatchSettings:
 
     def log_fields(self) -> dict[str, object]:
         """What the server's ``listening`` line says of the match service."""
-        fields: dict[str, object] = {"matches": self.store}
+        fields: dict[str, object] = {"matches": describe(self.store)}
         if self.host_key:
             fields["host_key"] = fingerprint(load_public_key(self.host_key))
             fields["host_key_file"] = self.host_key
         if self.host_key_made:
             fields["host_key_made"] = True
-        fields["admin_token"] = self.admin_token_hash is not None
         if self.test_clock:
             fields["test_clock"] = self.test_clock
         return fields
@@ -108,37 +110,25 @@ class MatchSettings:
 def host_key_file(store: str, given: str) -> tuple[str, bool]:
     """The host key's file: ``given``, else ``STORE.host-key``, made if missing; and if made.
 
+    A PostgreSQL store has no such file beside it: its servers must be given the key they
+    all sign with.
+
     Raises:
         KeyFileError: the default key cannot be written.
+        GamerecError: a PostgreSQL store without a key.
     """
     if given:
         return given, False
+    if is_postgres(store):
+        raise GamerecError(
+            "--matches postgresql://...: give --host-key KEY, the host key every server on "
+            "this store seals with (gamerec keys new FILE makes one)"
+        )
     path = Path(f"{store}.host-key")
     if path.exists():
         return str(path), False
     write_key_pair(new_key(), path, "gamerec host")
     return str(path), True
-
-
-#: The longest admin token file read.
-MAX_TOKEN_FILE_BYTES: Final = 4096
-
-
-def admin_token_hash(path: str) -> bytes:
-    """The hash of the admin token in a file (its first line, without spaces around it).
-
-    Raises:
-        GamerecError: the file cannot be read, is too long, or holds no token.
-    """
-    try:
-        with open(path, "rb") as stream:
-            data = stream.read(MAX_TOKEN_FILE_BYTES + 1)
-    except OSError as error:
-        raise GamerecError(f"{path}: cannot read the admin token: {error.strerror}") from None
-    lines = data.decode("utf-8", "replace").strip().splitlines()
-    if len(data) > MAX_TOKEN_FILE_BYTES or not lines or not lines[0].strip():
-        raise GamerecError(f"{path}: expected one admin token on the first line")
-    return token_hash(lines[0].strip())
 
 
 def match_limits(settings: list[str]) -> MatchLimits:
@@ -161,12 +151,31 @@ async def check_store(settings: MatchSettings) -> None:
         KeyFileError: the host key cannot be read.
     """
     host = load_private_key(settings.host_key) if settings.host_key else None
-    store = await SQLiteMatchStore(settings.store).open(public_bytes(host) if host else b"")
+    store = await open_store(settings.store, public_bytes(host) if host else b"")
     await store.close()
 
 
+@dataclass(frozen=True, slots=True)
+class RunningMatches:
+    """The match service of a server process while it runs.
+
+    Attributes:
+        service: the service to register on the server.
+        seat_of: finds a seat token's match and seat (for the gate).
+    """
+
+    service: ExtraService
+    seat_of: SeatFinder
+
+
+#: Seconds between two readings of the open matches' count (a metric).
+OPEN_COUNT_SECONDS: Final = 5.0
+
+
 @contextlib.asynccontextmanager
-async def running_matches(settings: MatchSettings) -> AsyncIterator[ExtraService]:
+async def running_matches(
+    settings: MatchSettings, client_limits: ClientLimits | None = None
+) -> AsyncIterator[RunningMatches]:
     """Open the store, start this process's referee; the service to register; stop it after.
 
     Raises:
@@ -176,27 +185,44 @@ async def running_matches(settings: MatchSettings) -> AsyncIterator[ExtraService
     """
     host = load_private_key(settings.host_key) if settings.host_key else None
     clock: Clock = FileClock(settings.test_clock) if settings.test_clock else SystemClock()
-    store = await SQLiteMatchStore(settings.store).open(public_bytes(host) if host else b"")
-    referee = Referee(store, clock, host, settings.limits, settings.tuning)
+    store = await open_store(settings.store, public_bytes(host) if host else b"")
+    tuning = tuning_for(settings.store, settings.tuning)
+    referee = Referee(store, clock, host, settings.limits, tuning)
     try:
         await referee.start()
     except BaseException:
         await store.close()
         raise
-    servicer = MatchServicer(referee, MatchAccess(settings.admin_token_hash))
+    referee.on_stored = metrics.stored
+    servicer = MatchServicer(referee, client_limits or ClientLimits())
+    counting = asyncio.create_task(_count_open(referee)) if metrics.counting() else None
     try:
-        yield ExtraService(MATCH_SERVICE_NAME, servicer.register)
+        yield RunningMatches(
+            ExtraService(MATCH_SERVICE_NAME, servicer.register), referee.seat_of_token
+        )
     finally:
+        if counting is not None:
+            counting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await counting
         await referee.stop()
+
+
+async def _count_open(referee: Referee) -> None:
+    """Keep the open matches' metric up to date."""
+    while True:
+        with contextlib.suppress(StoreError):
+            metrics.open_matches(len(await referee.store.open_matches()))
+        await asyncio.sleep(OPEN_COUNT_SECONDS)
 
 
 class MatchServicer:
     """The RPCs of ``gamerec.v1.MatchService`` over one :class:`Referee`."""
 
-    def __init__(self, referee: Referee, access: MatchAccess) -> None:
-        """Serve the referee's matches; ``access`` checks the admin."""
+    def __init__(self, referee: Referee, limits: ClientLimits) -> None:
+        """Serve the referee's matches (``limits``: the open matches per admin)."""
         self.referee = referee
-        self.access = access
+        self.limits = limits
 
     def register(self, server: grpc.aio.Server) -> None:
         """Add the service's handlers to a server."""
@@ -224,9 +250,10 @@ class MatchServicer:
     async def create_match(
         self, request: mpb.CreateMatchRequest, context: Context
     ) -> mpb.CreateMatchResponse:
-        """CreateMatch: the admin's (when the server has an admin token)."""
-        self.access.check_admin(context.invocation_metadata())
-        return await self.referee.create(request)
+        """CreateMatch: an admin's (the gate admitted only admins)."""
+        principal = current_principal()
+        creator = principal.name if principal is not None else ""
+        return await self.referee.create(request, creator, self.limits.admin_open_matches)
 
     async def play(self, request: mpb.PlayRequest, context: Context) -> mpb.PlayResponse:
         """Play: a seat's move for a ply."""
@@ -268,12 +295,12 @@ class MatchServicer:
         return mpb.AnswerDrawResponse(events=_events(outcome))
 
     async def abort(self, request: mpb.AbortRequest, context: Context) -> mpb.AbortResponse:
-        """Abort: a seat by its token, or the admin (no token, admin metadata)."""
-        if request.token:
+        """Abort: a seat by its token, or an admin."""
+        principal = current_principal()
+        if principal is None or principal.role is not Role.ADMIN:
             return mpb.AbortResponse(events=_events(await self._as_seat(request, _abort)))
         at = self.referee.clock.now()
         _require(request.match_id, "match_id", "the match's id is needed")
-        self.access.check_admin(context.invocation_metadata())
         outcome = await self.referee.command(request.match_id, partial(_abort, ADMIN), at)
         return mpb.AbortResponse(events=_events(outcome))
 
@@ -295,9 +322,14 @@ class MatchServicer:
         async with _answering(context, call):
             request = self._parse(mpb.WatchRequest, raw)
             _require(request.match_id, "match_id", "the match's id is needed")
-            async for event in await self.referee.watch(request.match_id, request.from_event):
-                call.plies += 1
-                yield event.SerializeToString()
+            stream = await self.referee.watch(request.match_id, request.from_event)
+            metrics.watchers(+1)
+            try:
+                async for event in stream:
+                    call.plies += 1
+                    yield event.SerializeToString()
+            finally:
+                metrics.watchers(-1)
 
     # -- the shell ------------------------------------------------------------------------------
 
@@ -330,8 +362,14 @@ class MatchServicer:
             raise _bad("(request)", "BAD_REQUEST", f"not a {kind.__name__}: {error}") from None
 
     async def _seat(self, match_id: str, token: str) -> int:
+        """The seat the gate found for the call (its principal), in this match."""
         _require(match_id, "match_id", "the match's id is needed")
-        return await self.referee.seat(match_id, token)
+        principal = current_principal()
+        if principal is None:  # served without the gate: the referee checks the token
+            return await self.referee.seat(match_id, token)
+        if principal.role is not Role.SEAT or principal.match_id != match_id:
+            raise BadTokenError("token", f"a seat's token of match {match_id} is needed")
+        return principal.seat
 
     async def _as_seat(self, request: _SeatRequest, command: _SeatCommand) -> Outcome:
         """Run a seat's command: the time it was received, the seat its token names."""
@@ -491,16 +529,12 @@ def _status(
     metadata: dict[str, str] | None = None,
 ) -> grpc.Status:
     """A status with its detail and an ``ErrorInfo`` naming the reason and the field."""
-    message = bounded(message)
-    info = error_details_pb2.ErrorInfo(
-        reason=reason, domain=DOMAIN, metadata={"field": field_name, **(metadata or {})}
+    return status_with(
+        code,
+        message,
+        reason=reason,
+        domain=DOMAIN,
+        field_name=field_name,
+        details=(detail,) if detail is not None else (),
+        metadata=metadata,
     )
-    details = []
-    for part in (detail, info):
-        if part is not None:
-            packed = any_pb2.Any()
-            packed.Pack(part)
-            details.append(packed)
-    if field_name and code == code_pb2.INVALID_ARGUMENT:
-        message = f"{field_name}: {message}"
-    return rpc_status.to_status(status_pb2.Status(code=code, message=message, details=details))

@@ -25,6 +25,10 @@ loop. Nothing is handed between processes on the way of a call.
   flight get ``grace`` seconds); then it logs ``stopped``. A server process whose supervisor
   dies (even by SIGKILL) sees its pipe close and shuts down the same way.
 - **Failure.** A server process that exits on its own is logged and replaced at once.
+- **Reload.** SIGHUP makes every server process read its token files and TLS files again
+  (the supervisor passes it on).
+- **Metrics.** With a metrics port, the supervisor serves the sum of every server process's
+  metrics (gamerec.validator.service.metrics).
 
 One connection always talks to one server process, so a single client with a single channel
 uses one core; several clients (or channels) use them all. With ``processes=1`` the server
@@ -34,10 +38,14 @@ runs in this process, as before.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import multiprocessing
+import os
+import signal
 import sys
 import time
+from collections.abc import Iterator
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Final
@@ -45,6 +53,7 @@ from typing import Final
 from gamerec.recorder.errors import GamerecError
 from gamerec.validator.batch import default_workers
 from gamerec.validator.service.calls import LOGGER, log_event, log_to
+from gamerec.validator.service.metrics import MetricsEndpoint
 from gamerec.validator.service.server import (
     ListenError,
     ServeSettings,
@@ -70,22 +79,49 @@ async def serve(settings: ServeSettings, processes: int = 0) -> None:
     Raises:
         ListenError: the address cannot be bound.
     """
+    warning = settings.transport.check(settings.host)
     check_free(settings.host, settings.port)
     processes = processes or default_workers()
-    if processes == 1:
-        await _serve_alone(settings)
-    else:
-        await Supervisor(settings, processes).run()
+    with _metrics_endpoint(settings) as endpoint:
+        more = settings.log_fields()
+        if endpoint is not None:
+            more["metrics"] = f"http://{address_of(settings.metrics_host, endpoint.port)}/metrics"
+        if processes == 1:
+            await _serve_alone(settings, more, warning)
+        else:
+            await Supervisor(settings, processes, endpoint).run(more, warning)
 
 
-async def _serve_alone(settings: ServeSettings) -> None:
+@contextlib.contextmanager
+def _metrics_endpoint(settings: ServeSettings) -> Iterator[MetricsEndpoint | None]:
+    """The metrics endpoint while the server runs, when the settings ask for one."""
+    if settings.metrics_port is None:
+        yield None
+        return
+    endpoint = MetricsEndpoint(settings.metrics_host, settings.metrics_port)
+    try:
+        yield endpoint
+    finally:
+        endpoint.close()
+
+
+def _listening(address: str, processes: int, workers: int, more: dict[str, object],
+               warning: str | None) -> None:  # fmt: skip
+    """Log that the server listens (and the warning about its transport, if any)."""
+    log_event("listening", address=address, processes=processes, workers=workers, **more)
+    if warning:
+        LOGGER.warning(warning, extra={"fields": {"event": "insecure", "warning": warning}})
+
+
+async def _serve_alone(
+    settings: ServeSettings, more: dict[str, object], warning: str | None
+) -> None:
     """One server in this process."""
     stop = asyncio.Event()
     stop_on_signals(stop)
 
     def listening(port: int, workers: int) -> None:
-        address = address_of(settings.host, port)
-        log_event("listening", address=address, processes=1, workers=workers, **_more(settings))
+        _listening(address_of(settings.host, port), 1, workers, more, warning)
 
     await serve_until(
         settings,
@@ -97,11 +133,6 @@ async def _serve_alone(settings: ServeSettings) -> None:
         stopping=lambda: log_event("stopping", grace_seconds=settings.grace),
     )
     log_event("stopped")
-
-
-def _more(settings: ServeSettings) -> dict[str, object]:
-    """What the ``listening`` line says besides the address: the match service's settings."""
-    return settings.matches.log_fields() if settings.matches is not None else {}
 
 
 class ServerProcess:
@@ -140,9 +171,12 @@ class ServerProcess:
 class Supervisor:
     """Starts the server processes, forwards the stop signal, replaces a process that dies."""
 
-    def __init__(self, settings: ServeSettings, processes: int) -> None:
+    def __init__(
+        self, settings: ServeSettings, processes: int, metrics: MetricsEndpoint | None = None
+    ) -> None:
         """Plan ``processes`` server processes, splitting the workers among them."""
         self.settings = settings
+        self.metrics = metrics
         self.processes = processes
         total = settings.workers or default_workers()
         self.workers_each = max(1, math.ceil(total / processes))
@@ -150,18 +184,19 @@ class Supervisor:
         self.children: list[ServerProcess] = []
         self.stopping = False
 
-    async def run(self) -> None:
+    async def run(self, more: dict[str, object], warning: str | None) -> None:
         """Serve until SIGTERM or SIGINT (see the module docstring)."""
         stop = asyncio.Event()
         stop_on_signals(stop)
+        asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hang_up)
         try:
             self._start_all()
-            log_event(
-                "listening",
-                address=address_of(self.settings.host, self.port),
-                processes=self.processes,
-                workers=self.workers_each * self.processes,
-                **_more(self.settings),
+            _listening(
+                address_of(self.settings.host, self.port),
+                self.processes,
+                self.workers_each * self.processes,
+                more,
+                warning,
             )
             await stop.wait()
             self.stopping = True
@@ -180,6 +215,13 @@ class Supervisor:
             child = self._start(self.port)
             child.wait_listening()
             self._watch(child)
+
+    def _hang_up(self) -> None:
+        """Pass SIGHUP on to every server process (each reads its files again)."""
+        for child in self.children:
+            if child.process.is_alive() and child.process.pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child.process.pid, signal.SIGHUP)
 
     def _start(self, port: int) -> ServerProcess:
         child = ServerProcess(self.settings, port, self.workers_each)
@@ -208,6 +250,8 @@ class Supervisor:
         )
         self.children.remove(child)
         child.connection.close()
+        if self.metrics is not None and child.process.pid is not None:
+            self.metrics.process_ended(child.process.pid)
         replacement = self._start(self.port)
         replacement.wait_listening()
         self._watch(replacement)

@@ -2,10 +2,13 @@
 
 :func:`create_server` builds a ``grpc.aio`` server on an address (port 0 picks a free port)
 with explicit message-size limits: a request or response past ``max_message_bytes`` ends with
-``RESOURCE_EXHAUSTED``. :func:`serve_until` runs one in this process until its stop event is
-set, then shuts it down gracefully: health turns ``NOT_SERVING``, no new call is accepted,
-calls in flight get ``grace`` seconds to finish, and the workers stop. ``gamerec serve`` runs
-one such server per core, sharing the port (gamerec.validator.service.processes).
+``RESOURCE_EXHAUSTED``. Every call passes the gate (gamerec.validator.service.access: who
+may do what, limits per client), and the port serves TLS when the transport has a
+certificate (gamerec.validator.service.transport). :func:`serve_until` runs one in this
+process until its stop event is set, then shuts it down gracefully: health turns
+``NOT_SERVING``, no new call is accepted, calls in flight get ``grace`` seconds to finish,
+and the workers stop. ``gamerec serve`` runs one such server per core, sharing the port
+(gamerec.validator.service.processes).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import contextlib
 import signal
 import socket
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 import grpc
@@ -24,9 +27,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 
 from gamerec.recorder.errors import GamerecError
+from gamerec.validator.service import metrics
+from gamerec.validator.service.access import AccessSettings, Gate, SeatFinder
+from gamerec.validator.service.calls import LOGGER, log_event
 from gamerec.validator.service.pool import DEFAULT_INLINE_BYTES, WorkerPool
 from gamerec.validator.service.reflection import enable_reflection
 from gamerec.validator.service.servicer import SERVICE_NAME, RecordServicer
+from gamerec.validator.service.transport import ServerCertificates, ServerTransport
 
 if TYPE_CHECKING:
     from gamerec.validator.service.match_servicer import MatchSettings
@@ -35,6 +42,14 @@ if TYPE_CHECKING:
 DEFAULT_MAX_MESSAGE_BYTES: Final = 16 * 1024 * 1024
 #: Seconds that calls in flight get to finish at shutdown.
 DEFAULT_GRACE_SECONDS: Final = 10.0
+#: Keepalive: the server pings a connection quiet this long, and drops it when the ping is
+#: not answered in time (a client that vanished without closing its connection).
+KEEPALIVE_MS: Final = 60_000
+KEEPALIVE_TIMEOUT_MS: Final = 20_000
+#: A connection must finish its handshake (HTTP/2 preface, TLS) within this time.
+HANDSHAKE_TIMEOUT_MS: Final = 20_000
+#: Calls in flight on one connection at once.
+CONNECTION_STREAMS: Final = 256
 
 
 class ListenError(GamerecError):
@@ -61,6 +76,8 @@ async def create_server(
     health: health_aio.HealthServicer | None = None,
     extra_services: Sequence[ExtraService] = (),
     reuse_port: bool = False,
+    gate: Gate | None = None,
+    certificates: ServerCertificates | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Build a server for RecordService (and ``extra_services``), bound but not started.
 
@@ -74,6 +91,8 @@ async def create_server(
         reuse_port: share the port with this machine's other servers that set it too
             (``SO_REUSEPORT``: the kernel spreads connections among them); off, a taken port
             fails.
+        gate: who may do what (default: the default access settings: open, default limits).
+        certificates: serve TLS with these; None: plain text.
 
     Returns:
         The server and the port it is bound to.
@@ -87,8 +106,16 @@ async def create_server(
         # Unless asked to share it, a second server on a taken port must fail, not silently
         # take some of the port's calls.
         ("grpc.so_reuseport", int(reuse_port)),
+        ("grpc.keepalive_time_ms", KEEPALIVE_MS),
+        ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+        ("grpc.server_handshake_timeout_ms", HANDSHAKE_TIMEOUT_MS),
+        # Calls in flight on one connection (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS): a
+        # client's further calls wait on its side. Without a bound, one connection's flood
+        # of calls made gRPC cancel other connections' calls too (tests/network).
+        ("grpc.max_concurrent_streams", CONNECTION_STREAMS),
     ]
-    server = grpc.aio.server(options=options)
+    gate = gate or Gate(AccessSettings())
+    server = grpc.aio.server(options=options, interceptors=[gate])
     server.add_generic_rpc_handlers((RecordServicer(pool).handler(),))
     for extra in extra_services:
         extra.register(server)
@@ -99,13 +126,16 @@ async def create_server(
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflected = [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
     enable_reflection(reflected, server)
-    return server, _bind(server, address)
+    return server, _bind(server, address, certificates)
 
 
-def _bind(server: grpc.aio.Server, address: str) -> int:
-    """Listen on ``address``; the port bound."""
+def _bind(server: grpc.aio.Server, address: str, certificates: ServerCertificates | None) -> int:
+    """Listen on ``address`` (TLS with ``certificates``); the port bound."""
     try:
-        port = server.add_insecure_port(address)
+        if certificates is not None:
+            port = server.add_secure_port(address, certificates.credentials)
+        else:
+            port = server.add_insecure_port(address)
     except RuntimeError as error:
         raise ListenError(f"cannot listen on {address}: {error}") from None
     if not port:
@@ -151,6 +181,10 @@ class ServeSettings:
             must be module-level, so that other processes can import them).
         matches: serve MatchService too, with this store and these settings (live matches,
             gamerec.validator.service.match_servicer); None: not.
+        access: who may do what, and the limits per client.
+        transport: TLS (the files), or plain text.
+        metrics_host: the address of the metrics endpoint.
+        metrics_port: serve Prometheus metrics on this port; None: no metrics.
     """
 
     host: str = "127.0.0.1"
@@ -161,6 +195,17 @@ class ServeSettings:
     grace: float = DEFAULT_GRACE_SECONDS
     extra_services: tuple[ExtraService, ...] = ()
     matches: MatchSettings | None = None
+    access: AccessSettings = field(default_factory=AccessSettings)
+    transport: ServerTransport = field(default_factory=ServerTransport)
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int | None = None
+
+    def log_fields(self) -> dict[str, object]:
+        """What the ``listening`` line says besides the address."""
+        fields: dict[str, object] = {**self.transport.log_fields(), **self.access.log_fields()}
+        if self.matches is not None:
+            fields.update(self.matches.log_fields())
+        return fields
 
 
 async def serve_until(
@@ -187,8 +232,14 @@ async def serve_until(
     Raises:
         ListenError: the address cannot be bound.
     """
+    metrics.start_counting()
     with WorkerPool(workers, inline_bytes=settings.inline_bytes) as pool:
-        async with _match_service(settings) as matches:
+        async with _match_service(settings) as (matches, seats):
+            gate = Gate(settings.access, seats)
+            certificates = (
+                ServerCertificates(settings.transport) if settings.transport.tls else None
+            )
+            reload_on_hangup(gate, certificates)
             health = health_aio.HealthServicer()
             server, bound = await create_server(
                 address_of(settings.host, port),
@@ -197,6 +248,8 @@ async def serve_until(
                 health=health,
                 extra_services=(*settings.extra_services, *matches),
                 reuse_port=reuse_port,
+                gate=gate,
+                certificates=certificates,
             )
             await server.start()
             listening(bound, pool.workers)
@@ -207,15 +260,35 @@ async def serve_until(
 
 
 @contextlib.asynccontextmanager
-async def _match_service(settings: ServeSettings) -> AsyncIterator[tuple[ExtraService, ...]]:
+async def _match_service(
+    settings: ServeSettings,
+) -> AsyncIterator[tuple[tuple[ExtraService, ...], SeatFinder | None]]:
     """MatchService's referee while the server runs, when the settings ask for it."""
     if settings.matches is None:
-        yield ()
+        yield (), None
         return
     from gamerec.validator.service.match_servicer import running_matches  # noqa: PLC0415
 
-    async with running_matches(settings.matches) as service:
-        yield (service,)
+    async with running_matches(settings.matches, settings.access.limits) as running:
+        yield (running.service,), running.seat_of
+
+
+def reload_on_hangup(gate: Gate, certificates: ServerCertificates | None) -> None:
+    """On SIGHUP read the token files and the TLS files again (from the running loop).
+
+    A token file that cannot be read keeps the tokens as they were, and says so in the log.
+    """
+
+    def reload() -> None:
+        problem = gate.reload()
+        if certificates is not None:
+            certificates.reload()
+        if problem is None:
+            log_event("reloaded", tokens=len(gate.book))
+        else:
+            LOGGER.error("the token files were not reloaded: %s", problem)
+
+    asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, reload)
 
 
 def stop_on_signals(stop: asyncio.Event) -> None:

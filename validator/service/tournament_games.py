@@ -31,6 +31,7 @@ from gamerec.validator.players.engine_game import EngineGame
 from gamerec.validator.players.movers import Choice, Mover, UnstartedEngine
 from gamerec.validator.service.match_client import BotError
 from gamerec.validator.service.mover_seat import MoverSeat
+from gamerec.validator.service.transport import ClientTransport
 
 #: Seconds a CreateMatch or Resign call may take.
 CALL_SECONDS = 30.0
@@ -73,14 +74,15 @@ class MatchServer:
 
     Args:
         address: the server's ``HOST:PORT``.
-        metadata: the metadata of the organiser's calls (``authorization: Bearer <admin
-            token>`` when the server has one).
+        transport: how to reach it (TLS or not) and the organiser's token (``authorization:
+            Bearer <admin token>`` on the organiser's calls, when the server has one).
     """
 
-    def __init__(self, address: str, metadata: tuple[tuple[str, str | bytes], ...] = ()) -> None:
+    def __init__(self, address: str, transport: ClientTransport | None = None) -> None:
         """A server at ``address`` (connected at the first game)."""
         self.address = address
-        self.metadata = metadata
+        self.transport = transport or ClientTransport()
+        self.metadata = self.transport.metadata()
         self._channel: grpc.aio.Channel | None = None
 
     async def play(
@@ -93,7 +95,7 @@ class MatchServer:
             BotError: a seat's call was refused for a reason the match does not explain.
         """
         if self._channel is None:
-            self._channel = grpc.aio.insecure_channel(self.address)
+            self._channel = self.transport.aio_channel(self.address)
         stub = mgrpc.MatchServiceStub(self._channel)
         created = await stub.CreateMatch(request, timeout=CALL_SECONDS, metadata=self.metadata)
         log: list[str] = []
@@ -108,7 +110,7 @@ class MatchServer:
         if seats:
             ended = (await asyncio.gather(*(seat.run() for seat in seats)))[0]
         else:
-            ended = await _ended(stub, created.match_id)
+            ended = await _ended(stub, created.match_id, self.metadata)
         log += [f"seat {seat.seat}: {line}" for seat in seats for line in seat.log]
         return EngineGame(ended.record, log=tuple(log), ended=ended)
 
@@ -128,9 +130,12 @@ async def _resign(stub: mgrpc.MatchServiceAsyncStub, match_id: str, token: str) 
             raise
 
 
-async def _ended(stub: mgrpc.MatchServiceAsyncStub, match_id: str) -> mpb.MatchEnded:
-    """The ``ended`` event of a match that is over."""
-    async for event in stub.Watch(mpb.WatchRequest(match_id=match_id, from_event=1)):
+async def _ended(
+    stub: mgrpc.MatchServiceAsyncStub, match_id: str, metadata: tuple[tuple[str, str], ...]
+) -> mpb.MatchEnded:
+    """The ``ended`` event of a match that is over (read with the organiser's token)."""
+    request = mpb.WatchRequest(match_id=match_id, from_event=1)
+    async for event in stub.Watch(request, metadata=metadata):
         if event.HasField("ended"):
             return event.ended
     raise BotError(f"match {match_id}: the server's log of it has no end")
