@@ -1,0 +1,222 @@
+"""``gamerec play``: a person at a terminal, in a server's live match or against a local bot.
+
+Thin: it opens the table (``gamerec.validator.play.table``), runs the screen
+(``gamerec.validator.play.app``) and, with ``-o``, writes the final record once the match is
+over. Errors before the screen starts (an unknown match, a wrong token, a bad clock) are one
+line on stderr and exit code 2. docs/playing.md describes the screen and the commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gamerec.cli.collected import output_encoding, written_note
+from gamerec.cli.edge import fail, reported_errors
+from gamerec.recorder.syntax.registered import known_games
+
+if TYPE_CHECKING:
+    from gamerec.v1 import match_pb2 as mpb
+    from gamerec.v1 import record_pb2 as pb
+    from gamerec.validator.play.table import Table
+
+
+class Against(StrEnum):
+    """The built-in bots."""
+
+    RANDOM = "random"
+    GREEDY = "greedy"
+
+
+def play(
+    *,
+    server: Annotated[
+        str,
+        typer.Option(
+            "--server", metavar="HOST:PORT", help="Play a seat of a live match on this server."
+        ),
+    ] = "",
+    match_id: Annotated[
+        str, typer.Option("--match", metavar="ID", help="The live match (with --server).")
+    ] = "",
+    token: Annotated[
+        str, typer.Option("--token", metavar="T", help="Your seat's token (with --server).")
+    ] = "",
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            metavar="GAME",
+            help=f"Play a local game of {known_games(' or ')} against a bot (no server).",
+        ),
+    ] = "",
+    against: Annotated[
+        Against, typer.Option("--against", help="The bot in the other seats.")
+    ] = Against.RANDOM,
+    seats: Annotated[
+        int | None,
+        typer.Option("--seats", min=2, max=6, help="Seats at the table (games of 2 or more)."),
+    ] = None,
+    seat: Annotated[
+        int,
+        typer.Option(
+            "--seat",
+            min=1,
+            max=6,
+            help="Your seat: with --server the seat of the token (match new prints it), "
+            "locally the seat you play.",
+        ),
+    ] = 1,
+    clock: Annotated[
+        str,
+        typer.Option(
+            "--clock",
+            metavar="CONTROL",
+            help="The local game's time control: - (none), 300, 300+3, 300d3, 300b3, 30/move.",
+        ),
+    ] = "-",
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", metavar="TAG=VALUE", help="A variant option (Board=5,5)."),
+    ] = None,
+    name: Annotated[str, typer.Option("--name", help="Your name in the local record.")] = "player",
+    seed: Annotated[int, typer.Option("--seed", help="The seed of the bots' choices.")] = 1,
+    output: Annotated[
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="OUT",
+            help="Write the final record here once the match is over (.grn, .pb, .json...).",
+        ),
+    ] = "",
+) -> None:
+    """Play a game at the terminal: a seat of a server's live match, or a local game vs a bot.
+
+    The board in colour, every seat's clock counting down, the plies, whose turn it is. Type
+    moves in the game's notation (Tab completes, ``?`` lists the legal ones), or ``resign``,
+    ``draw``, ``decline``, ``abort``, ``flip``, ``quit``, ``help``. Quitting a server's match
+    leaves it going on: run the same command again to come back to it.
+    """
+    if output:
+        output_encoding(output, None)
+    if server:
+        if game:
+            fail("--game plays a local game; leave it out with --server")
+        if not match_id or not token:
+            fail("--server needs --match ID and --token T (gamerec match new prints them)")
+        final = asyncio.run(_play_on_server(server, match_id, token, seat))
+    elif game:
+        request = _local_request(
+            game,
+            variant=variant or [],
+            seats=seats,
+            clock=clock,
+            name=name,
+            seat=seat,
+            against=against,
+        )
+        final = asyncio.run(_play_locally(request, seat, against.value, seed))
+    else:
+        fail("say where to play: --server HOST:PORT --match ID --token T, or --game GAME")
+    _write_final(final, output)
+
+
+def _local_request(
+    game: str,
+    *,
+    variant: list[str],
+    seats: int | None,
+    clock: str,
+    name: str,
+    seat: int,
+    against: Against,
+) -> mpb.CreateMatchRequest:
+    from gamerec.cli.match import _rules
+    from gamerec.v1 import match_pb2 as mpb
+
+    with reported_errors():
+        given = [value for tag, _, value in (o.partition("=") for o in variant) if tag == "Players"]
+        options = [*variant, *([] if given else [f"Players={seats or 2}"])]
+        rules = _rules(game, options)
+    count = int(given[-1]) if given and given[-1].isdigit() else seats or 2
+    if seat > count:
+        fail(f"--seat {seat}: the game has seats 1 to {count}")
+    names = [f"{against.value} {number}" for number in range(1, count + 1)]
+    names[seat - 1] = name
+    return mpb.CreateMatchRequest(
+        rules=rules,
+        seats=[mpb.MatchSeat(name=player) for player in names],
+        time_control=clock,
+        illegal_move_policy=mpb.ILLEGAL_MOVE_POLICY_REJECT,
+        event="gamerec play",
+    )
+
+
+async def _play_locally(
+    request: mpb.CreateMatchRequest, seat: int, policy: str, seed: int
+) -> mpb.MatchState | None:
+    from gamerec.validator.play.table import LocalTable, PolicyMover, TableRefusedError
+
+    def bot(record: pb.GameRecord, other: int) -> PolicyMover:
+        return PolicyMover(record, policy, f"{seed}:{other}")
+
+    try:
+        table = await LocalTable.start(request, seat, bot)
+    except TableRefusedError as refused:
+        fail(f"{refused.reason}: {refused}")
+    try:
+        await _run_screen(table)
+        await table.leave()
+        return await table.state()
+    finally:
+        await table.close()
+
+
+async def _play_on_server(
+    server: str, match_id: str, token: str, seat: int
+) -> mpb.MatchState | None:
+    import grpc.aio
+
+    from gamerec.validator.play.table import ServerTable, TableLostError, TableRefusedError
+
+    channel = grpc.aio.insecure_channel(server)
+    table = ServerTable(channel, match_id, token, seat)
+    try:
+        await table.check()
+    except (TableRefusedError, TableLostError) as error:
+        await channel.close()
+        fail(f"{server}: {error}")
+    try:
+        return await _run_screen(table)
+    finally:
+        await table.leave()
+
+
+async def _run_screen(table: Table) -> mpb.MatchState | None:
+    from gamerec.validator.play.app import PlayApp
+
+    return await PlayApp(table).run_async()
+
+
+def _write_final(final: mpb.MatchState | None, output: str) -> None:
+    """Say how the match stands; write its final record with ``-o`` once it is over."""
+    if final is None or not final.HasField("ended"):
+        if final is not None and final.match_id:
+            typer.echo(f"gamerec: match {final.match_id} goes on", err=True)
+        if output:
+            typer.echo(f"gamerec: the match is not over; nothing written to {output}", err=True)
+        return
+    from gamerec.validator.play.screen import result_line
+
+    typer.echo(f"match {final.match_id}: {result_line(final.ended)}")
+    if output:
+        from gamerec.recorder.codecs import write_records
+
+        encoding = output_encoding(output, None)
+        with reported_errors():
+            count = write_records([final.ended.record], output, encoding)
+        written_note(count, output, encoding)

@@ -1,0 +1,176 @@
+"""Whole local games through gamerec play's screen, typed key by key, against a bot.
+
+The screen runs under Textual's pilot (no terminal); the match is refereed in process by the
+server's own referee, its clock the system's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from gamerec.cli.play import Against, _local_request, _write_final
+from gamerec.recorder.codecs import read_records
+from gamerec.recorder.notation import format_action
+from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.judge import validate
+from gamerec.validator.play.app import MoveInput, PlayApp
+from gamerec.validator.play.table import LocalTable, PolicyMover
+from tests.play.driving import notes_text, play_my_turns_to_the_end, state_of, type_line, until
+
+SIZE = (130, 45)
+
+
+@asynccontextmanager
+async def local_table(
+    game: str, *variant: str, seat: int = 1, clock: str = "-", against: str = "random"
+) -> AsyncIterator[LocalTable]:
+    request = _local_request(
+        game,
+        variant=list(variant),
+        seats=None,
+        clock=clock,
+        name="Ana",
+        seat=seat,
+        against=Against(against),
+    )
+    table = await LocalTable.start(
+        request, seat, lambda record, other: PolicyMover(record, against, f"7:{other}")
+    )
+    try:
+        yield table
+    finally:
+        await table.close()
+
+
+def test_a_whole_game_against_the_bot_typed_to_its_end(tmp_path: Path) -> None:
+    asyncio.run(_test_a_whole_game_against_the_bot_typed_to_its_end(tmp_path))
+
+
+async def _test_a_whole_game_against_the_bot_typed_to_its_end(tmp_path: Path) -> None:
+    async with local_table("ONE", "Board=5,5", clock="300+3") as table:
+        app = PlayApp(table)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_my_turns_to_the_end(app, pilot)
+            await until(pilot, lambda: "game over" in notes_text(app), "the result noted")
+            state = state_of(app)
+            shown = str(app.query_one("#status").render())
+            assert shown.startswith("game over: the game ended by its rules")
+            await type_line(pilot, "quit")
+        assert app.return_value is state
+    out = tmp_path / "game.grn"
+    _write_final(state, str(out))
+    (record,) = read_records(str(out))
+    assert record.result.termination == pb.TERMINATION_NORMAL
+    assert len(record.moves) == state.plies >= 8
+    assert [seat.name for seat in record.seats] == ["Ana", "random 2"]
+    assert all(move.HasField("clock") for move in record.moves)
+    assert validate(record).valid
+    assert record.seal.final_head  # sealed and signed by the local referee's host key
+
+
+def test_an_illegal_move_shows_the_reason_and_the_seat_tries_again() -> None:
+    asyncio.run(_test_an_illegal_move_shows_the_reason_and_the_seat_tries_again())
+
+
+async def _test_an_illegal_move_shows_the_reason_and_the_seat_tries_again() -> None:
+    async with local_table("ONE", "Board=5,5", seat=2) as table:
+        app = PlayApp(table)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.my_turn, "seat 2's first turn")
+            taken = state_of(app).record.moves[0]
+            occupied = format_action(taken)
+            await type_line(pilot, occupied)
+            await until(pilot, lambda: "illegal:" in notes_text(app), "the refusal")
+            assert f"illegal: OCCUPIED: point {occupied} is occupied" in notes_text(app)
+            assert "docs/rules/one.md" in notes_text(app)
+            await type_line(pilot, "zz99")
+            await until(pilot, lambda: "MALFORMED_MOVE" in notes_text(app), "the second refusal")
+            assert state_of(app).plies == 1 and app.my_turn
+            await play_my_turns_to_the_end(app, pilot)
+            assert state_of(app).ended.result.termination == pb.TERMINATION_NORMAL
+
+
+def test_hint_completion_flip_and_resign() -> None:
+    asyncio.run(_test_hint_completion_flip_and_resign())
+
+
+async def _test_hint_completion_flip_and_resign() -> None:
+    async with local_table("Oust", "Board=5") as table:
+        app = PlayApp(table)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.my_turn, "the first turn")
+            await type_line(pilot, "?")
+            await until(pilot, lambda: "legal (" in notes_text(app), "the listing")
+            legal = list(state_of(app).legal_moves)
+            listed = app.notes[app.notes.index(f"legal ({len(legal)}):") + 1 :]
+            assert " ".join(listed).split() == legal
+            # Tab completes as far as the legal moves agree; Enter plays it.
+            target = legal[0]
+            fitting = [move for move in legal if move.startswith(target[0])]
+            await pilot.press(target[0], "tab")
+            typed = app.query_one(MoveInput).value
+            assert typed == _common_start(fitting) and typed.startswith(target[0])
+            await pilot.press(*target[len(typed) :])
+            await pilot.press("enter")
+            await until(pilot, lambda: state_of(app).plies >= 1, "the placement played")
+            assert state_of(app).record.moves[0].seat == 1
+            board = str(app.query_one("#board").render())
+            await type_line(pilot, "flip")
+            await until(pilot, lambda: app.flipped, "the flip")
+            assert str(app.query_one("#board").render()) != board
+            await until(pilot, lambda: app.my_turn, "the second turn")
+            await type_line(pilot, "resign")
+            await until(pilot, lambda: state_of(app).HasField("ended"), "the end")
+            ended = state_of(app).ended
+            assert ended.result.termination == pb.TERMINATION_RESIGNATION
+            assert list(ended.result.winners) == [2]
+
+
+def test_abort_before_every_seat_moved_and_quit_calls_a_local_game_off() -> None:
+    asyncio.run(_test_abort_before_every_seat_moved_and_quit_calls_a_local_game_off())
+
+
+async def _test_abort_before_every_seat_moved_and_quit_calls_a_local_game_off() -> None:
+    async with local_table("Aronda", seat=2) as table:
+        app = PlayApp(table)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.my_turn, "seat 2's first turn")
+            await type_line(pilot, "abort")
+            await until(pilot, lambda: state_of(app).HasField("ended"), "the abort")
+            assert "seat 2 aborted the match after ply 1" in state_of(app).ended.reason
+    async with local_table("Aronda") as table:
+        app = PlayApp(table)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.my_turn, "the first turn")
+            await type_line(pilot, "quit")
+        await table.leave()
+        left = await table.state()
+        assert left.ended.reason.startswith("the admin aborted the match after ply 0")
+
+
+@pytest.mark.parametrize("game", ["Oust"])
+def test_a_turn_of_placements_typed_one_at_a_time(game: str) -> None:
+    asyncio.run(_test_a_turn_of_placements_typed_one_at_a_time(game))
+
+
+async def _test_a_turn_of_placements_typed_one_at_a_time(game: str) -> None:
+    async with local_table(game, "Board=5", against="greedy") as table:
+        app = PlayApp(table)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_my_turns_to_the_end(app, pilot)
+            record = state_of(app).ended.record
+            assert validate(record).valid
+
+
+def _common_start(words: list[str]) -> str:
+    """The longest start every word shares."""
+    first, last = min(words), max(words)
+    size = 0
+    while size < len(first) and first[size] == last[size]:
+        size += 1
+    return first[:size]

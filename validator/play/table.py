@@ -1,0 +1,454 @@
+"""A seat at a match: the calls a person's screen makes, on a server or in this process.
+
+A :class:`Table` is what ``gamerec play`` needs of a match, in MatchService's own terms
+(docs/live.md): the events from a number on, the state (``GetMatch``, with the decisions
+already made this turn), and the seat's commands. Two kinds:
+
+- :class:`ServerTable`: a seat in a live match on a ``gamerec serve --matches`` server, over
+  gRPC; its token proves the seat. Leaving it leaves the match going on.
+- :class:`LocalTable`: a match refereed in this process by the server's own referee
+  (:class:`~gamerec.validator.live.referee.Referee` on a store in a temporary folder, the
+  system clock, the flags on its timer), the person's seat against bots in the others.
+  Leaving a match that is not over calls it off (there is no one to come back to it).
+
+A bot is a :class:`Mover`: it follows every ply by its token and answers the token of its
+own; :class:`PolicyMover` is a built-in policy (``random``, ``greedy``). Bots decline draw
+offers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+from gamerec.recorder.errors import GamerecError
+from gamerec.v1 import match_pb2 as mpb
+from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.live.clocks import Instant, SystemClock
+from gamerec.validator.live.match import ADMIN, CommandRefusedError, Match, Outcome
+from gamerec.validator.live.players import PolicyPlayer
+
+if TYPE_CHECKING:
+    import grpc.aio
+
+    from gamerec.v1 import match_pb2_grpc as mgrpc
+    from gamerec.v1 import record_pb2 as pb
+    from gamerec.validator.live.referee import Referee
+
+#: Seconds a call to the server may take.
+CALL_SECONDS: Final = 30.0
+#: The 64 bytes of a signature that signs nothing: the harmless probe of a token (Sign for a
+#: ply not played yet is refused after the token is checked, and changes nothing).
+_PROBE_SIGNATURE: Final = bytes(64)
+
+
+class TableRefusedError(GamerecError):
+    """A command the match refused (nothing changed).
+
+    Attributes:
+        reason: the stable code (``NOT_YOUR_TURN``, ``ABORT_TOO_LATE``, ``BAD_TOKEN``...).
+    """
+
+    def __init__(self, reason: str, message: str) -> None:
+        """The refusal: its code and its sentence."""
+        self.reason = reason
+        super().__init__(message)
+
+
+class TableLostError(GamerecError):
+    """The server cannot be reached (or failed); the call may be tried again."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAnswer:
+    """What became of a move sent.
+
+    Attributes:
+        events: the events it caused (the move first), empty when it was refused.
+        illegal: the rules' finding when the move is illegal (the engine's sentence).
+    """
+
+    events: tuple[mpb.MatchEvent, ...] = ()
+    illegal: vpb.Finding | None = None
+
+
+class Table(Protocol):
+    """One seat's side of a match (see the module docstring)."""
+
+    match_id: str
+    seat: int
+
+    def events(self, from_event: int) -> AsyncIterator[mpb.MatchEvent]:
+        """The match's events from ``from_event`` on, each as it comes, to the match's end."""
+        ...
+
+    async def state(self, decided: Sequence[str] = ()) -> mpb.MatchState:
+        """The match now, with the legal decisions after ``decided`` (GetMatch)."""
+        ...
+
+    async def play(self, ply: int, text: str) -> PlayAnswer:
+        """Play ``text`` (a move token) for ``ply``."""
+        ...
+
+    async def resign(self) -> None:
+        """Resign."""
+        ...
+
+    async def offer_draw(self) -> None:
+        """Offer a draw (accepting one on offer)."""
+        ...
+
+    async def answer_draw(self, accept: bool) -> None:
+        """Accept or decline the draw on offer."""
+        ...
+
+    async def abort(self) -> None:
+        """Call the match off (until every seat has moved)."""
+        ...
+
+    async def leave(self) -> None:
+        """Stop using the table (see the module docstring for what becomes of the match)."""
+        ...
+
+
+# -- a match on a server ------------------------------------------------------------------------
+
+
+class ServerTable:
+    """A seat in a live match on a MatchService server (see the module docstring).
+
+    Args:
+        channel: an asyncio channel to the server.
+        match_id: the match.
+        token: the seat's token (``match new`` printed it).
+        seat: the seat the token is (``match new`` printed it beside the token).
+    """
+
+    def __init__(self, channel: grpc.aio.Channel, match_id: str, token: str, seat: int) -> None:
+        """A table on ``channel``; :meth:`check` it before use."""
+        from gamerec.v1 import match_pb2_grpc as mgrpc  # noqa: PLC0415 (grpc loads late)
+
+        self.channel = channel
+        self.stub: mgrpc.MatchServiceAsyncStub = mgrpc.MatchServiceStub(channel)
+        self.match_id = match_id
+        self.token = token
+        self.seat = seat
+
+    async def check(self) -> mpb.MatchState:
+        """The match now, once the seat and its token are known to be the match's.
+
+        Raises:
+            TableRefusedError: no such match, a seat the match does not have, a token that is
+                no seat's, or the seat of another token.
+            TableLostError: the server cannot be reached.
+        """
+        state = await self.state()
+        seats = len(state.record.seats)
+        if not 1 <= self.seat <= seats:
+            raise TableRefusedError(
+                "BAD_SEAT", f"the match has seats 1 to {seats}, not {self.seat}"
+            )
+        probe = mpb.SignRequest(
+            match_id=self.match_id,
+            token=self.token,
+            ply=state.plies + 1,
+            signature=_PROBE_SIGNATURE,
+        )
+        with contextlib.suppress(TableRefusedError):
+            await self._call(self.stub.Sign, probe)
+        if state.plies:
+            signed = await self._call(
+                self.stub.Sign,
+                mpb.SignRequest(
+                    match_id=self.match_id, token=self.token, ply=1, signature=_PROBE_SIGNATURE
+                ),
+            )
+            owner = signed.rejected.seat if signed.HasField("rejected") else self.seat
+            if owner != self.seat:
+                raise TableRefusedError(
+                    "WRONG_SEAT", f"the token is seat {owner}'s, not seat {self.seat}'s"
+                )
+        return state
+
+    async def events(self, from_event: int) -> AsyncIterator[mpb.MatchEvent]:
+        """See :class:`Table` (a lost connection raises :class:`TableLostError`)."""
+        import grpc  # noqa: PLC0415
+
+        request = mpb.WatchRequest(match_id=self.match_id, from_event=from_event)
+        try:
+            async for event in self.stub.Watch(request):
+                yield event
+        except grpc.aio.AioRpcError as error:
+            raise _table_error(error) from None
+
+    async def state(self, decided: Sequence[str] = ()) -> mpb.MatchState:
+        """See :class:`Table`."""
+        request = mpb.GetMatchRequest(match_id=self.match_id, decided=list(decided))
+        answer: mpb.MatchState = await self._call(self.stub.GetMatch, request)
+        return answer
+
+    async def play(self, ply: int, text: str) -> PlayAnswer:
+        """See :class:`Table`."""
+        request = mpb.PlayRequest(match_id=self.match_id, token=self.token, ply=ply, text=text)
+        answer = await self._call(self.stub.Play, request)
+        illegal = answer.illegal if answer.HasField("illegal") else None
+        return PlayAnswer(tuple(answer.events), illegal)
+
+    async def resign(self) -> None:
+        """See :class:`Table`."""
+        await self._call(
+            self.stub.Resign, mpb.ResignRequest(match_id=self.match_id, token=self.token)
+        )
+
+    async def offer_draw(self) -> None:
+        """See :class:`Table`."""
+        await self._call(
+            self.stub.OfferDraw, mpb.OfferDrawRequest(match_id=self.match_id, token=self.token)
+        )
+
+    async def answer_draw(self, accept: bool) -> None:
+        """See :class:`Table`."""
+        request = mpb.AnswerDrawRequest(match_id=self.match_id, token=self.token, accept=accept)
+        await self._call(self.stub.AnswerDraw, request)
+
+    async def abort(self) -> None:
+        """See :class:`Table`."""
+        await self._call(
+            self.stub.Abort, mpb.AbortRequest(match_id=self.match_id, token=self.token)
+        )
+
+    async def leave(self) -> None:
+        """Close the connection; the match goes on (``play`` again with the token rejoins it)."""
+        await self.channel.close()
+
+    async def _call(self, method: Any, request: Any) -> Any:
+        import grpc  # noqa: PLC0415
+
+        try:
+            return await method(request, timeout=CALL_SECONDS)
+        except grpc.aio.AioRpcError as error:
+            raise _table_error(error) from None
+
+
+def _table_error(error: grpc.aio.AioRpcError) -> GamerecError:
+    """A failed call as the table's error: lost (try again) or refused (say why)."""
+    import grpc  # noqa: PLC0415
+
+    code = error.code()
+    details = error.details() or code.name
+    if code in (
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.CANCELLED,
+        grpc.StatusCode.UNKNOWN,
+    ):
+        return TableLostError(f"the server is out of reach ({code.name}): {details}")
+    return TableRefusedError(code.name, details)
+
+
+# -- a match in this process --------------------------------------------------------------------
+
+
+class Mover(Protocol):
+    """A bot's choice of plies (see the module docstring)."""
+
+    name: str
+
+    def played(self, token: str) -> None:
+        """Follow a ply of the game (anyone's)."""
+        ...
+
+    def next_ply(self) -> str:
+        """The token of the ply it plays now (it is its turn)."""
+        ...
+
+
+class PolicyMover:
+    """A built-in policy as a bot: ``random`` or ``greedy`` (PolicyPlayer).
+
+    Raises:
+        ValueError: an unknown policy.
+    """
+
+    def __init__(self, record: pb.GameRecord, policy: str, seed: int | str) -> None:
+        """The policy's player from the game's start."""
+        self._player = PolicyPlayer(record, policy, seed)
+        self.name = f"gamerec {policy} (seed {seed})"
+
+    def played(self, token: str) -> None:
+        """See :class:`Mover`."""
+        self._player.played(token)
+
+    def next_ply(self) -> str:
+        """See :class:`Mover`."""
+        return self._player.next_ply()
+
+
+#: Makes the bot of a seat: (the match's starting record, the seat) -> its mover.
+MoverFactory = Callable[["pb.GameRecord", int], Mover]
+
+
+@dataclass
+class LocalTable:
+    """A match refereed in this process (see the module docstring); :meth:`start` makes one.
+
+    Attributes:
+        referee: the referee (its store in ``folder``).
+        match_id: the match.
+        seat: the person's seat.
+        movers: the bot of every other seat.
+        folder: the temporary folder of the store, removed by :meth:`leave`.
+    """
+
+    referee: Referee
+    match_id: str
+    seat: int
+    movers: dict[int, Mover]
+    folder: Path
+    _bots: list[asyncio.Task[None]] = field(default_factory=list)
+
+    @classmethod
+    async def start(
+        cls, request: mpb.CreateMatchRequest, seat: int, bot: MoverFactory
+    ) -> LocalTable:
+        """Create the match of ``request``, the person in ``seat``, ``bot`` in the others.
+
+        The record is sealed and signed by a host key made for the match.
+
+        Raises:
+            TableRefusedError: the request makes no match (an unknown variant, a bad clock).
+            ValueError: a seat outside the match.
+        """
+        from gamerec.recorder.signing import new_key, public_bytes  # noqa: PLC0415
+        from gamerec.validator.live.referee import Referee  # noqa: PLC0415
+        from gamerec.validator.live.sqlite_store import SQLiteMatchStore  # noqa: PLC0415
+
+        if not 1 <= seat <= len(request.seats):
+            raise ValueError(f"the match has seats 1 to {len(request.seats)}, not {seat}")
+        folder = Path(tempfile.mkdtemp(prefix="gamerec-play-"))
+        host = new_key()
+        store = await SQLiteMatchStore(folder / "match.db").open(public_bytes(host))
+        referee = Referee(store, SystemClock(), host)
+        await referee.start()
+        try:
+            created = await referee.create(request)
+        except CommandRefusedError as error:
+            await referee.stop()
+            shutil.rmtree(folder, ignore_errors=True)
+            raise TableRefusedError(error.reason, str(error)) from None
+        record = created.created.created.record
+        movers = {other: bot(record, other) for other in range(1, len(request.seats) + 1)}
+        del movers[seat]
+        table = cls(referee, created.match_id, seat, movers, folder)
+        table._bots = [
+            asyncio.create_task(table._run_bot(other, mover), name=f"gamerec-play-bot-{other}")
+            for other, mover in movers.items()
+        ]
+        return table
+
+    async def events(self, from_event: int) -> AsyncIterator[mpb.MatchEvent]:
+        """See :class:`Table`."""
+        async for event in await self.referee.watch(self.match_id, from_event):
+            yield event
+
+    async def state(self, decided: Sequence[str] = ()) -> mpb.MatchState:
+        """See :class:`Table`."""
+        try:
+            return await self.referee.state(self.match_id, decided)
+        except CommandRefusedError as error:
+            raise TableRefusedError(error.reason, str(error)) from None
+
+    async def play(self, ply: int, text: str) -> PlayAnswer:
+        """See :class:`Table`."""
+        outcome = await self._command(self.seat, partial(_play, ply, text))
+        return PlayAnswer(tuple(entry.event for entry in outcome.events), outcome.finding)
+
+    async def resign(self) -> None:
+        """See :class:`Table`."""
+        await self._command(self.seat, _resign)
+
+    async def offer_draw(self) -> None:
+        """See :class:`Table`."""
+        await self._command(self.seat, _offer)
+
+    async def answer_draw(self, accept: bool) -> None:
+        """See :class:`Table`."""
+        await self._command(self.seat, partial(_answer, accept))
+
+    async def abort(self) -> None:
+        """See :class:`Table`."""
+        await self._command(self.seat, _abort)
+
+    async def leave(self) -> None:
+        """Call the match off if it is not over, and stop the bots (:meth:`close` after)."""
+        with contextlib.suppress(TableRefusedError):
+            await self._command(ADMIN, _abort)
+        await self._stop_bots()
+
+    async def close(self) -> None:
+        """Stop the bots and the referee; remove the store."""
+        await self._stop_bots()
+        await self.referee.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    async def _stop_bots(self) -> None:
+        for task in self._bots:
+            task.cancel()
+        for task in self._bots:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _command(
+        self, seat: int, command: Callable[[int, Match, Instant], Outcome]
+    ) -> Outcome:
+        at = self.referee.clock.now()
+        try:
+            return await self.referee.command(self.match_id, partial(command, seat), at)
+        except CommandRefusedError as error:
+            raise TableRefusedError(error.reason, str(error)) from None
+
+    async def _run_bot(self, seat: int, mover: Mover) -> None:
+        """Follow the match; play the seat's plies on its turns; decline draws."""
+        async for event in self.events(1):
+            kind = event.WhichOneof("kind")
+            if kind == "move":
+                mover.played(event.move.token)
+                if event.move.to_move == seat:
+                    await self._bot_move(seat, mover, event.move.ply + 1)
+            elif kind == "created" and seat == 1:
+                await self._bot_move(seat, mover, 1)
+            elif kind == "draw_offered" and event.draw_offered.seat != seat:
+                with contextlib.suppress(TableRefusedError):
+                    await self._command(seat, partial(_answer, False))
+
+    async def _bot_move(self, seat: int, mover: Mover, ply: int) -> None:
+        token = await asyncio.to_thread(mover.next_ply)
+        with contextlib.suppress(TableRefusedError):
+            await self._command(seat, partial(_play, ply, token))
+
+
+def _play(ply: int, text: str, seat: int, match: Match, at: Instant) -> Outcome:
+    return match.play(seat, ply, text, at)
+
+
+def _resign(seat: int, match: Match, at: Instant) -> Outcome:
+    return match.resign(seat, at)
+
+
+def _offer(seat: int, match: Match, at: Instant) -> Outcome:
+    return match.offer_draw(seat, at)
+
+
+def _answer(accept: bool, seat: int, match: Match, at: Instant) -> Outcome:
+    return match.answer_draw(seat, accept, at)
+
+
+def _abort(seat: int, match: Match, at: Instant) -> Outcome:
+    return match.abort(seat, at)
