@@ -161,8 +161,11 @@ class ServerTable:
             ply=state.plies + 1,
             signature=_PROBE_SIGNATURE,
         )
-        with contextlib.suppress(TableRefusedError):
+        try:
             await self._call(self.stub.Sign, probe)
+        except TableRefusedError as refused:
+            if refused.reason != "FAILED_PRECONDITION":  # NO_SUCH_PLY: the token is the match's
+                raise
         if state.plies:
             signed = await self._call(
                 self.stub.Sign,
