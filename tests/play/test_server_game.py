@@ -42,7 +42,7 @@ def test_a_seat_plays_quits_comes_back_with_its_token_and_finishes(server: LiveS
 
 async def _play_with_a_return(address: str, match_id: str, tokens: list[str]) -> None:
     bot_channel = grpc.aio.insecure_channel(address)
-    bot = SeatBot(mgrpc.MatchServiceStub(bot_channel), match_id, tokens[1], 2, "random", 5)  # type: ignore[arg-type]
+    bot = SeatBot(mgrpc.MatchServiceStub(bot_channel), match_id, tokens[1], 2, "random", 5)
     bot_task = asyncio.create_task(bot.run())
     try:
         first = ServerTable(grpc.aio.insecure_channel(address), match_id, tokens[0], 1)
