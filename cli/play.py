@@ -82,6 +82,14 @@ def play(
         list[str] | None,
         typer.Option("--variant", metavar="TAG=VALUE", help="A variant option (Board=5,5)."),
     ] = None,
+    key: Annotated[
+        str,
+        typer.Option(
+            "--key",
+            metavar="FILE",
+            help="With --server: your seat's private key, to sign each ply and the result.",
+        ),
+    ] = "",
     name: Annotated[str, typer.Option("--name", help="Your name in the local record.")] = "player",
     seed: Annotated[int, typer.Option("--seed", help="The seed of the bots' choices.")] = 1,
     output: Annotated[
@@ -108,8 +116,10 @@ def play(
             fail("--game plays a local game; leave it out with --server")
         if not match_id or not token:
             fail("--server needs --match ID and --token T (gamerec match new prints them)")
-        final = asyncio.run(_play_on_server(server, match_id, token, seat))
+        final = asyncio.run(_play_on_server(server, match_id, token, seat, key))
     elif game:
+        if key:
+            fail("--key signs a server's match; a local game is signed by its own host key")
         request = _local_request(
             game,
             variant=variant or [],
@@ -177,21 +187,28 @@ async def _play_locally(
 
 
 async def _play_on_server(
-    server: str, match_id: str, token: str, seat: int
+    server: str, match_id: str, token: str, seat: int, key_file: str
 ) -> mpb.MatchState | None:
     import grpc.aio
 
+    from gamerec.recorder.signing import load_private_key
     from gamerec.validator.play.table import ServerTable, TableLostError, TableRefusedError
 
+    with reported_errors():
+        key = load_private_key(key_file) if key_file else None
     channel = grpc.aio.insecure_channel(server)
-    table = ServerTable(channel, match_id, token, seat)
+    table = ServerTable(channel, match_id, token, seat, key)
     try:
         await table.check()
     except (TableRefusedError, TableLostError) as error:
         await channel.close()
         fail(f"{server}: {error}")
     try:
-        return await _run_screen(table)
+        shown = await _run_screen(table)
+        try:
+            return await table.state()  # the match as the referee has it as the person leaves
+        except (TableRefusedError, TableLostError):
+            return shown
     finally:
         await table.leave()
 
@@ -203,7 +220,7 @@ async def _run_screen(table: Table) -> mpb.MatchState | None:
 
 
 def _write_final(final: mpb.MatchState | None, output: str) -> None:
-    """Say how the match stands; write its final record with ``-o`` once it is over."""
+    """Say how the match stands; with ``-o``, once it is over, write its record."""
     if final is None or not final.HasField("ended"):
         if final is not None and final.match_id:
             typer.echo(f"gamerec: match {final.match_id} goes on", err=True)
@@ -218,5 +235,5 @@ def _write_final(final: mpb.MatchState | None, output: str) -> None:
 
         encoding = output_encoding(output, None)
         with reported_errors():
-            count = write_records([final.ended.record], output, encoding)
+            count = write_records([final.record], output, encoding)
         written_note(count, output, encoding)

@@ -18,6 +18,7 @@ from gamerec.recorder.codecs import read_records
 from gamerec.recorder.notation import format_action
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.judge import validate
+from gamerec.validator.live.clocks import ManualClock
 from gamerec.validator.play.app import MoveInput, PlayApp
 from gamerec.validator.play.table import LocalTable, PolicyMover
 from tests.play.driving import notes_text, play_my_turns_to_the_end, state_of, type_line, until
@@ -27,7 +28,12 @@ SIZE = (130, 45)
 
 @asynccontextmanager
 async def local_table(
-    game: str, *variant: str, seat: int = 1, clock: str = "-", against: str = "random"
+    game: str,
+    *variant: str,
+    seat: int = 1,
+    clock: str = "-",
+    against: str = "random",
+    referee_clock: ManualClock | None = None,
 ) -> AsyncIterator[LocalTable]:
     request = _local_request(
         game,
@@ -39,7 +45,10 @@ async def local_table(
         against=Against(against),
     )
     table = await LocalTable.start(
-        request, seat, lambda record, other: PolicyMover(record, against, f"7:{other}")
+        request,
+        seat,
+        lambda record, other: PolicyMover(record, against, f"7:{other}"),
+        referee_clock,
     )
     try:
         yield table
@@ -174,3 +183,28 @@ def _common_start(words: list[str]) -> str:
     while size < len(first) and first[size] == last[size]:
         size += 1
     return first[:size]
+
+
+def test_the_running_clock_counts_down_and_the_flag_falls() -> None:
+    asyncio.run(_test_the_running_clock_counts_down_and_the_flag_falls())
+
+
+async def _test_the_running_clock_counts_down_and_the_flag_falls() -> None:
+    referee_clock, screen_now = ManualClock(), [0.0]
+    async with local_table("Aronda", clock="2", referee_clock=referee_clock) as table:
+        app = PlayApp(table, clock=lambda: screen_now[0])
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.my_turn, "the first turn")
+            assert state_of(app).clocks[0].ToMilliseconds() == 2_000
+            screen_now[0] = app.read_at + 0.3  # the screen's clock moves on 300 ms
+            app.draw_seats()
+            seats = str(app.query_one("#seats").render())
+            assert "> seat 1  Ana (you)  0:01.7" in seats
+            assert "  seat 2  random 2  0:02.0" in seats
+            # Nobody types: the referee's flag falls on its own timer.
+            referee_clock.advance(2.0)
+            await until(pilot, lambda: state_of(app).HasField("ended"), "the flag")
+            ended = state_of(app).ended
+            assert ended.result.termination == pb.TERMINATION_TIMEOUT
+            assert list(ended.result.winners) == [2]
+            assert "game over" in notes_text(app)

@@ -157,9 +157,9 @@ class PlayApp(App[mpb.MatchState | None]):
         return int((self.clock() - self.read_at) * 1000)
 
     def draw(self) -> None:
-        """Redraw everything from the state."""
+        """Redraw everything from the state (nothing once the screen is gone)."""
         state = self.state
-        if state is None:
+        if state is None or not self.is_running:
             return
         self.query_one("#title", Static).update(title_line(state))
         self.query_one("#board", Static).update(board_picture(state.record, self.flipped))
@@ -170,7 +170,7 @@ class PlayApp(App[mpb.MatchState | None]):
 
     def draw_seats(self) -> None:
         """Redraw the seats and their clocks (every tick)."""
-        if self.state is not None:
+        if self.state is not None and self.is_running:
             lines = seat_lines(self.state, self.table.seat, self.elapsed_ms())
             self.query_one("#seats", Static).update(Text("\n".join(lines)))
 

@@ -210,7 +210,8 @@ def title_line(state: mpb.MatchState) -> str:
 def result_line(ended: mpb.MatchEnded) -> str:
     """The end in one line: the reason, and the scores when there are some."""
     scores = list(ended.result.scores)
-    tail = f" (scores {'-'.join(map(str, scores))})" if scores else ""
+    counted = scores and ended.status != mpb.MATCH_STATUS_ABORTED
+    tail = f" (scores {'-'.join(map(str, scores))})" if counted else ""
     return f"{ended.reason}{tail}"
 
 

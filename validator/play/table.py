@@ -24,19 +24,20 @@ import shutil
 import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.seal import final_message, ply_message
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import verdict_pb2 as vpb
-from gamerec.validator.live.clocks import Instant, SystemClock
+from gamerec.validator.live.clocks import Clock, Instant, SystemClock
 from gamerec.validator.live.match import ADMIN, CommandRefusedError, Match, Outcome
 from gamerec.validator.live.players import PolicyPlayer
 
 if TYPE_CHECKING:
     import grpc.aio
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from gamerec.v1 import match_pb2_grpc as mgrpc
     from gamerec.v1 import record_pb2 as pb
@@ -129,9 +130,19 @@ class ServerTable:
         match_id: the match.
         token: the seat's token (``match new`` printed it).
         seat: the seat the token is (``match new`` printed it beside the token).
+        key: the seat's private key, when it registered one: each of its plies is signed as
+            it is accepted (the head after it, which covers the plies before), and the final
+            head once the match is over (docs/live.md, step 6).
     """
 
-    def __init__(self, channel: grpc.aio.Channel, match_id: str, token: str, seat: int) -> None:
+    def __init__(
+        self,
+        channel: grpc.aio.Channel,
+        match_id: str,
+        token: str,
+        seat: int,
+        key: Ed25519PrivateKey | None = None,
+    ) -> None:
         """A table on ``channel``; :meth:`check` it before use."""
         from gamerec.v1 import match_pb2_grpc as mgrpc  # noqa: PLC0415 (grpc loads late)
 
@@ -140,6 +151,7 @@ class ServerTable:
         self.match_id = match_id
         self.token = token
         self.seat = seat
+        self.key = key
 
     async def check(self) -> mpb.MatchState:
         """The match now, once the seat and its token are known to be the match's.
@@ -155,6 +167,7 @@ class ServerTable:
             raise TableRefusedError(
                 "BAD_SEAT", f"the match has seats 1 to {seats}, not {self.seat}"
             )
+        self._check_key(state)
         probe = mpb.SignRequest(
             match_id=self.match_id,
             token=self.token,
@@ -180,6 +193,21 @@ class ServerTable:
                 )
         return state
 
+    def _check_key(self, state: mpb.MatchState) -> None:
+        """Refuse a key that is not the one the seat registered (its signatures would fail)."""
+        if self.key is None:
+            return
+        from gamerec.recorder.signing import fingerprint, public_bytes  # noqa: PLC0415
+
+        keys = state.record.seal.seat_keys
+        registered = keys[self.seat - 1] if self.seat <= len(keys) else b""
+        mine = public_bytes(self.key)
+        if registered != mine:
+            has = f"registered {fingerprint(registered)}" if registered else "registered no key"
+            raise TableRefusedError(
+                "WRONG_KEY", f"seat {self.seat} {has}; the key given is {fingerprint(mine)}"
+            )
+
     async def events(self, from_event: int) -> AsyncIterator[mpb.MatchEvent]:
         """See :class:`Table` (a lost connection raises :class:`TableLostError`)."""
         import grpc  # noqa: PLC0415
@@ -187,6 +215,9 @@ class ServerTable:
         request = mpb.WatchRequest(match_id=self.match_id, from_event=from_event)
         try:
             async for event in self.stub.Watch(request):
+                if event.HasField("ended"):
+                    with contextlib.suppress(TableRefusedError):  # the key was checked
+                        await self._sign_result(event.ended)
                 yield event
         except grpc.aio.AioRpcError as error:
             raise _table_error(error) from None
@@ -202,7 +233,26 @@ class ServerTable:
         request = mpb.PlayRequest(match_id=self.match_id, token=self.token, ply=ply, text=text)
         answer = await self._call(self.stub.Play, request)
         illegal = answer.illegal if answer.HasField("illegal") else None
+        accepted = answer.events[0].move if answer.events else None
+        if self.key is not None and accepted is not None and accepted.head:
+            await self._sign(accepted.ply, ply_message(accepted.ply, accepted.head))
         return PlayAnswer(tuple(answer.events), illegal)
+
+    async def _sign_result(self, ended: mpb.MatchEnded) -> None:
+        """Sign the final head (a seat with a key), once the match is over."""
+        head = ended.record.seal.final_head
+        if self.key is not None and head:
+            await self._sign(0, final_message(head))
+
+    async def _sign(self, ply: int, message: bytes) -> None:
+        """Send the seat's signature of ``message`` (the head after ``ply``; 0: the final)."""
+        assert self.key is not None
+        request = mpb.SignRequest(
+            match_id=self.match_id, token=self.token, ply=ply, signature=self.key.sign(message)
+        )
+        signed = await self._call(self.stub.Sign, request)
+        if signed.HasField("rejected"):
+            raise TableRefusedError(signed.rejected.code, signed.rejected.message)
 
     async def resign(self) -> None:
         """See :class:`Table`."""
@@ -319,11 +369,16 @@ class LocalTable:
 
     @classmethod
     async def start(
-        cls, request: mpb.CreateMatchRequest, seat: int, bot: MoverFactory
+        cls,
+        request: mpb.CreateMatchRequest,
+        seat: int,
+        bot: MoverFactory,
+        clock: Clock | None = None,
     ) -> LocalTable:
         """Create the match of ``request``, the person in ``seat``, ``bot`` in the others.
 
-        The record is sealed and signed by a host key made for the match.
+        The record is sealed and signed by a host key made for the match. ``clock``: the
+        referee's (None: the system's; tests give a manual one).
 
         Raises:
             TableRefusedError: the request makes no match (an unknown variant, a bad clock).
@@ -338,7 +393,7 @@ class LocalTable:
         folder = Path(tempfile.mkdtemp(prefix="gamerec-play-"))
         host = new_key()
         store = await SQLiteMatchStore(folder / "match.db").open(public_bytes(host))
-        referee = Referee(store, SystemClock(), host)
+        referee = Referee(store, clock or SystemClock(), host)
         await referee.start()
         try:
             created = await referee.create(request)
@@ -370,29 +425,29 @@ class LocalTable:
 
     async def play(self, ply: int, text: str) -> PlayAnswer:
         """See :class:`Table`."""
-        outcome = await self._command(self.seat, partial(_play, ply, text))
+        outcome = await self._command(lambda match, at: match.play(self.seat, ply, text, at))
         return PlayAnswer(tuple(entry.event for entry in outcome.events), outcome.finding)
 
     async def resign(self) -> None:
         """See :class:`Table`."""
-        await self._command(self.seat, _resign)
+        await self._command(lambda match, at: match.resign(self.seat, at))
 
     async def offer_draw(self) -> None:
         """See :class:`Table`."""
-        await self._command(self.seat, _offer)
+        await self._command(lambda match, at: match.offer_draw(self.seat, at))
 
     async def answer_draw(self, accept: bool) -> None:
         """See :class:`Table`."""
-        await self._command(self.seat, partial(_answer, accept))
+        await self._command(lambda match, at: match.answer_draw(self.seat, accept, at))
 
     async def abort(self) -> None:
         """See :class:`Table`."""
-        await self._command(self.seat, _abort)
+        await self._command(lambda match, at: match.abort(self.seat, at))
 
     async def leave(self) -> None:
         """Call the match off if it is not over, and stop the bots (:meth:`close` after)."""
         with contextlib.suppress(TableRefusedError):
-            await self._command(ADMIN, _abort)
+            await self._command(lambda match, at: match.abort(ADMIN, at))
         await self._stop_bots()
 
     async def close(self) -> None:
@@ -408,12 +463,11 @@ class LocalTable:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _command(
-        self, seat: int, command: Callable[[int, Match, Instant], Outcome]
-    ) -> Outcome:
+    async def _command(self, command: Callable[[Match, Instant], Outcome]) -> Outcome:
+        """Run a command of the match now (a seat's or the admin's)."""
         at = self.referee.clock.now()
         try:
-            return await self.referee.command(self.match_id, partial(command, seat), at)
+            return await self.referee.command(self.match_id, command, at)
         except CommandRefusedError as error:
             raise TableRefusedError(error.reason, str(error)) from None
 
@@ -429,29 +483,9 @@ class LocalTable:
                 await self._bot_move(seat, mover, 1)
             elif kind == "draw_offered" and event.draw_offered.seat != seat:
                 with contextlib.suppress(TableRefusedError):
-                    await self._command(seat, partial(_answer, False))
+                    await self._command(lambda match, at: match.answer_draw(seat, False, at))
 
     async def _bot_move(self, seat: int, mover: Mover, ply: int) -> None:
         token = await asyncio.to_thread(mover.next_ply)
         with contextlib.suppress(TableRefusedError):
-            await self._command(seat, partial(_play, ply, token))
-
-
-def _play(ply: int, text: str, seat: int, match: Match, at: Instant) -> Outcome:
-    return match.play(seat, ply, text, at)
-
-
-def _resign(seat: int, match: Match, at: Instant) -> Outcome:
-    return match.resign(seat, at)
-
-
-def _offer(seat: int, match: Match, at: Instant) -> Outcome:
-    return match.offer_draw(seat, at)
-
-
-def _answer(accept: bool, seat: int, match: Match, at: Instant) -> Outcome:
-    return match.answer_draw(seat, accept, at)
-
-
-def _abort(seat: int, match: Match, at: Instant) -> Outcome:
-    return match.abort(seat, at)
+            await self._command(lambda match, at: match.play(seat, ply, token, at))
