@@ -131,6 +131,16 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "engine",
         "Play as an engine on standard input and output with a built-in policy.",
     ),
+    "tournament": CommandSpec(
+        "tournament",
+        "tournament",
+        "Play engines against each other: round robin or gauntlet, records as games end.",
+    ),
+    "bot": CommandSpec(
+        "bot",
+        "bot",
+        "Play one seat of a match on a server with an engine (or a built-in policy).",
+    ),
     "limits": CommandSpec(
         "limits",
         "limits",

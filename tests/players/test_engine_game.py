@@ -228,7 +228,7 @@ def test_one_process_per_seat() -> None:
         try:
             with pytest.raises(ValueError, match="every seat needs an engine process of its own"):
                 await play_engine_game([engine, engine], "ONE", SMALL)
-            with pytest.raises(ValueError, match="the game has 2 seats, but 1 engines were given"):
+            with pytest.raises(ValueError, match="the game has 2 seats, but 1 players were given"):
                 await play_engine_game([engine], "ONE", SMALL)
         finally:
             await engine.stop()

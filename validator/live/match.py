@@ -58,7 +58,7 @@ from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.adjudication import winners_sentence
 from gamerec.validator.builder import IllegalPlyError, RecordBuilder
-from gamerec.validator.games.protocol import IllegalMoveError, MoveSyntaxError
+from gamerec.validator.games.protocol import GameState, IllegalMoveError, MoveSyntaxError
 from gamerec.validator.identity import RulesError
 from gamerec.validator.judge import TERMINATION_WORDS, format_scores, format_seats
 from gamerec.validator.live.clocks import NS_PER_MS, Instant, elapsed_ms
@@ -298,6 +298,10 @@ class Match:
         """A copy of the record so far (the final record, with every signature, once over)."""
         return self._builder.record
 
+    def position(self) -> GameState[Any]:
+        """A copy of the game's position now (safe to keep or explore)."""
+        return self._builder.state
+
     def clocks_ms(self, at: Instant) -> list[int]:
         """Every seat's clock at ``at`` (the running one as it shows then); empty: no clock."""
         if not self.time_control.timed:
@@ -386,8 +390,13 @@ class Match:
 
     # -- commands -------------------------------------------------------------------------------
 
-    def play(self, seat: int, ply: int, action: pb.Move | str, at: Instant) -> Outcome:
+    def play(
+        self, seat: int, ply: int, action: pb.Move | str, at: Instant, *, comment: str = ""
+    ) -> Outcome:
         """Seat ``seat`` plays ``action`` for ``ply`` (received at ``at``).
+
+        ``comment`` becomes the move's comment (an engine's search information, written by a
+        referee that runs the engine itself: a tournament); the server's seats send none.
 
         Raises:
             CommandRefusedError: a ply that is not the current one (the same move for an accepted
@@ -402,7 +411,7 @@ class Match:
         if late is not None:
             return late
         self._check_ply(seat, ply)
-        return self._play_now(seat, token, at)
+        return self._play_now(seat, token, at, comment)
 
     def resign(self, seat: int, at: Instant) -> Outcome:
         """Seat ``seat`` resigns (a ply on its turn; see the module docstring otherwise).
@@ -516,6 +525,40 @@ class Match:
             return Outcome(finding=_signature_finding(seat, ply, "SIGNATURE_INVALID", str(error)))
         added = mpb.SignatureAdded(ply=ply, seat=seat, signature=signature)
         return Outcome([self._append(at, signature=added)])
+
+    def forfeit(
+        self, seat: int, termination: pb.Termination.ValueType, reason: str, at: Instant
+    ) -> Outcome:
+        """The referee rules that ``seat`` loses: it failed its turn in a way no rule covers.
+
+        For a referee that runs the players itself (a tournament's engines): an engine that
+        crashed (``abandoned``), broke the protocol (``adjudicated``) or stopped answering
+        (``timeout``, when its flag has not fallen by this match's clock). The seat is ranked
+        last as for a flag; ``reason`` is the sentence the game's comment begins with.
+
+        Raises:
+            CommandRefusedError: the match is over.
+        """
+        self._check_open()
+        return Outcome([self._end_against(seat, termination, reason, at)])
+
+    def stop(self, reason: str, at: Instant) -> Outcome:
+        """The referee stops a game that cannot end (a cycle of forced plies, a plies limit).
+
+        The record ends with termination ``adjudicated``, ``Result *`` and no winner; the
+        match is aborted (no result), its comment ``reason``.
+
+        Raises:
+            CommandRefusedError: the match is over.
+        """
+        self._check_open()
+        result = vpb.ComputedResult(
+            scores=self._builder.scores(),
+            termination=pb.TERMINATION_ADJUDICATED,
+            provisional=True,
+        )
+        self._builder.stop("adjudicated", unfinished=True)
+        return Outcome([self._finish(ABORTED, result, reason, at)])
 
     def flag(self, at: Instant) -> Outcome:
         """The flag of the seat to move, if its time has run out at ``at`` (else no event)."""
@@ -707,14 +750,14 @@ class Match:
     def _resigned(self) -> tuple[int, ...]:
         return tuple(self._builder.state.position().resigned)
 
-    def _play_now(self, seat: int, token: str, at: Instant) -> Outcome:
+    def _play_now(self, seat: int, token: str, at: Instant, comment: str = "") -> Outcome:
         """Play the seat to move's ``token`` received at ``at`` (its flag checked already)."""
         used = self._turn.used_ms(at)
         clock = self._clock_after(seat, used)
         try:
             self._builder.play(
                 token,
-                comment=" ".join(self._notes),
+                comment=" ".join(part for part in (comment, *self._notes) if part),
                 clock=None if clock is None else timedelta(milliseconds=clock),
                 timestamp=_datetime(at),
             )

@@ -1,15 +1,19 @@
 """The clock state a seat is asked to move with (the ``go`` line of docs/engine-protocol.md).
 
-The engine host does not run clocks: whoever referees the game does (the local engine game
-here, the live match service), and hands the host a :class:`ClockState` for every move. The
-host tells the engine the state and waits as long as :meth:`ClockState.budget_ms` allows.
+The engine host does not run clocks: whoever referees the game does (a live match's
+:class:`~gamerec.validator.live.match.Match`, in a tournament or on a server), and hands the
+host a :class:`ClockState` for every move (:func:`clock_state` makes it from the match's time
+control and clocks). The host tells the engine the state and waits as long as
+:meth:`ClockState.budget_ms` allows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gamerec.recorder.errors import GamerecError
+from gamerec.validator.live.timecontrol import ClockKind, TimeControl
 
 
 class ClockError(GamerecError):
@@ -62,3 +66,24 @@ class ClockState:
         if self.move_limit_ms is not None:
             limits.append(self.move_limit_ms)
         return min(limits) if limits else None
+
+
+def clock_state(control: TimeControl, clocks_ms: Sequence[int], seat: int) -> ClockState:
+    """The clock state ``seat`` is asked to move with, from a match's time control and clocks.
+
+    ``clocks_ms`` are every seat's clocks now (``Match.clocks_ms``: the running one as it
+    shows), empty with no clock. A limit per move is the ``movetime`` of what is left of this
+    move; the other kinds send every seat's time with the increment or delay.
+    """
+    if not control.timed or not clocks_ms:
+        return ClockState()
+    remaining = tuple(max(0, ms) for ms in clocks_ms)
+    if control.kind is ClockKind.PER_MOVE:
+        return ClockState(move_limit_ms=remaining[seat - 1])
+    extra = control.extra_ms
+    return ClockState(
+        remaining_ms=remaining,
+        increment_ms=extra if control.kind is ClockKind.FISCHER else 0,
+        delay_ms=extra if control.kind is ClockKind.SIMPLE_DELAY else 0,
+        bronstein_ms=extra if control.kind is ClockKind.BRONSTEIN else 0,
+    )

@@ -1,32 +1,32 @@
-"""One game between engine processes, refereed by the rules engines: the seed of tournaments.
+"""One game between engines, refereed by the live match core: the game of a tournament.
 
-:func:`play_engine_game` seats one :class:`EngineProcess` per seat, starts the game on each
-(``newgame``), asks the seat to move for its move (``position`` and ``go``) until the game
-ends, and checks every answer with the rules as it comes (the :class:`RecordBuilder`), so the
-record it returns validates as it stands. The moves carry the engines' ``info`` as comments
-(``search_info``). The same processes can play any number of games one after another.
+:func:`play_engine_game` seats one player per seat (an :class:`EngineProcess`, or any
+:class:`~gamerec.validator.players.movers.Mover`), starts the game on each (``newgame``), and
+asks the seat to move for its move (``position`` and ``go``) until the game ends. The referee
+is a live :class:`~gamerec.validator.live.match.Match`, the same code and clocks as the match
+service's: every answer is judged the moment it comes, the clocks are the match's time control
+on the given :class:`~gamerec.validator.live.clocks.Clock` (each engine gets its
+:class:`ClockState` from them), and the record it returns carries ``[%clk]`` and ``[%ts]`` on
+every ply, the engines' ``info`` as move comments, and validates as it stands.
 
 How a game ends:
 
 - **by the rules**: the record claims the rules' result (termination ``normal`` or
   ``resignation``);
-- **by a forfeit**: the seat to move fails its move (any :class:`EngineFault`, an illegal
-  move included). The game ends there, as the live match service ends it under its forfeit
-  policy: the record stops after the last legal ply, the seat that failed ranks last, the
-  others keep the standing of the position reached, and ``Winner`` names the best of them
-  (with two seats: the other seat). The record format has no forfeit termination; the one
+- **by a forfeit**: the seat to move fails its move (any :class:`EngineFault`, an illegal move
+  included). The game ends there, as the live match service ends it under its forfeit policy
+  (``Match.forfeit``): the record stops after the last legal ply, the seat that failed ranks
+  last, the others keep the standing of the position reached, and ``Winner`` names the best of
+  them (with two seats: the other seat). The record format has no forfeit termination; the one
   that fits is used (docs/engine-protocol.md, "Faults"), as PGN tools and cutechess-cli do:
-  ``timeout`` when the seat ran out of time (``ENGINE_TIMEOUT``), ``abandoned`` when its
-  engine left the game (``ENGINE_EXITED``, ``ENGINE_NOT_STARTED``), ``adjudicated`` for every
-  breach of the rules or of the protocol (PGN's "rules infraction"). The game's comment says
-  who forfeited and why, in the fault's own sentence;
-- **stopped by the referee**, with termination ``adjudicated``, result ``*`` and no winner,
-  when the game cannot end (every ply since a position came back was forced: a cycle, as
-  Oh-Wah-Ree with four seats can run) or reaches ``max_plies``.
-
-Clocks: until the live match service's clock core lands, every move has the same plain
-per-move limit (``move_time_ms``, GGP's play clock); :class:`ClockState` is what its clocks
-will hand over instead.
+  ``timeout`` when the seat ran out of time (``ENGINE_TIMEOUT``, or a move that came after
+  the match's flag fell), ``abandoned`` when its engine left the game (``ENGINE_EXITED``,
+  ``ENGINE_NOT_STARTED``), ``adjudicated`` for every breach of the rules or of the protocol
+  (PGN's "rules infraction"). The game's comment says who forfeited and why, in the fault's own
+  sentence;
+- **stopped by the referee** (``Match.stop``), with termination ``adjudicated``, result ``*``
+  and no winner, when the game cannot end (every ply since a position came back was forced: a
+  cycle, as Oh-Wah-Ree with four seats can run) or reaches ``max_plies``.
 """
 
 from __future__ import annotations
@@ -34,20 +34,25 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.grn_tags import read_tag
+from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
-from gamerec.validator.builder import IllegalPlyError, RecordBuilder
 from gamerec.validator.games import engine
 from gamerec.validator.games.protocol import Engine, GameState
 from gamerec.validator.generation import variant_options
-from gamerec.validator.judge import TERMINATION_WORDS
-from gamerec.validator.players.clocks import ClockState
+from gamerec.validator.identity import identify
+from gamerec.validator.live.clocks import Clock, SystemClock
+from gamerec.validator.live.match import Match, Outcome
+from gamerec.validator.live.timecontrol import ClockKind, TimeControl, parse_time_control
+from gamerec.validator.players.clocks import clock_state
 from gamerec.validator.players.faults import EngineFailedError, EngineFault, FaultCode
-from gamerec.validator.players.host import EngineMove, EngineProcess, EngineStoppedError
+from gamerec.validator.players.host import EngineProcess, EngineStoppedError
+from gamerec.validator.players.movers import EngineMover, Mover
 
-#: The per-move limit when the caller gives none.
+#: The per-move limit when the caller gives no time control.
 DEFAULT_MOVE_TIME_MS: Final = 10_000
 #: The plies after which the referee stops a game (far beyond any real game of the four).
 DEFAULT_MAX_PLIES: Final = 5_000
@@ -56,6 +61,11 @@ FORFEIT_TERMINATIONS: Final = {
     FaultCode.TIMEOUT: "timeout",
     FaultCode.EXITED: "abandoned",
     FaultCode.NOT_STARTED: "abandoned",
+}
+_TERMINATION_VALUES: Final = {
+    "timeout": pb.TERMINATION_TIMEOUT,
+    "abandoned": pb.TERMINATION_ABANDONED,
+    "adjudicated": pb.TERMINATION_ADJUDICATED,
 }
 
 
@@ -92,123 +102,211 @@ class EngineGame:
         forfeit: the seat that forfeited, if one did.
         stopped: why the referee stopped a game that would not end, or ``""``.
         log: what happened on the way, one line each: ignored ``info``, the forfeit, the stop.
+        ended: how the match ended, as the match service's ``ended`` event says it.
     """
 
     record: pb.GameRecord
     forfeit: Forfeit | None = None
     stopped: str = ""
     log: tuple[str, ...] = ()
+    ended: mpb.MatchEnded | None = None
+
+
+def match_request(
+    game: str,
+    variant: Mapping[str, str] | None,
+    names: Sequence[str],
+    time_control: str,
+    **metadata: str,
+) -> mpb.CreateMatchRequest:
+    """The CreateMatch request of a game between ``names`` (a tournament's games, local or not).
+
+    Raises:
+        VariantError: an unknown game or variant.
+        GamerecError: not as many names as the game has seats.
+    """
+    rules = engine(game)
+    parsed = rules.variant_from_tags(variant_options(rules.name, variant or {}))
+    seats = rules.new_game(parsed).seats
+    if len(names) != seats:
+        raise GamerecError(f"the game has {seats} seats, but {len(names)} players were given")
+    record = pb.GameRecord()
+    read_tag(record, "Game", rules.name)
+    for tag, value in {"Players": str(seats), **rules.variant_tags(parsed)}.items():
+        read_tag(record, tag, value)
+    record.rules.SetInParent()
+    return mpb.CreateMatchRequest(
+        rules=record.rules,
+        seats=[mpb.MatchSeat(name=name) for name in names],
+        time_control=time_control,
+        illegal_move_policy=mpb.ILLEGAL_MOVE_POLICY_REJECT,
+        event=metadata.get("event", ""),
+        site=metadata.get("site", ""),
+        round=metadata.get("round", ""),
+    )
 
 
 async def play_engine_game(
-    players: Sequence[EngineProcess],
+    players: Sequence[EngineProcess | Mover],
     game: str,
     variant: Mapping[str, str] | None = None,
     *,
+    time_control: str = "",
     move_time_ms: int = DEFAULT_MOVE_TIME_MS,
+    clock: Clock | None = None,
+    opening: Sequence[str] = (),
     max_plies: int = DEFAULT_MAX_PLIES,
+    match_id: str = "local",
+    client: str = "gamerec engine game",
     **metadata: str,
 ) -> EngineGame:
     """Play one game of ``game`` with ``players[k]`` in seat k+1 (see the module docstring).
 
     Args:
-        players: one running engine per seat, in seat order, each a different process.
+        players: one player per seat, in seat order; engine processes must all differ.
         game: the game, in any spelling.
         variant: its GRN variant tags (``{"Players": "3"}``); a missing tag is the default.
-        move_time_ms: the time every move may take.
+        time_control: the match's time control (docs/live.md); empty: ``move_time_ms`` for
+            every move (``10/move``).
+        move_time_ms: the time of every move when no time control is given.
+        clock: the referee's clock (default: the system's).
+        opening: plies played first, as tokens, before the players are asked (each with the
+            comment ``opening``).
         max_plies: the referee stops the game after this many plies.
-        **metadata: the record's ``event``, ``site``, ``round``, ``date``, ``client``.
+        match_id: the match's id (for its events).
+        client: the record's ``Client`` tag.
+        **metadata: the record's ``event``, ``site`` and ``round``.
 
     Raises:
         VariantError: an unknown game or variant.
-        GamerecError: not one engine process per seat.
+        TimeControlError: a time control not in the notation.
+        GamerecError: not one player per seat, the same process twice, or an opening ply
+            that is not legal.
     """
-    rules = engine(game)
-    parsed = rules.variant_from_tags(variant_options(rules.name, variant or {}))
-    tags = {"Players": str(rules.new_game(parsed).seats), **rules.variant_tags(parsed)}
-    _check_players(players, int(tags["Players"]))
-    metadata.setdefault("client", "gamerec engine game")
-    names = [player.identity.name for player in players]
-    builder = RecordBuilder(rules.name, tags, seats=names, **cast(dict[str, Any], metadata))
-    referee = _Referee(rules, parsed, players, builder)
-    for seat, player in enumerate(players, start=1):
+    movers = [EngineMover(p) if isinstance(p, EngineProcess) else p for p in players]
+    _check_players(movers)
+    control = parse_time_control(time_control) if time_control else per_move(move_time_ms)
+    request = match_request(
+        game, variant, [mover.name for mover in movers], control.notation, **metadata
+    )
+    clock = clock or SystemClock()
+    match = Match.create(match_id, request, clock.now(), client=client, max_plies=max_plies + 1)
+    referee = _Referee(match, movers, clock, control)
+    record = match.record
+    for seat, mover in enumerate(movers, start=1):
         try:
-            await player.new_game(rules.name, tags, seat)
+            await mover.start(record, seat)
         except EngineFailedError as failure:
             return await referee.forfeit(seat, failure.fault)
-    return await referee.play(ClockState(move_limit_ms=move_time_ms), max_plies)
+    referee.play_opening(opening)
+    return await referee.play(max_plies)
 
 
-def _check_players(players: Sequence[EngineProcess], seats: int) -> None:
-    if len(players) != seats:
-        raise GamerecError(f"the game has {seats} seats, but {len(players)} engines were given")
-    if len({id(player) for player in players}) != seats:
+def per_move(milliseconds: int) -> TimeControl:
+    """The time control that gives every move ``milliseconds`` (``10/move``)."""
+    return TimeControl(ClockKind.PER_MOVE, milliseconds)
+
+
+def _check_players(movers: Sequence[Mover]) -> None:
+    processes = [id(m.engine) for m in movers if isinstance(m, EngineMover)]
+    if len(set(processes)) != len(processes):
         raise GamerecError("every seat needs an engine process of its own")
 
 
 class _Referee:
-    """One game under way: the record, the engines, and what the log has to say."""
+    """One game under way: the match, the players, and what the log has to say."""
 
     def __init__(
-        self,
-        rules: Engine[Any, Any],
-        variant: Any,
-        players: Sequence[EngineProcess],
-        builder: RecordBuilder,
+        self, match: Match, movers: Sequence[Mover], clock: Clock, control: TimeControl
     ) -> None:
-        self.rules = rules
-        self.variant = variant
-        self.players = players
-        self.builder = builder
+        self.match = match
+        self.movers = movers
+        self.clock = clock
+        self.control = control
+        identity = identify(match.record)
+        self.rules: Engine[Any, Any] = identity.engine
+        self.variant = identity.variant
         self.tokens: list[str] = []
         self.log: list[str] = []
         self.forced: set[str] = set()
 
-    async def play(self, clock: ClockState, max_plies: int) -> EngineGame:
+    def play_opening(self, opening: Sequence[str]) -> None:
+        """Play the opening's plies for the seats to move (checked by the referee)."""
+        for token in opening:
+            seat, ply = self.match.to_move, self.match.plies + 1
+            if not seat:
+                raise GamerecError(f"the opening goes on after the game ended at ply {ply - 1}")
+            outcome = self.match.play(seat, ply, token, self.clock.now(), comment="opening")
+            if outcome.finding is not None:
+                finding = outcome.finding
+                raise GamerecError(
+                    f"the opening's ply {ply} {token!r} is illegal: {finding.code}: "
+                    f"{finding.message}"
+                )
+            self.tokens.append(outcome.events[0].event.move.token)
+
+    async def play(self, max_plies: int) -> EngineGame:
         """Ask for moves until the game ends, a seat forfeits, or the referee stops it."""
-        builder = self.builder
-        while not builder.is_over:
-            state = builder.state
+        match = self.match
+        while match.is_open:
+            state = match.position()
             stop = self._reason_to_stop(state, max_plies)
             if stop:
-                return await self._stop(stop)
-            seat = state.to_move
-            try:
-                answer = await self.players[seat - 1].go(self.tokens, clock)
-                self._play(seat, answer)
-            except EngineFailedError as failure:
-                return await self.forfeit(seat, failure.fault)
-            self._note_forced(state, answer.token)
-        return await self._finish(EngineGame(builder.record, log=tuple(self.log)))
+                match.stop(stop, self.clock.now())
+                self.log.append(match.record.comment)
+                return await self._finish(stopped=match.record.comment)
+            seat = match.to_move
+            forfeit = await self._turn(seat)
+            if forfeit is not None:
+                return forfeit
+            self._note_forced(state, self.tokens[-1])
+        return await self._finish()
 
-    def _play(self, seat: int, answer: EngineMove) -> None:
-        """Referee one answer: play it, or raise the ``ILLEGAL_MOVE`` fault."""
-        ply = self.builder.plies + 1
-        self.log += [f"seat {seat}, ply {ply}: {warning}" for warning in answer.warnings]
+    async def _turn(self, seat: int) -> EngineGame | None:
+        """Ask the seat to move for its ply and referee it; the game when it ends in a forfeit."""
+        match = self.match
+        ply = match.plies + 1
+        state = clock_state(self.control, match.clocks_ms(self.clock.now()), seat)
         try:
-            self.builder.play(answer.token, comment=answer.info.comment())
-        except IllegalPlyError as error:
-            finding = error.finding
+            choice = await self.movers[seat - 1].choose(self.tokens, state)
+        except EngineFailedError as failure:
+            return await self.forfeit(seat, failure.fault)
+        self.log += [f"seat {seat}, ply {ply}: {warning}" for warning in choice.warnings]
+        outcome = match.play(seat, ply, choice.token, self.clock.now(), comment=choice.comment)
+        if outcome.finding is not None:
+            finding = outcome.finding
             fault = EngineFault(
                 FaultCode.ILLEGAL_MOVE,
-                f"the move {answer.token} is illegal: {finding.code}: {finding.message}",
+                f"the move {choice.token} is illegal: {finding.code}: {finding.message}",
                 "go",
                 ply=ply,
-                line=f"move {answer.token}",
+                line=f"move {choice.token}",
                 reason=finding.code,
             )
-            raise EngineFailedError(fault) from None
-        self.tokens.append(answer.token)
+            return await self.forfeit(seat, fault)
+        if outcome.refusal is not None:  # the flag fell before the move came
+            return await self._flagged(seat, ply, outcome)
+        self.tokens.append(outcome.events[0].event.move.token)
+        return None
+
+    async def _flagged(self, seat: int, ply: int, outcome: Outcome) -> EngineGame:
+        fault = EngineFault(
+            FaultCode.TIMEOUT, "the move came after the seat's time ran out", "go", ply=ply
+        )
+        ended = outcome.events[-1].event.ended
+        forfeit = Forfeit(seat, ply, self.movers[seat - 1].name, fault, "timeout")
+        self.log.append(f"{forfeit.sentence()} ({ended.reason})")
+        return await self._finish(forfeit=forfeit)
 
     def _reason_to_stop(self, state: GameState[Any], max_plies: int) -> str:
         """Why the referee stops the game before this ply, or ``""``."""
-        plies = self.builder.plies
+        plies = self.match.plies
         if plies >= max_plies:
-            return f"Stopped by the referee after ply {plies}: the game's limit of {max_plies}."
+            return f"stopped by the referee after ply {plies}: the game's limit of {max_plies}"
         if state.digest() in self.forced:
             return (
-                f"Stopped by the referee after ply {plies}: the position came back and every "
-                "ply since was forced, so the game would repeat for ever."
+                f"stopped by the referee after ply {plies}: the position came back and every "
+                "ply since was forced, so the game would repeat for ever"
             )
         return ""
 
@@ -223,47 +321,32 @@ class _Referee:
 
     async def forfeit(self, seat: int, fault: EngineFault) -> EngineGame:
         """End the game: ``seat`` failed its move (see the module docstring)."""
+        match = self.match
         termination = FORFEIT_TERMINATIONS.get(fault.code, "adjudicated")
-        player = self.players[seat - 1]
-        forfeit = Forfeit(seat, fault.ply, player.identity.name, fault, termination)
-        record = self.builder.stop(termination, winners=_best_others(self.builder.state, seat))
-        record.result.unfinished.SetInParent()  # GRN writes Result "*"
-        record.comment = forfeit.sentence()
+        forfeit = Forfeit(seat, fault.ply, self.movers[seat - 1].name, fault, termination)
+        now = self.clock.now()
+        flagged = match.flag(now) if fault.code is FaultCode.TIMEOUT else Outcome()
+        if not flagged.events:
+            match.forfeit(seat, _TERMINATION_VALUES[termination], forfeit.sentence(), now)
         self.log.append(forfeit.sentence())
-        if player.running:
+        mover = self.movers[seat - 1]
+        if _still_running(mover):
             with contextlib.suppress(EngineFailedError, EngineStoppedError):
-                await player.refuse(fault.message)
-        return await self._finish(EngineGame(record, forfeit, log=tuple(self.log)))
+                await mover.refused(fault.message)
+        return await self._finish(forfeit=forfeit)
 
-    async def _stop(self, reason: str) -> EngineGame:
-        record = self.builder.stop("adjudicated")
-        record.result.unfinished.SetInParent()
-        record.comment = reason
-        self.log.append(reason)
-        return await self._finish(EngineGame(record, stopped=reason, log=tuple(self.log)))
-
-    async def _finish(self, played: EngineGame) -> EngineGame:
-        """Tell every engine still running that the game is over (``gameover``)."""
-        result = played.record.result
-        scores = "-".join(map(str, result.scores.values)) if result.HasField("scores") else "*"
-        termination = TERMINATION_WORDS[result.termination]
-        log = list(played.log)
-        for seat, player in enumerate(self.players, start=1):
-            if not player.running:
+    async def _finish(self, forfeit: Forfeit | None = None, stopped: str = "") -> EngineGame:
+        """Tell every player still running that the game is over (``gameover``)."""
+        record = self.match.record
+        for seat, mover in enumerate(self.movers, start=1):
+            if not _still_running(mover):
                 continue
             try:
-                await player.game_over(scores, list(result.winners), termination)
+                await mover.finish(record)
             except (EngineFailedError, EngineStoppedError) as error:
-                log.append(f"seat {seat}: gameover was not read: {error}")
-        return EngineGame(played.record, played.forfeit, played.stopped, tuple(log))
+                self.log.append(f"seat {seat}: gameover was not read: {error}")
+        return EngineGame(record, forfeit, stopped, tuple(self.log), self.match.ended)
 
 
-def _best_others(state: GameState[Any], loser: int) -> list[int]:
-    """The seats ranked first among those still playing other than ``loser``, by score."""
-    resigned = state.position().resigned
-    scores = state.scores()
-    others = [seat for seat in range(1, state.seats + 1) if seat != loser and seat not in resigned]
-    if not others:
-        return []
-    best = max(scores[seat - 1] for seat in others)
-    return [seat for seat in others if scores[seat - 1] == best]
+def _still_running(mover: Mover) -> bool:
+    return not isinstance(mover, EngineMover) or mover.engine.running
