@@ -9,7 +9,7 @@ line on stderr and exit code 2. docs/playing.md describes the screen and the com
 from __future__ import annotations
 
 import asyncio
-from enum import StrEnum
+from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -20,15 +20,8 @@ from gamerec.recorder.syntax.registered import known_games
 
 if TYPE_CHECKING:
     from gamerec.v1 import match_pb2 as mpb
-    from gamerec.v1 import record_pb2 as pb
     from gamerec.validator.play.table import Table
-
-
-class Against(StrEnum):
-    """The built-in bots."""
-
-    RANDOM = "random"
-    GREEDY = "greedy"
+    from gamerec.validator.players.movers import Mover
 
 
 def play(
@@ -54,8 +47,14 @@ def play(
         ),
     ] = "",
     against: Annotated[
-        Against, typer.Option("--against", help="The bot in the other seats.")
-    ] = Against.RANDOM,
+        str,
+        typer.Option(
+            "--against",
+            metavar="BOT",
+            help="Who plays the other seats: random or greedy (gamerec's policies), or an "
+            "engine's command line (docs/engine-protocol.md), e.g. './mybot --level 3'.",
+        ),
+    ] = "random",
     seats: Annotated[
         int | None,
         typer.Option("--seats", min=2, max=6, help="Seats at the table (games of 2 or more)."),
@@ -121,30 +120,18 @@ def play(
         if key:
             fail("--key signs a server's match; a local game is signed by its own host key")
         request = _local_request(
-            game,
-            variant=variant or [],
-            seats=seats,
-            clock=clock,
-            name=name,
-            seat=seat,
-            against=against,
+            game, variant=variant or [], seats=seats, clock=clock, name=name, seat=seat
         )
-        final = asyncio.run(_play_locally(request, seat, against.value, seed))
+        final = asyncio.run(_play_locally(request, seat, against, seed))
     else:
         fail("say where to play: --server HOST:PORT --match ID --token T, or --game GAME")
     _write_final(final, output)
 
 
 def _local_request(
-    game: str,
-    *,
-    variant: list[str],
-    seats: int | None,
-    clock: str,
-    name: str,
-    seat: int,
-    against: Against,
+    game: str, *, variant: list[str], seats: int | None, clock: str, name: str, seat: int
 ) -> mpb.CreateMatchRequest:
+    """The local match: the game and variant, ``name`` in ``seat``, the bots named later."""
     from gamerec.cli.match import _rules
     from gamerec.v1 import match_pb2 as mpb
 
@@ -155,11 +142,11 @@ def _local_request(
     count = int(given[-1]) if given and given[-1].isdigit() else seats or 2
     if seat > count:
         fail(f"--seat {seat}: the game has seats 1 to {count}")
-    names = [f"{against.value} {number}" for number in range(1, count + 1)]
-    names[seat - 1] = name
+    players = [mpb.MatchSeat(name=f"seat {number}") for number in range(1, count + 1)]
+    players[seat - 1].name = name
     return mpb.CreateMatchRequest(
         rules=rules,
-        seats=[mpb.MatchSeat(name=player) for player in names],
+        seats=players,
         time_control=clock,
         illegal_move_policy=mpb.ILLEGAL_MOVE_POLICY_REJECT,
         event="gamerec play",
@@ -167,23 +154,43 @@ def _local_request(
 
 
 async def _play_locally(
-    request: mpb.CreateMatchRequest, seat: int, policy: str, seed: int
+    request: mpb.CreateMatchRequest, seat: int, against: str, seed: int
 ) -> mpb.MatchState | None:
-    from gamerec.validator.play.table import LocalTable, PolicyMover, TableRefusedError
+    from gamerec.validator.play.table import LocalTable, TableRefusedError
 
-    def bot(record: pb.GameRecord, other: int) -> PolicyMover:
-        return PolicyMover(record, policy, f"{seed}:{other}")
+    async with AsyncExitStack() as engines:
+        movers = {}
+        for other in range(1, len(request.seats) + 1):
+            if other != seat:
+                movers[other] = await _bot(engines, against, f"{seed}:{other}")
+                request.seats[other - 1].name = movers[other].name
+        try:
+            table = await LocalTable.start(request, seat, movers)
+        except TableRefusedError as refused:
+            fail(f"{refused.reason}: {refused}")
+        try:
+            await _run_screen(table)
+            await table.leave()
+            return await table.state()
+        finally:
+            await table.close()
+            for line in table.log:
+                typer.echo(f"gamerec: {line}", err=True)
 
+
+async def _bot(engines: AsyncExitStack, against: str, seed: str) -> Mover:
+    """A built-in policy, or an engine started from its command line (exit 2 if it cannot)."""
+    from gamerec.validator.players.faults import EngineFailedError
+    from gamerec.validator.players.host import running_engine
+    from gamerec.validator.players.movers import POLICY_NAMES, EngineMover, PolicyMover
+
+    if against in POLICY_NAMES:
+        return PolicyMover(against, seed)
     try:
-        table = await LocalTable.start(request, seat, bot)
-    except TableRefusedError as refused:
-        fail(f"{refused.reason}: {refused}")
-    try:
-        await _run_screen(table)
-        await table.leave()
-        return await table.state()
-    finally:
-        await table.close()
+        engine = await engines.enter_async_context(running_engine(against))
+    except EngineFailedError as failure:
+        fail(f"--against: {failure}")
+    return EngineMover(engine)
 
 
 async def _play_on_server(

@@ -7,21 +7,25 @@ server's own referee, its clock the system's.
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 
-from gamerec.cli.play import Against, _local_request, _write_final
+from gamerec.cli.play import _local_request, _write_final
 from gamerec.recorder.codecs import read_records
 from gamerec.recorder.notation import format_action
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.judge import validate
 from gamerec.validator.live.clocks import ManualClock
 from gamerec.validator.play.app import MoveInput, PlayApp
-from gamerec.validator.play.table import LocalTable, PolicyMover
+from gamerec.validator.play.table import LocalTable
+from gamerec.validator.players.host import running_engine
+from gamerec.validator.players.movers import EngineMover, Mover, PolicyMover
 from tests.play.driving import notes_text, play_my_turns_to_the_end, state_of, type_line, until
+from tests.service.conftest import GAMEREC
 
 SIZE = (130, 45)
 
@@ -34,22 +38,16 @@ async def local_table(
     clock: str = "-",
     against: str = "random",
     referee_clock: ManualClock | None = None,
+    movers: dict[int, Mover] | None = None,
 ) -> AsyncIterator[LocalTable]:
     request = _local_request(
-        game,
-        variant=list(variant),
-        seats=None,
-        clock=clock,
-        name="Ana",
-        seat=seat,
-        against=Against(against),
+        game, variant=list(variant), seats=None, clock=clock, name="Ana", seat=seat
     )
-    table = await LocalTable.start(
-        request,
-        seat,
-        lambda record, other: PolicyMover(record, against, f"7:{other}"),
-        referee_clock,
-    )
+    others = [number for number in range(1, len(request.seats) + 1) if number != seat]
+    movers = movers or {other: PolicyMover(against, f"7:{other}") for other in others}
+    for other, mover in movers.items():
+        request.seats[other - 1].name = mover.name
+    table = await LocalTable.start(request, seat, movers, referee_clock)
     try:
         yield table
     finally:
@@ -76,7 +74,7 @@ async def _test_a_whole_game_against_the_bot_typed_to_its_end(tmp_path: Path) ->
     (record,) = read_records(str(out))
     assert record.result.termination == pb.TERMINATION_NORMAL
     assert len(record.moves) == state.plies >= 8
-    assert [seat.name for seat in record.seats] == ["Ana", "random 2"]
+    assert [seat.name for seat in record.seats] == ["Ana", "gamerec random (seed 7:2)"]
     assert all(move.HasField("clock") for move in record.moves)
     assert validate(record).valid
     assert record.seal.final_head  # sealed and signed by the local referee's host key
@@ -200,7 +198,7 @@ async def _test_the_running_clock_counts_down_and_the_flag_falls() -> None:
             app.draw_seats()
             seats = str(app.query_one("#seats").render())
             assert "> seat 1  Ana (you)  0:01.7" in seats
-            assert "  seat 2  random 2  0:02.0" in seats
+            assert "  seat 2  gamerec random (seed 7:2)  0:02.0" in seats
             # Nobody types: the referee's flag falls on its own timer.
             referee_clock.advance(2.0)
             await until(pilot, lambda: state_of(app).HasField("ended"), "the flag")
@@ -208,3 +206,49 @@ async def _test_the_running_clock_counts_down_and_the_flag_falls() -> None:
             assert ended.result.termination == pb.TERMINATION_TIMEOUT
             assert list(ended.result.winners) == [2]
             assert "game over" in notes_text(app)
+
+
+ENGINE = [GAMEREC, "engine", "--policy", "greedy"]
+MISBEHAVING = str(Path(__file__).parents[1] / "players" / "misbehaving_engine.py")
+
+
+def test_an_engine_process_as_the_bot_its_search_in_the_record() -> None:
+    asyncio.run(_test_an_engine_process_as_the_bot_its_search_in_the_record())
+
+
+async def _test_an_engine_process_as_the_bot_its_search_in_the_record() -> None:
+    async with running_engine(ENGINE) as engine:
+        mover = EngineMover(engine)
+        async with local_table("ONE", "Board=5,5", movers={2: mover}) as table:
+            app = PlayApp(table)
+            async with app.run_test(size=SIZE) as pilot:
+                await play_my_turns_to_the_end(app, pilot)
+                record = state_of(app).ended.record
+    assert record.seats[1].name == "gamerec greedy (seed 1)"
+    assert validate(record).valid
+    engine_plies = [move for move in record.moves if move.seat == 2]
+    assert engine_plies and all("[%eval " in move.comment for move in engine_plies)
+    assert table.log == []
+
+
+def test_an_engine_that_crashes_resigns_and_the_log_says_why() -> None:
+    asyncio.run(_test_an_engine_that_crashes_resigns_and_the_log_says_why())
+
+
+async def _test_an_engine_that_crashes_resigns_and_the_log_says_why() -> None:
+    crashing = running_engine([sys.executable, MISBEHAVING, "crash", "a1"])
+    async with (
+        crashing as engine,
+        local_table("ONE", "Board=5,5", movers={2: EngineMover(engine)}) as table,
+    ):
+        app = PlayApp(table)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.my_turn, "the first turn")
+            await type_line(pilot, "a1")
+            await until(pilot, lambda: state_of(app).HasField("ended"), "the end")
+            ended = state_of(app).ended
+    assert ended.result.termination == pb.TERMINATION_RESIGNATION
+    assert list(ended.result.winners) == [1]
+    (line,) = table.log
+    assert line.startswith("seat 2, ply 2: the engine failed its turn and resigns: ENGINE_EXITED")
+    assert "crashing on purpose" in line

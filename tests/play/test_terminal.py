@@ -7,6 +7,7 @@ signed by seat 1's key as ``play --key`` signs (every ply it played, and the res
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +26,7 @@ from tests.live.matches import rules
 from tests.play.driving import PATIENCE
 from tests.play.terminal import Terminal
 from tests.sealing import key
+from tests.service.conftest import GAMEREC
 
 
 @pytest.fixture
@@ -130,3 +132,32 @@ def test_errors_before_the_screen_are_one_line_and_exit_2(server: LiveServer) ->
             assert lines[0].endswith(said), lines
         finally:
             terminal.close()
+
+
+def test_a_local_game_against_an_engine_command_quit_at_once() -> None:
+    terminal = Terminal(
+        *("--game", "ONE", "--variant", "Board=5,5", "--seat", "2"),
+        *("--against", f"{GAMEREC} engine --policy greedy"),
+    )
+    try:
+        seen = terminal.wait_for(r"your move, ply 2\b")  # the engine played ply 1
+        terminal.wait_for(r"gamerec greedy \(seed 1\)", 0)
+        terminal.type("quit")
+        assert terminal.wait() == 0
+        assert re.search(
+            r"match \w+: the admin aborted the match after ply 1", terminal.text[seen:]
+        )
+    finally:
+        terminal.close()
+
+
+def test_an_engine_that_cannot_start_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-engine"
+    terminal = Terminal("--game", "Aronda", "--against", str(missing))
+    try:
+        assert terminal.wait() == 2
+        lines = [line for line in terminal.text.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("gamerec: error: --against: "), lines
+        assert "ENGINE_NOT_STARTED" in lines[0]
+    finally:
+        terminal.close()

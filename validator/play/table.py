@@ -11,9 +11,10 @@ already made this turn), and the seat's commands. Two kinds:
   system clock, the flags on its timer), the person's seat against bots in the others.
   Leaving a match that is not over calls it off (there is no one to come back to it).
 
-A bot is a :class:`Mover`: it follows every ply by its token and answers the token of its
-own; :class:`PolicyMover` is a built-in policy (``random``, ``greedy``). Bots decline draw
-offers.
+A bot is a :class:`~gamerec.validator.players.movers.Mover`: a built-in policy (``random``,
+``greedy``) or an engine process speaking docs/engine-protocol.md. It is asked for its ply
+with the whole game so far and the clocks; an illegal answer is told to it and it is asked
+again; an engine that fails its turn resigns. Bots decline draw offers.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import asyncio
 import contextlib
 import shutil
 import tempfile
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol
@@ -33,14 +34,18 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.live.clocks import Clock, Instant, SystemClock
 from gamerec.validator.live.match import ADMIN, CommandRefusedError, Match, Outcome
-from gamerec.validator.live.players import PolicyPlayer
+from gamerec.validator.live.timecontrol import parse_time_control
+from gamerec.validator.players.clocks import clock_state
+from gamerec.validator.players.faults import EngineFailedError
+from gamerec.validator.players.host import EngineStoppedError
+from gamerec.validator.players.movers import Choice, Mover
+from gamerec.validator.players.server_seat import MAX_REFUSALS
 
 if TYPE_CHECKING:
     import grpc.aio
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from gamerec.v1 import match_pb2_grpc as mgrpc
-    from gamerec.v1 import record_pb2 as pb
     from gamerec.validator.live.referee import Referee
 
 #: Seconds a call to the server may take.
@@ -309,45 +314,6 @@ def _table_error(error: grpc.aio.AioRpcError) -> GamerecError:
 # -- a match in this process --------------------------------------------------------------------
 
 
-class Mover(Protocol):
-    """A bot's choice of plies (see the module docstring)."""
-
-    name: str
-
-    def played(self, token: str) -> None:
-        """Follow a ply of the game (anyone's)."""
-        ...
-
-    def next_ply(self) -> str:
-        """The token of the ply it plays now (it is its turn)."""
-        ...
-
-
-class PolicyMover:
-    """A built-in policy as a bot: ``random`` or ``greedy`` (PolicyPlayer).
-
-    Raises:
-        ValueError: an unknown policy.
-    """
-
-    def __init__(self, record: pb.GameRecord, policy: str, seed: int | str) -> None:
-        """The policy's player from the game's start."""
-        self._player = PolicyPlayer(record, policy, seed)
-        self.name = f"gamerec {policy} (seed {seed})"
-
-    def played(self, token: str) -> None:
-        """See :class:`Mover`."""
-        self._player.played(token)
-
-    def next_ply(self) -> str:
-        """See :class:`Mover`."""
-        return self._player.next_ply()
-
-
-#: Makes the bot of a seat: (the match's starting record, the seat) -> its mover.
-MoverFactory = Callable[["pb.GameRecord", int], Mover]
-
-
 @dataclass
 class LocalTable:
     """A match refereed in this process (see the module docstring); :meth:`start` makes one.
@@ -357,7 +323,8 @@ class LocalTable:
         match_id: the match.
         seat: the person's seat.
         movers: the bot of every other seat.
-        folder: the temporary folder of the store, removed by :meth:`leave`.
+        folder: the temporary folder of the store, removed by :meth:`close`.
+        log: what the bots did that the match does not show (refused moves, an engine's fault).
     """
 
     referee: Referee
@@ -365,6 +332,7 @@ class LocalTable:
     seat: int
     movers: dict[int, Mover]
     folder: Path
+    log: list[str] = field(default_factory=list)
     _bots: list[asyncio.Task[None]] = field(default_factory=list)
 
     @classmethod
@@ -372,39 +340,42 @@ class LocalTable:
         cls,
         request: mpb.CreateMatchRequest,
         seat: int,
-        bot: MoverFactory,
+        movers: Mapping[int, Mover],
         clock: Clock | None = None,
     ) -> LocalTable:
-        """Create the match of ``request``, the person in ``seat``, ``bot`` in the others.
+        """Create the match of ``request``, the person in ``seat``, ``movers`` in the others.
 
-        The record is sealed and signed by a host key made for the match. ``clock``: the
-        referee's (None: the system's; tests give a manual one).
+        The record is sealed and signed by a host key made for the match. Each mover's game
+        is started (an engine's ``newgame``) before the first ply. ``clock``: the referee's
+        (None: the system's; tests give a manual one).
 
         Raises:
-            TableRefusedError: the request makes no match (an unknown variant, a bad clock).
-            ValueError: a seat outside the match.
+            TableRefusedError: the request makes no match (an unknown variant, a bad clock), or
+                an engine refuses the game.
+            ValueError: the person's seat outside the match, or a seat with no mover.
         """
         from gamerec.recorder.signing import new_key, public_bytes  # noqa: PLC0415
         from gamerec.validator.live.referee import Referee  # noqa: PLC0415
         from gamerec.validator.live.sqlite_store import SQLiteMatchStore  # noqa: PLC0415
 
-        if not 1 <= seat <= len(request.seats):
-            raise ValueError(f"the match has seats 1 to {len(request.seats)}, not {seat}")
+        others = set(range(1, len(request.seats) + 1)) - {seat}
+        if seat not in range(1, len(request.seats) + 1) or set(movers) != others:
+            raise ValueError(f"seat {seat} is the person's; seats {sorted(others)} need movers")
         folder = Path(tempfile.mkdtemp(prefix="gamerec-play-"))
         host = new_key()
         store = await SQLiteMatchStore(folder / "match.db").open(public_bytes(host))
         referee = Referee(store, clock or SystemClock(), host)
         await referee.start()
+        table = cls(referee, "", seat, dict(movers), folder)
         try:
             created = await referee.create(request)
-        except CommandRefusedError as error:
-            await referee.stop()
-            shutil.rmtree(folder, ignore_errors=True)
-            raise TableRefusedError(error.reason, str(error)) from None
-        record = created.created.created.record
-        movers = {other: bot(record, other) for other in range(1, len(request.seats) + 1)}
-        del movers[seat]
-        table = cls(referee, created.match_id, seat, movers, folder)
+            table.match_id = created.match_id
+            for other, mover in movers.items():
+                await mover.start(created.created.created.record, other)
+        except (CommandRefusedError, EngineFailedError) as error:
+            await table.close()
+            reason = error.reason if isinstance(error, CommandRefusedError) else "ENGINE_FAILED"
+            raise TableRefusedError(reason, str(error)) from None
         table._bots = [
             asyncio.create_task(table._run_bot(other, mover), name=f"gamerec-play-bot-{other}")
             for other, mover in movers.items()
@@ -472,20 +443,55 @@ class LocalTable:
             raise TableRefusedError(error.reason, str(error)) from None
 
     async def _run_bot(self, seat: int, mover: Mover) -> None:
-        """Follow the match; play the seat's plies on its turns; decline draws."""
+        """Follow the match; play the seat's plies on its turns; decline draws; end its game."""
+        tokens: list[str] = []
+        to_move = 1
         async for event in self.events(1):
             kind = event.WhichOneof("kind")
             if kind == "move":
-                mover.played(event.move.token)
-                if event.move.to_move == seat:
-                    await self._bot_move(seat, mover, event.move.ply + 1)
-            elif kind == "created" and seat == 1:
-                await self._bot_move(seat, mover, 1)
+                tokens.append(event.move.token)
+                to_move = event.move.to_move
             elif kind == "draw_offered" and event.draw_offered.seat != seat:
                 with contextlib.suppress(TableRefusedError):
                     await self._command(lambda match, at: match.answer_draw(seat, False, at))
+            elif kind == "ended":
+                with contextlib.suppress(EngineFailedError, EngineStoppedError):  # it failed
+                    await mover.finish(event.ended.record)
+                return
+            if to_move == seat and kind in ("created", "move"):
+                await self._bot_turn(seat, mover, tokens)
 
-    async def _bot_move(self, seat: int, mover: Mover, ply: int) -> None:
-        token = await asyncio.to_thread(mover.next_ply)
+    async def _bot_turn(self, seat: int, mover: Mover, tokens: list[str]) -> None:
+        """Ask the mover for its ply (telling it why one was refused); resign if it fails."""
+        for _ in range(MAX_REFUSALS):
+            state = await self.referee.state(self.match_id)
+            clocks = [clock.ToMilliseconds() for clock in state.clocks]
+            try:
+                choice = await mover.choose(
+                    tokens, clock_state(parse_time_control(state.time_control), clocks, seat)
+                )
+            except EngineFailedError as failure:
+                await self._bot_resigns(seat, state.plies + 1, failure.fault.describe())
+                return
+            try:
+                outcome = await self._bot_plays(seat, state.plies + 1, choice)
+            except TableRefusedError:
+                return  # the match moved on (a flag, an abort): its events tell the rest
+            if outcome.finding is None or outcome.events:
+                return
+            reason = f"the move {choice.token} is illegal: {outcome.finding.code}: "
+            reason += outcome.finding.message
+            self.log.append(f"seat {seat}, ply {state.plies + 1}: {reason}")
+            await mover.refused(reason)
+        await self._bot_resigns(seat, len(tokens) + 1, f"{MAX_REFUSALS} illegal moves in a row")
+
+    async def _bot_plays(self, seat: int, ply: int, choice: Choice) -> Outcome:
+        """Play a mover's choice, its search information as the move's comment."""
+        return await self._command(
+            lambda match, at: match.play(seat, ply, choice.token, at, comment=choice.comment)
+        )
+
+    async def _bot_resigns(self, seat: int, ply: int, why: str) -> None:
+        self.log.append(f"seat {seat}, ply {ply}: the engine failed its turn and resigns: {why}")
         with contextlib.suppress(TableRefusedError):
-            await self._command(lambda match, at: match.play(seat, ply, token, at))
+            await self._command(lambda match, at: match.resign(seat, at))
