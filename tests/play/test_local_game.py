@@ -112,10 +112,11 @@ async def _test_hint_completion_flip_and_resign() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.my_turn, "the first turn")
             await type_line(pilot, "?")
-            await until(pilot, lambda: "legal (" in notes_text(app), "the listing")
+            await until(pilot, lambda: bool(app.hint), "the listing")
             legal = list(state_of(app).legal_moves)
-            listed = app.notes[app.notes.index(f"legal ({len(legal)}):") + 1 :]
-            assert " ".join(listed).split() == legal
+            assert app.hint[0] == f"legal ({len(legal)}):"
+            assert " ".join(app.hint[1:]).split() == legal
+            assert str(app.query_one("#notes").render()).endswith(app.hint[-1])
             # Tab completes as far as the legal moves agree; Enter plays it.
             target = legal[0]
             fitting = [move for move in legal if move.startswith(target[0])]
@@ -125,6 +126,7 @@ async def _test_hint_completion_flip_and_resign() -> None:
             await pilot.press(*target[len(typed) :])
             await pilot.press("enter")
             await until(pilot, lambda: state_of(app).plies >= 1, "the placement played")
+            assert app.hint == []  # the listing was of the position before the move
             assert state_of(app).record.moves[0].seat == 1
             board = str(app.query_one("#board").render())
             await type_line(pilot, "flip")

@@ -5,6 +5,7 @@ asks for the match's state after each batch of them, shows it, counts the runnin
 every tenth of a second, and carries out what the person types (:mod:`.commands`). Tab
 completes a move, and the input suggests the rest of a legal move as it is typed.
 :attr:`PlayApp.state` is the match as last read; the app returns it when the person quits.
+The ``?`` listing (:attr:`PlayApp.hint`) stays under the notes until the next move.
 """
 
 from __future__ import annotations
@@ -100,12 +101,12 @@ class PlayApp(App[mpb.MatchState | None]):
     CSS: ClassVar[str] = """
     #title { text-style: bold; height: 1; }
     #main { height: auto; }
-    #board { width: auto; padding: 1 2 1 0; }
-    #side { width: 1fr; }
+    #board { width: auto; height: auto; padding: 1 3 1 0; }
+    #side { width: 1fr; height: auto; padding: 1 0; }
     #seats { height: auto; margin-bottom: 1; }
     #plies { height: auto; }
     #status { text-style: bold; height: auto; margin-top: 1; }
-    #notes { height: auto; color: $text-muted; }
+    #notes { height: auto; }
     """
     TITLE = "gamerec play"
 
@@ -119,6 +120,7 @@ class PlayApp(App[mpb.MatchState | None]):
         self.flipped = False
         self.decided: tuple[str, ...] = ()
         self.notes: list[str] = []
+        self.hint: list[str] = []
         self.last_event = 0
         self._dirty = asyncio.Event()
 
@@ -166,7 +168,8 @@ class PlayApp(App[mpb.MatchState | None]):
         self.draw_seats()
         self.query_one("#plies", Static).update("\n".join(ply_lines(state.record, 12)) or "")
         self.query_one("#status", Static).update(status_line(state, self.table.seat, self.decided))
-        self.query_one("#notes", Static).update(Text("\n".join(self.notes[-NOTES_KEPT:])))
+        shown = [*self.notes[-NOTES_KEPT:], *self.hint]
+        self.query_one("#notes", Static).update(Text("\n".join(shown)))
 
     def draw_seats(self) -> None:
         """Redraw the seats and their clocks (every tick)."""
@@ -208,7 +211,7 @@ class PlayApp(App[mpb.MatchState | None]):
         if line:
             self.note(line)
         if event.WhichOneof("kind") == "move":
-            self.decided = ()
+            self.decided, self.hint = (), []  # the listing was of the position before
         self._dirty.set()
 
     @work(exclusive=False, group="state")
@@ -283,7 +286,8 @@ class PlayApp(App[mpb.MatchState | None]):
         lines = hint_lines(state.legal_moves, self.decided)
         if state.to_move != self.table.seat:
             lines[0] = f"seat {state.to_move} to move; {lines[0]}"
-        self.note(*lines)
+        self.hint = lines
+        self.draw()
 
     async def _seat_command(self, action: Action) -> None:
         done = {
@@ -319,6 +323,7 @@ class PlayApp(App[mpb.MatchState | None]):
                 self.note(f"not sent (an illegal move forfeits this match): {refused}")
                 return
             checked = None
+        self.hint = []
         if checked is not None and not checked.turn_complete:
             self.decided = decided
             self.state, self.read_at = checked, self.clock()
