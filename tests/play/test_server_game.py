@@ -22,7 +22,7 @@ from gamerec.validator.play.table import ServerTable, TableRefusedError
 from gamerec.validator.service.match_client import SeatBot
 from tests.live.conftest import LiveServer, create
 from tests.live.matches import request
-from tests.play.driving import play_my_turns_to_the_end, state_of, type_line, until
+from tests.play.driving import notes_text, play_my_turns_to_the_end, state_of, type_line, until
 
 SIZE = (130, 45)
 
@@ -109,3 +109,36 @@ async def _refusals(address: str, match_id: str, tokens: list[str]) -> None:
     assert await refusal(match_id, tokens[1], 1) == (
         "WRONG_SEAT: the token is seat 2's, not seat 1's"
     )
+
+
+def test_the_screen_survives_a_server_restart(server: LiveServer) -> None:
+    created = create(server.address, request("ONE", 2, keyed=False, Board="5,5"))
+    asyncio.run(_through_a_restart(server, created.match_id, list(created.seat_tokens)))
+
+
+async def _through_a_restart(server: LiveServer, match_id: str, tokens: list[str]) -> None:
+    address = server.address
+    bot_channel = grpc.aio.insecure_channel(address)
+    bot = SeatBot(mgrpc.MatchServiceStub(bot_channel), match_id, tokens[1], 2, "random", 5)
+    bot_task = asyncio.create_task(bot.run())
+    table = ServerTable(grpc.aio.insecure_channel(address), match_id, tokens[0], 1)
+    try:
+        await table.check()
+        app = PlayApp(table)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_my_turns_to_the_end(app, pilot, stop_at_ply=2)
+            await until(pilot, lambda: app.my_turn, "seat 1's turn at ply 3")
+            server.stop()  # SIGKILL: the watch stream breaks
+            await until(pilot, lambda: "out of reach" in notes_text(app), "the lost server noted")
+            server.restart_on(address)
+            await play_my_turns_to_the_end(app, pilot)
+            final = state_of(app)
+            await type_line(pilot, "quit")
+        assert final.ended.result.termination == pb.TERMINATION_NORMAL
+        assert validate(final.record).valid
+        ended = await asyncio.wait_for(bot_task, 60)
+        assert ended.result == final.ended.result
+    finally:
+        bot_task.cancel()
+        await table.leave()
+        await bot_channel.close()
