@@ -199,7 +199,8 @@ async def _play_on_server(
     import grpc.aio
 
     from gamerec.recorder.signing import load_private_key
-    from gamerec.validator.play.table import ServerTable, TableLostError, TableRefusedError
+    from gamerec.validator.play.table import TableLostError, TableRefusedError
+    from gamerec.validator.service.seat_table import ServerTable
 
     with reported_errors():
         key = load_private_key(key_file) if key_file else None

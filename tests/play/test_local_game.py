@@ -17,6 +17,7 @@ import pytest
 from gamerec.cli.play import _local_request, _write_final
 from gamerec.recorder.codecs import read_records
 from gamerec.recorder.notation import format_action
+from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.judge import validate
 from gamerec.validator.live.clocks import ManualClock
@@ -39,10 +40,13 @@ async def local_table(
     against: str = "random",
     referee_clock: ManualClock | None = None,
     movers: dict[int, Mover] | None = None,
+    forfeit: bool = False,
 ) -> AsyncIterator[LocalTable]:
     request = _local_request(
         game, variant=list(variant), seats=None, clock=clock, name="Ana", seat=seat
     )
+    if forfeit:
+        request.illegal_move_policy = mpb.ILLEGAL_MOVE_POLICY_FORFEIT
     others = [number for number in range(1, len(request.seats) + 1) if number != seat]
     movers = movers or {other: PolicyMover(against, f"7:{other}") for other in others}
     for other, mover in movers.items():
@@ -254,3 +258,22 @@ async def _test_an_engine_that_crashes_resigns_and_the_log_says_why() -> None:
     (line,) = table.log
     assert line.startswith("seat 2, ply 2: the engine failed its turn and resigns: ENGINE_EXITED")
     assert "crashing on purpose" in line
+
+
+def test_under_forfeit_an_illegal_move_is_not_sent() -> None:
+    asyncio.run(_test_under_forfeit_an_illegal_move_is_not_sent())
+
+
+async def _test_under_forfeit_an_illegal_move_is_not_sent() -> None:
+    async with local_table("ONE", "Board=5,5", seat=2, forfeit=True) as table:
+        app = PlayApp(table)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.my_turn, "seat 2's first turn")
+            occupied = format_action(state_of(app).record.moves[0])
+            await type_line(pilot, occupied)
+            await until(pilot, lambda: "not sent" in notes_text(app), "the warning")
+            assert "an illegal move forfeits this match" in notes_text(app)
+            assert f"point {occupied} is occupied" in notes_text(app)
+            assert state_of(app).status == mpb.MATCH_STATUS_OPEN and app.my_turn
+            await play_my_turns_to_the_end(app, pilot)
+            assert state_of(app).ended.result.termination == pb.TERMINATION_NORMAL

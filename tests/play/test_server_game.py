@@ -18,8 +18,9 @@ from gamerec.v1 import match_pb2_grpc as mgrpc
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.judge import validate
 from gamerec.validator.play.app import PlayApp
-from gamerec.validator.play.table import ServerTable, TableRefusedError
+from gamerec.validator.play.table import TableRefusedError
 from gamerec.validator.service.match_client import SeatBot
+from gamerec.validator.service.seat_table import ServerTable
 from tests.live.conftest import LiveServer, create
 from tests.live.matches import request
 from tests.play.driving import notes_text, play_my_turns_to_the_end, state_of, type_line, until

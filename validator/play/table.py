@@ -4,8 +4,9 @@ A :class:`Table` is what ``gamerec play`` needs of a match, in MatchService's ow
 (docs/live.md): the events from a number on, the state (``GetMatch``, with the decisions
 already made this turn), and the seat's commands. Two kinds:
 
-- :class:`ServerTable`: a seat in a live match on a ``gamerec serve --matches`` server, over
-  gRPC; its token proves the seat. Leaving it leaves the match going on.
+- :class:`~gamerec.validator.service.seat_table.ServerTable`: a seat in a live match on a
+  ``gamerec serve --matches`` server, over gRPC (in ``validator/service``, where gRPC lives);
+  its token proves the seat. Leaving it leaves the match going on.
 - :class:`LocalTable`: a match refereed in this process by the server's own referee
   (:class:`~gamerec.validator.live.referee.Referee` on a store in a temporary folder, the
   system clock, the flags on its timer), the person's seat against bots in the others.
@@ -26,33 +27,25 @@ import tempfile
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from gamerec.recorder.errors import GamerecError
-from gamerec.recorder.seal import final_message, ply_message
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.live.clocks import Clock, Instant, SystemClock
 from gamerec.validator.live.match import ADMIN, CommandRefusedError, Match, Outcome
+from gamerec.validator.live.store import StoreError
 from gamerec.validator.live.timecontrol import parse_time_control
 from gamerec.validator.players.clocks import clock_state
 from gamerec.validator.players.faults import EngineFailedError
 from gamerec.validator.players.host import EngineStoppedError
 from gamerec.validator.players.movers import Choice, Mover
-from gamerec.validator.players.server_seat import MAX_REFUSALS
 
 if TYPE_CHECKING:
-    import grpc.aio
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    from gamerec.v1 import match_pb2_grpc as mgrpc
     from gamerec.validator.live.referee import Referee
 
-#: Seconds a call to the server may take.
-CALL_SECONDS: Final = 30.0
-#: The 64 bytes of a signature that signs nothing: the harmless probe of a token (Sign for a
-#: ply not played yet is refused after the token is checked, and changes nothing).
-_PROBE_SIGNATURE: Final = bytes(64)
+#: Refused moves in a row after which a bot resigns (as ``gamerec bot``'s seats do).
+MAX_REFUSALS: Final = 10
 
 
 class TableRefusedError(GamerecError):
@@ -62,8 +55,8 @@ class TableRefusedError(GamerecError):
         reason: the stable code (``NOT_YOUR_TURN``, ``ABORT_TOO_LATE``, ``BAD_TOKEN``...).
     """
 
-    def __init__(self, reason: str, message: str) -> None:
-        """The refusal: its code and its sentence."""
+    def __init__(self, message: str, *, reason: str) -> None:
+        """The refusal: its sentence and its code."""
         self.reason = reason
         super().__init__(message)
 
@@ -122,193 +115,6 @@ class Table(Protocol):
     async def leave(self) -> None:
         """Stop using the table (see the module docstring for what becomes of the match)."""
         ...
-
-
-# -- a match on a server ------------------------------------------------------------------------
-
-
-class ServerTable:
-    """A seat in a live match on a MatchService server (see the module docstring).
-
-    Args:
-        channel: an asyncio channel to the server.
-        match_id: the match.
-        token: the seat's token (``match new`` printed it).
-        seat: the seat the token is (``match new`` printed it beside the token).
-        key: the seat's private key, when it registered one: each of its plies is signed as
-            it is accepted (the head after it, which covers the plies before), and the final
-            head once the match is over (docs/live.md, step 6).
-    """
-
-    def __init__(
-        self,
-        channel: grpc.aio.Channel,
-        match_id: str,
-        token: str,
-        seat: int,
-        key: Ed25519PrivateKey | None = None,
-    ) -> None:
-        """A table on ``channel``; :meth:`check` it before use."""
-        from gamerec.v1 import match_pb2_grpc as mgrpc  # noqa: PLC0415 (grpc loads late)
-
-        self.channel = channel
-        self.stub: mgrpc.MatchServiceAsyncStub = mgrpc.MatchServiceStub(channel)
-        self.match_id = match_id
-        self.token = token
-        self.seat = seat
-        self.key = key
-
-    async def check(self) -> mpb.MatchState:
-        """The match now, once the seat and its token are known to be the match's.
-
-        Raises:
-            TableRefusedError: no such match, a seat the match does not have, a token that is
-                no seat's, or the seat of another token.
-            TableLostError: the server cannot be reached.
-        """
-        state = await self.state()
-        seats = len(state.record.seats)
-        if not 1 <= self.seat <= seats:
-            raise TableRefusedError(
-                "BAD_SEAT", f"the match has seats 1 to {seats}, not {self.seat}"
-            )
-        self._check_key(state)
-        probe = mpb.SignRequest(
-            match_id=self.match_id,
-            token=self.token,
-            ply=state.plies + 1,
-            signature=_PROBE_SIGNATURE,
-        )
-        try:
-            await self._call(self.stub.Sign, probe)
-        except TableRefusedError as refused:
-            if refused.reason != "FAILED_PRECONDITION":  # NO_SUCH_PLY: the token is the match's
-                raise
-        if state.plies:
-            signed = await self._call(
-                self.stub.Sign,
-                mpb.SignRequest(
-                    match_id=self.match_id, token=self.token, ply=1, signature=_PROBE_SIGNATURE
-                ),
-            )
-            owner = signed.rejected.seat if signed.HasField("rejected") else self.seat
-            if owner != self.seat:
-                raise TableRefusedError(
-                    "WRONG_SEAT", f"the token is seat {owner}'s, not seat {self.seat}'s"
-                )
-        return state
-
-    def _check_key(self, state: mpb.MatchState) -> None:
-        """Refuse a key that is not the one the seat registered (its signatures would fail)."""
-        if self.key is None:
-            return
-        from gamerec.recorder.signing import fingerprint, public_bytes  # noqa: PLC0415
-
-        keys = state.record.seal.seat_keys
-        registered = keys[self.seat - 1] if self.seat <= len(keys) else b""
-        mine = public_bytes(self.key)
-        if registered != mine:
-            has = f"registered {fingerprint(registered)}" if registered else "registered no key"
-            raise TableRefusedError(
-                "WRONG_KEY", f"seat {self.seat} {has}; the key given is {fingerprint(mine)}"
-            )
-
-    async def events(self, from_event: int) -> AsyncIterator[mpb.MatchEvent]:
-        """See :class:`Table` (a lost connection raises :class:`TableLostError`)."""
-        import grpc  # noqa: PLC0415
-
-        request = mpb.WatchRequest(match_id=self.match_id, from_event=from_event)
-        try:
-            async for event in self.stub.Watch(request):
-                if event.HasField("ended"):
-                    with contextlib.suppress(TableRefusedError):  # the key was checked
-                        await self._sign_result(event.ended)
-                yield event
-        except grpc.aio.AioRpcError as error:
-            raise _table_error(error) from None
-
-    async def state(self, decided: Sequence[str] = ()) -> mpb.MatchState:
-        """See :class:`Table`."""
-        request = mpb.GetMatchRequest(match_id=self.match_id, decided=list(decided))
-        answer: mpb.MatchState = await self._call(self.stub.GetMatch, request)
-        return answer
-
-    async def play(self, ply: int, text: str) -> PlayAnswer:
-        """See :class:`Table`."""
-        request = mpb.PlayRequest(match_id=self.match_id, token=self.token, ply=ply, text=text)
-        answer = await self._call(self.stub.Play, request)
-        illegal = answer.illegal if answer.HasField("illegal") else None
-        accepted = answer.events[0].move if answer.events else None
-        if self.key is not None and accepted is not None and accepted.head:
-            await self._sign(accepted.ply, ply_message(accepted.ply, accepted.head))
-        return PlayAnswer(tuple(answer.events), illegal)
-
-    async def _sign_result(self, ended: mpb.MatchEnded) -> None:
-        """Sign the final head (a seat with a key), once the match is over."""
-        head = ended.record.seal.final_head
-        if self.key is not None and head:
-            await self._sign(0, final_message(head))
-
-    async def _sign(self, ply: int, message: bytes) -> None:
-        """Send the seat's signature of ``message`` (the head after ``ply``; 0: the final)."""
-        assert self.key is not None
-        request = mpb.SignRequest(
-            match_id=self.match_id, token=self.token, ply=ply, signature=self.key.sign(message)
-        )
-        signed = await self._call(self.stub.Sign, request)
-        if signed.HasField("rejected"):
-            raise TableRefusedError(signed.rejected.code, signed.rejected.message)
-
-    async def resign(self) -> None:
-        """See :class:`Table`."""
-        await self._call(
-            self.stub.Resign, mpb.ResignRequest(match_id=self.match_id, token=self.token)
-        )
-
-    async def offer_draw(self) -> None:
-        """See :class:`Table`."""
-        await self._call(
-            self.stub.OfferDraw, mpb.OfferDrawRequest(match_id=self.match_id, token=self.token)
-        )
-
-    async def answer_draw(self, accept: bool) -> None:
-        """See :class:`Table`."""
-        request = mpb.AnswerDrawRequest(match_id=self.match_id, token=self.token, accept=accept)
-        await self._call(self.stub.AnswerDraw, request)
-
-    async def abort(self) -> None:
-        """See :class:`Table`."""
-        await self._call(
-            self.stub.Abort, mpb.AbortRequest(match_id=self.match_id, token=self.token)
-        )
-
-    async def leave(self) -> None:
-        """Close the connection; the match goes on (``play`` again with the token rejoins it)."""
-        await self.channel.close()
-
-    async def _call(self, method: Any, request: Any) -> Any:
-        import grpc  # noqa: PLC0415
-
-        try:
-            return await method(request, timeout=CALL_SECONDS)
-        except grpc.aio.AioRpcError as error:
-            raise _table_error(error) from None
-
-
-def _table_error(error: grpc.aio.AioRpcError) -> GamerecError:
-    """A failed call as the table's error: lost (try again) or refused (say why)."""
-    import grpc  # noqa: PLC0415
-
-    code = error.code()
-    details = error.details() or code.name
-    if code in (
-        grpc.StatusCode.UNAVAILABLE,
-        grpc.StatusCode.DEADLINE_EXCEEDED,
-        grpc.StatusCode.CANCELLED,
-        grpc.StatusCode.UNKNOWN,
-    ):
-        return TableLostError(f"the server is out of reach ({code.name}): {details}")
-    return TableRefusedError(code.name, details)
 
 
 # -- a match in this process --------------------------------------------------------------------
@@ -375,7 +181,7 @@ class LocalTable:
         except (CommandRefusedError, EngineFailedError) as error:
             await table.close()
             reason = error.reason if isinstance(error, CommandRefusedError) else "ENGINE_FAILED"
-            raise TableRefusedError(reason, str(error)) from None
+            raise TableRefusedError(str(error), reason=reason) from None
         table._bots = [
             asyncio.create_task(table._run_bot(other, mover), name=f"gamerec-play-bot-{other}")
             for other, mover in movers.items()
@@ -392,7 +198,7 @@ class LocalTable:
         try:
             return await self.referee.state(self.match_id, decided)
         except CommandRefusedError as error:
-            raise TableRefusedError(error.reason, str(error)) from None
+            raise TableRefusedError(str(error), reason=error.reason) from None
 
     async def play(self, ply: int, text: str) -> PlayAnswer:
         """See :class:`Table`."""
@@ -440,7 +246,9 @@ class LocalTable:
         try:
             return await self.referee.command(self.match_id, command, at)
         except CommandRefusedError as error:
-            raise TableRefusedError(error.reason, str(error)) from None
+            raise TableRefusedError(str(error), reason=error.reason) from None
+        except StoreError as error:  # nothing changed; the command may be tried again
+            raise TableLostError(f"the match's store failed: {error}") from None
 
     async def _run_bot(self, seat: int, mover: Mover) -> None:
         """Follow the match; play the seat's plies on its turns; decline draws; end its game."""
