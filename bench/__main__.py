@@ -36,6 +36,12 @@ Sections (``--sections`` picks some; all by default):
     move's round trip against a bare Echo sent beside it on the same server (p99 within 3x),
     a flag's lateness to its watcher (within 100 ms) and the server's memory per open match
     at 4,000 open matches against 1,000 (linear: within 1.2x).
+12. ``foreign``: ``gamerec validate`` of 2,000 Oust games as Abstract Play publishes them (one
+    JSON array of game records), one worker and all cores: plies/s against the ``.jsonl`` of
+    the same records at the same worker count (at least a third of it, as for GRN).
+13. ``tournament``: ``gamerec tournament`` of 200 Aronda games between the two built-in
+    engines as processes, one game at a time and one per core, games/s against the same
+    number of games by ``gamerec generate`` (the cost of the protocol, processes, referee).
 
 Every timing is the median of several repetitions (the machine is shared: ratios are what to
 compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
@@ -58,10 +64,12 @@ from bench import (
     bench_cluster,
     bench_collections,
     bench_encodings,
+    bench_foreign,
     bench_live,
     bench_seals,
     bench_service,
     bench_startup,
+    bench_tournament,
     bench_validate,
     bench_viewer,
     engines,
@@ -82,6 +90,8 @@ SECTIONS = (
     "collections",
     "cluster",
     "live",
+    "foreign",
+    "tournament",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -107,6 +117,8 @@ class Scale:
         collection_records: the large and the small collection of ``find`` and ``stats``.
         collection_runs: runs of each command over them.
         live_matches: matches played at once on the match service.
+        foreign_records: Oust games in the Abstract Play array of the ``foreign`` section.
+        tournament_games: games of each tournament and generate run.
     """
 
     games: int
@@ -121,10 +133,15 @@ class Scale:
     collection_records: tuple[int, int] = (200_000, 20_000)
     collection_runs: int = 2
     live_matches: int = 1_000
+    foreign_records: int = 2_000
+    tournament_games: int = 200
 
 
 FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 5_000, 15, 3.0, 3)
-QUICK = Scale(200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1, 100)
+QUICK = Scale(
+    200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1, live_matches=100,
+    foreign_records=200, tournament_games=20,
+)  # fmt: skip
 
 
 class Peers:
@@ -373,6 +390,25 @@ def collection_figures(scale: Scale) -> list[Figure]:
     return bench_collections.figures(measured)
 
 
+def foreign_figures(scale: Scale) -> list[Figure]:
+    """Section 12: a year of Abstract Play games as its JSON array, against ``.jsonl``."""
+    runs = _step(
+        f"gamerec validate: {scale.foreign_records:,} Oust games as Abstract Play's array "
+        "and as .jsonl",
+        partial(bench_foreign.measure, scale.foreign_records, scale.validate_runs),
+    )
+    rate = {(found.encoding, found.workers): found.run.plies / found.run.seconds for found in runs}
+    figures = []
+    for (name, workers), value in rate.items():
+        if name == "abstractplay":
+            label = f"validate Abstract Play array, {workers} worker{'s' * (workers > 1)}"
+            reference = rate[("jsonl", workers)]
+            figures.append(
+                Figure(label, value, "plies/s", ".jsonl, same workers", reference, 1 / 3)
+            )
+    return figures
+
+
 def live_figures(scale: Scale) -> list[Figure]:
     """Section 11: matches of bots at once on the match service."""
     measured = _step(
@@ -382,6 +418,15 @@ def live_figures(scale: Scale) -> list[Figure]:
     return bench_live.figures(measured)
 
 
+def tournament_figures(scale: Scale) -> list[Figure]:
+    """Section 12: engine tournaments against generate."""
+    measured = _step(
+        f"tournament: {scale.tournament_games:,} Aronda games, built-in engines as processes",
+        partial(bench_tournament.measure, scale.tournament_games),
+    )
+    return bench_tournament.figures(measured)
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -389,6 +434,25 @@ def _step(title: str, run: Callable[[], T]) -> T:
     result = run()
     print(f"  done in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
     return result
+
+
+def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
+    """Each section's measurement, in the order a full run makes them."""
+    return {
+        "engines": partial(engine_figures, scale, known),
+        "peers": partial(peer_figures, known),
+        "validate": partial(validate_figures, scale, known),
+        "encodings": partial(encoding_figures, scale, known),
+        "startup": partial(startup_figures, scale),
+        "service": partial(service_figures, scale),
+        "cluster": partial(cluster_figures, scale),
+        "seals": partial(seal_figures, scale),
+        "viewer": partial(viewer_figures, scale),
+        "collections": partial(collection_figures, scale),
+        "live": partial(live_figures, scale),
+        "foreign": partial(foreign_figures, scale),
+        "tournament": partial(tournament_figures, scale),
+    }
 
 
 def main() -> None:
@@ -409,28 +473,9 @@ def main() -> None:
     known = Peers(scale)
     started = time.perf_counter()
     figures: list[Figure] = []
-    if "engines" in options.sections:
-        figures += engine_figures(scale, known)
-    if "peers" in options.sections:
-        figures += peer_figures(known)
-    if "validate" in options.sections:
-        figures += validate_figures(scale, known)
-    if "encodings" in options.sections:
-        figures += encoding_figures(scale, known)
-    if "startup" in options.sections:
-        figures += startup_figures(scale)
-    if "service" in options.sections:
-        figures += service_figures(scale)
-    if "cluster" in options.sections:
-        figures += cluster_figures(scale)
-    if "seals" in options.sections:
-        figures += seal_figures(scale)
-    if "viewer" in options.sections:
-        figures += viewer_figures(scale)
-    if "collections" in options.sections:
-        figures += collection_figures(scale)
-    if "live" in options.sections:
-        figures += live_figures(scale)
+    for section, run in _runs(scale, known).items():  # in this order, whatever was asked
+        if section in options.sections:
+            figures += run()
     print(
         f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
         f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "

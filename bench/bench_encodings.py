@@ -29,7 +29,7 @@ class EncodingRun:
     """One encoding validated with one worker count.
 
     Attributes:
-        encoding: the file's suffix.
+        encoding: the file's suffix (or another name of what it holds).
         workers: worker processes.
         run: the median run.
     """
@@ -51,23 +51,39 @@ def archive(count: int, encoding: str) -> Path:
 
 
 def measure(count: int = RECORDS, repetitions: int = 3) -> list[EncodingRun]:
-    """Every encoding with one worker and with all cores.
+    """Every encoding with one worker and with all cores (see :func:`measure_files`).
 
-    The runs take turns (one of each, then the next round), so that a ratio compares runs
-    made under the same load on a shared machine; each figure is the median of its runs.
+    The runs take turns, so that a ratio compares runs made under the same load on a shared
+    machine.
     """
-    cases = [
-        (encoding, workers) for encoding in ENCODINGS for workers in sorted({1, default_workers()})
-    ]
-    paths = {encoding: archive(count, encoding) for encoding in ENCODINGS}
+    return measure_files(
+        {encoding: archive(count, encoding) for encoding in ENCODINGS}, repetitions
+    )
+
+
+def measure_files(paths: dict[str, Path], repetitions: int) -> list[EncodingRun]:
+    """Validate each file with one worker and with all cores, in turns.
+
+    One run of each, then the next round; each figure is the median of its runs.
+    """
+    cases = [(name, workers) for name in paths for workers in sorted({1, default_workers()})]
     runs: dict[tuple[str, int], list[ValidateRun]] = {case: [] for case in cases}
     for _ in range(max(1, repetitions)):
-        for encoding, workers in cases:
-            runs[(encoding, workers)].append(measure_run(paths[encoding], workers))
-    return [
-        EncodingRun(encoding, workers, median_of(runs[(encoding, workers)]))
-        for encoding, workers in cases
-    ]
+        for name, workers in cases:
+            runs[(name, workers)].append(measure_run(paths[name], workers))
+    return [EncodingRun(name, workers, median_of(runs[(name, workers)])) for name, workers in cases]
+
+
+def print_runs(title: str, runs: list[EncodingRun]) -> None:
+    """A small table of records/s and plies/s per file and worker count."""
+    print(title)
+    print(f"{'file':>12} {'workers':>7} {'seconds':>8} {'records/s':>10} {'plies/s':>10}")
+    for measured in runs:
+        run = measured.run
+        print(
+            f"{measured.encoding:>12} {measured.workers:>7} {run.seconds:>8.2f} "
+            f"{run.records / run.seconds:>10,.0f} {run.plies / run.seconds:>10,.0f}"
+        )
 
 
 def main() -> None:
@@ -76,14 +92,8 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=RECORDS)
     parser.add_argument("--repeat", type=int, default=3)
     options = parser.parse_args()
-    print(f"gamerec validate, {options.records:,} mixed records, median of {options.repeat}")
-    print(f"{'encoding':>8} {'workers':>7} {'seconds':>8} {'records/s':>10} {'plies/s':>10}")
-    for measured in measure(options.records, options.repeat):
-        run = measured.run
-        print(
-            f"{measured.encoding:>8} {measured.workers:>7} {run.seconds:>8.2f} "
-            f"{run.records / run.seconds:>10,.0f} {run.plies / run.seconds:>10,.0f}"
-        )
+    title = f"gamerec validate, {options.records:,} mixed records, median of {options.repeat}"
+    print_runs(title, measure(options.records, options.repeat))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """``gamerec bot --server HOST:PORT --match ID --token T --seat N --engine CMD``: play a seat.
 
-Over :class:`gamerec.validator.players.server_seat.MoverSeat`: an engine process (the engine
+Over :class:`gamerec.validator.service.mover_seat.MoverSeat`: an engine process (the engine
 protocol, docs/engine-protocol.md) or a built-in policy plays one seat of one match on a
 match server, through lost connections and server restarts, signing with ``--key``.
 """
@@ -104,8 +104,8 @@ async def _play(
     import grpc.aio
 
     from gamerec.v1 import match_pb2_grpc as mgrpc
-    from gamerec.validator.players.server_seat import MoverSeat
     from gamerec.validator.service.match_client import BotError
+    from gamerec.validator.service.mover_seat import MoverSeat
 
     server, match_id, seat = place.server, place.match_id, place.seat
     async with _mover(engine, policy, seed) as mover, grpc.aio.insecure_channel(server) as channel:
@@ -153,5 +153,5 @@ def _report(ended: mpb.MatchEnded, seat: int) -> int:
     outcome = "wins" if won and len(result.winners) == 1 else "shares first" if won else "loses"
     if not result.winners:
         outcome = "has no result"
-    typer.echo(f"{ended.reason} Seat {seat} ({name}) {outcome}.")
+    typer.echo(f"{ended.reason}; seat {seat} ({name}) {outcome}")
     return EXIT_OK if won else EXIT_FINDINGS

@@ -63,11 +63,39 @@ WorkersOption = Annotated[
 
 
 def output_encoding(dest: str, to: Encoding | None) -> Encoding:
-    """The encoding records are written to ``dest`` in (exit 2 when it cannot be told)."""
+    """The encoding records are written to ``dest`` in (exit 2 when it cannot be told).
+
+    Writing a Ludii trial needs the rules engines (each move's effects): their registry is
+    loaded here.
+    """
     encoding = to or (Encoding.GRN if dest == "-" else encoding_for_path(dest))
     if encoding is None:
         fail(f"{dest}: cannot tell the encoding from the extension; use --to")
+    if encoding is Encoding.LUDII:
+        from gamerec.validator.games.registry import entries
+
+        entries()
     return encoding
+
+
+class FieldNotes:
+    """What a foreign format had no place for, gathered per warning text with its records."""
+
+    def __init__(self) -> None:
+        """No warning yet."""
+        self._records: dict[str, list[int]] = {}
+
+    def add(self, text: str, record: int) -> None:
+        """Note that record number ``record`` (1-based) gave the warning ``text``."""
+        self._records.setdefault(text, []).append(record)
+
+    def echo(self, total: int) -> None:
+        """One warning line on stderr per text: ``gamerec: warning: 3 of 5 records: ...``."""
+        for text, records in self._records.items():
+            which = f"record {records[0]}" if len(records) == 1 else f"{len(records)} records"
+            if total > 1 and len(records) == total:
+                which = f"all {total} records"
+            typer.echo(f"gamerec: warning: {which}: {text}", err=True)
 
 
 class Failures:

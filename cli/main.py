@@ -52,7 +52,7 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
     "convert": CommandSpec(
         "convert",
         "convert",
-        "Convert records between .pb, .pbs, .json, .jsonl and .grn (any number of records).",
+        "Convert records between encodings: .pb .pbs .json .jsonl .grn, Abstract Play, Ludii.",
     ),
     "info": CommandSpec(
         "info",

@@ -17,10 +17,12 @@ import time
 from pathlib import Path
 from typing import Annotated
 
+import grpc.aio
 import typer
 
 from gamerec.cli.edge import EXIT_FAILED, fail, reported_errors
 from gamerec.cli.generate import _naming_players, _variant_tags
+from gamerec.cli.match import AdminOption, _admin
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.syntax.registered import known_games
 from gamerec.validator.games import engine
@@ -38,6 +40,8 @@ from gamerec.validator.players.tournament import (
     random_openings,
     run_tournament,
 )
+from gamerec.validator.service.match_client import BotError
+from gamerec.validator.service.tournament_games import MatchServer
 
 #: The opening plies of ``--openings random`` when ``--opening-plies`` is not given.
 RANDOM_OPENING_PLIES = 4
@@ -128,6 +132,16 @@ def tournament(
     quiet: Annotated[
         bool, typer.Option("-q", "--quiet", help="No line per game on stderr.")
     ] = False,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            "--server",
+            metavar="HOST:PORT",
+            help="Play every game as a match on this match server (gamerec serve --matches), "
+            "which referees, seals and signs it.",
+        ),
+    ] = None,
+    admin_token_file: AdminOption = "",
 ) -> None:
     """Play engines against each other: round robin or gauntlet, records as games end.
 
@@ -137,8 +151,11 @@ def tournament(
     engines plays in every rotation of its seats each round. Each game is appended to OUT the
     moment it ends; the same command run again plays only what OUT is missing. At the end,
     the standings (as gamerec standings --use claimed prints them) and, for two engines, the
-    Elo difference with its 95 % error margin, as cutechess-cli reports it. Exit code 0; 2
-    when the tournament cannot be run or is interrupted (OUT keeps every finished game).
+    Elo difference with its 95 % error margin, as cutechess-cli reports it. With --server,
+    every game is a match on that server instead (created with the admin token, each seat
+    played as gamerec bot plays it), and OUT gets the server's sealed and signed records.
+    Exit code 0; 2 when the tournament cannot be run or is interrupted (OUT keeps every
+    finished game).
     """
     tags = _variant_tags(variant or [])
     if players is not None:
@@ -154,6 +171,7 @@ def tournament(
             event=event,
             concurrency=concurrency or os.cpu_count() or 1,
             max_plies=max_plies,
+            server=None if server is None else MatchServer(server, _admin(admin_token_file)),
         )
         games = plan.games()
         opening = _opening(plan, openings, opening_plies, seed, games[-1].encounter)
@@ -291,6 +309,10 @@ def _play(plan: Tournament, missing: list[ScheduledGame], dest: str, progress: _
             asyncio.run(run_tournament(plan, missing, finished))
         except KeyboardInterrupt:
             return True
+        except grpc.aio.AioRpcError as error:
+            fail(f"the match server: {error.code().name}: {error.details()}")
+        except BotError as error:
+            fail(str(error))
     return False
 
 

@@ -8,7 +8,13 @@ PBS     ``.pbs``   binary GameRecords, each after its length as a varint
 JSON    ``.json``  one record in canonical ProtoJSON, indented
 JSONL   ``.jsonl`` one compact ProtoJSON record per line
 GRN     ``.grn``   text records of notation.md, one or many
+AP      ``.json``  Abstract Play game records: one object, or an array of them
+LUDII   ``.trl``   one Ludii trial
 ======  =========  ==============================================================
+
+The last two are other tools' formats (``gamerec.recorder.foreign``, docs/formats.md): a
+``.json`` file is read as Abstract Play's when its content is (an array, or an object with a
+``header``), and a text that starts with ``game=`` is a Ludii trial.
 
 The encoding comes from the argument, else from the file extension, else from the content
 (:func:`sniff_encoding`; always so for standard input ``-``). Collections (``.pbs``,
@@ -75,6 +81,9 @@ Source: TypeAlias = str | os.PathLike[str] | BinaryIO
 SNIFF_BYTES = 1 << 20
 
 _BOM = b"\xef\xbb\xbf"
+#: A JSON array of objects (or an empty one): ``[`` then ``{`` or ``]``; GRN's ``[`` is
+#: followed by a tag name.
+_JSON_ARRAY = re.compile(rb"\[[ \t\r\n]*[{\]]")
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _STDIN_NAME = "<stdin>"
 
@@ -90,6 +99,8 @@ def sniff_encoding(
        line feed and carriage return. Text whose first non-space character is ``[`` is GRN;
        ``{`` is JSON Lines when the first line is a whole JSON object, else one JSON record
        (a one-line ``.json`` file is also a valid one-record JSON Lines file).
+       Text that starts as a JSON array of objects (``[`` then ``{``) is Abstract Play's
+       records; text that starts with ``game=`` is a Ludii trial.
     2. Anything else is binary. It is ``.pbs`` when it starts with one or more complete
        length-delimited frames that each parse as a GameRecord with no unknown fields (a
        last frame cut off by the end of the head is allowed), and ``.pb`` otherwise. Empty
@@ -107,8 +118,12 @@ def sniff_encoding(
         stripped = text.lstrip()
         if stripped.startswith(b"{"):
             return Encoding.JSONL if _first_line_is_object(stripped) else Encoding.JSON
+        if _JSON_ARRAY.match(stripped):
+            return Encoding.ABSTRACT_PLAY
         if stripped.startswith(b"[") or not stripped:
             return Encoding.GRN
+        if stripped.startswith(b"game="):
+            return Encoding.LUDII
     return Encoding.PBS if _starts_with_frames(head, max_record_bytes) else Encoding.PB
 
 
@@ -265,19 +280,72 @@ def _pbs_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame
 
 
 def json_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
-    """The one frame of a ``.json`` stream (a leading byte-order mark is skipped).
+    """The frames of a ``.json`` stream: the one record, or each item of a JSON array.
+
+    A leading byte-order mark is skipped; an array (Abstract Play's records) is cut as it is
+    read.
 
     Raises:
-        LimitExceededError: the stream is longer than the record-bytes limit.
+        LimitExceededError: the stream (an array: one item) is longer than the record-bytes
+            limit.
     """
+    stream, starts_array = _starts_array(stream)
+    if starts_array:
+        from gamerec.recorder.foreign.json_array import array_frames  # noqa: PLC0415
+
+        yield from array_frames(stream, source, limits)
+        return
+    yield from _one_json_frame(stream, source, limits, Encoding.JSON)
+
+
+def _starts_array(stream: BinaryIO) -> tuple[BinaryIO, bool]:
+    """Whether a stream starts (after white space and a BOM) with ``[``; and the stream.
+
+    The stream returned still starts at the beginning.
+    """
+    head = b""
+    while len(head) < SNIFF_BYTES:
+        part = stream.read(4096)
+        head += part
+        stripped = head.removeprefix(_BOM).lstrip()
+        if stripped or not part:
+            break
+    rest = io.BufferedReader(_Prefixed(head, stream))
+    return rest, head.removeprefix(_BOM).lstrip().startswith(b"[")
+
+
+def _abstract_play_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
+    """Abstract Play records: an array of them, or one object."""
+    stream, starts_array = _starts_array(stream)
+    if starts_array:
+        from gamerec.recorder.foreign.json_array import array_frames  # noqa: PLC0415
+
+        yield from array_frames(stream, source, limits)
+        return
+    yield from _one_json_frame(stream, source, limits, Encoding.ABSTRACT_PLAY)
+
+
+def _ludii_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
+    """The one trial of a ``.trl`` stream."""
+    yield from _one_json_frame(stream, source, limits, Encoding.LUDII, "a Ludii trial")
+
+
+def _one_json_frame(
+    stream: BinaryIO,
+    source: str,
+    limits: Limits,
+    encoding: Encoding,
+    what: str = "a .json record",
+) -> Iterator[Frame]:
+    """The whole stream as one frame (no bytes, or only white space: none)."""
     maximum = limits.max_record_bytes
     data = stream.read(maximum + 1)
     if len(data) > maximum:
-        prefix = "a .json record of at least "
+        prefix = f"{what} of at least "
         raise exceeded("max_record_bytes", prefix, len(data), "bytes", maximum, source=source)
     data = data.removeprefix(_BOM)
     if data.strip():  # only white space is no record
-        yield Frame(data, source, limits=limits, encoding=Encoding.JSON)
+        yield Frame(data, source, limits=limits, encoding=encoding)
 
 
 def jsonl_frames(stream: BinaryIO, source: str, limits: Limits) -> Iterator[Frame]:
@@ -333,6 +401,8 @@ _FRAMERS: dict[Encoding, _Framer] = {
     Encoding.JSON: json_frames,
     Encoding.JSONL: jsonl_frames,
     Encoding.GRN: _grn_frames,
+    Encoding.ABSTRACT_PLAY: _abstract_play_frames,
+    Encoding.LUDII: _ludii_frames,
 }
 
 
@@ -498,11 +568,29 @@ _WRITERS: dict[Encoding, _Writer] = {
     Encoding.GRN: _write_grn,
 }
 
+#: Told what a foreign format cannot hold of a record (``convert`` prints it as a warning).
+Warn: TypeAlias = Callable[[str], None]
+
+
+def _writer(encoding: Encoding, warn: Warn | None) -> _Writer:
+    """The writer of an encoding; a foreign format's tells ``warn`` what it cannot hold."""
+    if encoding is Encoding.ABSTRACT_PLAY:
+        from gamerec.recorder.foreign.abstractplay import write_abstract_play  # noqa: PLC0415
+
+        return lambda records, stream: write_abstract_play(records, stream, warn)
+    if encoding is Encoding.LUDII:
+        from gamerec.recorder.foreign.ludii import write_trial  # noqa: PLC0415
+
+        return lambda records, stream: write_trial(records, stream, warn)
+    return _WRITERS[encoding]
+
 
 def write_records(
     records: Iterable[pb.GameRecord],
     dest: Source,
     encoding: Encoding | None = None,
+    *,
+    warn: Warn | None = None,
 ) -> int:
     """Write records to a file (atomically), standard output ``"-"``, or a binary stream.
 
@@ -512,6 +600,8 @@ def write_records(
         records: the records, in order.
         dest: a path, ``"-"`` for standard output, or a binary stream (left open).
         encoding: the encoding; None takes it from the file extension.
+        warn: told, for a foreign format (Abstract Play, Ludii), which fields of a record
+            the format has no place for (they ride in an embedded copy only gamerec reads).
 
     Returns:
         The number of records written.
@@ -529,11 +619,12 @@ def write_records(
                 f"cannot tell the encoding of {os.fspath(dest)!r} from its extension; "
                 f"name it {', '.join(e.extension for e in Encoding)} or say the encoding"
             )
-        return _write_atomically(Path(dest), lambda stream: _WRITERS[chosen](records, stream))
+        write = _writer(chosen, warn)
+        return _write_atomically(Path(dest), lambda stream: write(records, stream))
     if encoding is None:
         raise EncodingError("say which encoding to write to a stream")
     stream = sys.stdout.buffer if isinstance(dest, str | os.PathLike) else dest
-    count = _WRITERS[encoding](records, stream)
+    count = _writer(encoding, warn)(records, stream)
     stream.flush()
     return count
 
@@ -553,5 +644,5 @@ def encode_record(record: pb.GameRecord, encoding: Encoding) -> bytes:
         EncodingError: the record has no form in that encoding.
     """
     buffer = io.BytesIO()
-    _WRITERS[encoding]([record], buffer)
+    _writer(encoding, None)([record], buffer)
     return buffer.getvalue()

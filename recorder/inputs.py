@@ -84,6 +84,7 @@ TOOL_FOLDERS: Final = frozenset(
 #: How many bytes of a ``.json`` file found in a walk are read to tell whether it is a record.
 _JSON_HEAD_BYTES = 4096
 _NOT_AN_OBJECT = re.compile(rb'\s*[\["0-9tfn-]')
+_ARRAY_OF_OBJECTS = re.compile(rb"\s*\[\s*(\{|$)")
 
 
 class Walk(NamedTuple):
@@ -129,10 +130,10 @@ def walk_inputs(arguments: Iterable[str]) -> Walk:
     """The inputs the arguments name, in order: a folder stands for every record file in it.
 
     A folder is searched recursively for files with a record extension (``.pb``, ``.pbs``,
-    ``.json``, ``.jsonl``, ``.grn``), in sorted order, leaving out hidden folders, tools'
-    folders (:data:`TOOL_FOLDERS`), links to folders, and ``.json`` files that are plainly no
-    record (:func:`looks_like_json_record`). Files named directly and ``-`` are kept as
-    given, whatever their extension or content.
+    ``.json``, ``.jsonl``, ``.grn``, and Ludii's ``.trl``), in sorted order, leaving out hidden
+    folders, tools' folders (:data:`TOOL_FOLDERS`), links to folders, and ``.json`` files that
+    are plainly no record (:func:`looks_like_json_record`). Files named directly and ``-`` are
+    kept as given, whatever their extension or content.
     """
     walk = Walk([], [], [])
     for argument in arguments:
@@ -166,11 +167,17 @@ def _walk_folder(folder: str, walk: Walk) -> None:
 def looks_like_json_record(path: str) -> bool:
     """Whether a ``.json`` file may hold a record, as its first bytes tell.
 
-    False only when they show JSON that is no GameRecord: a value that is not an object, or
-    an object whose first key is no field of GameRecord (``package.json``). Anything else is
-    read, so that a broken record is reported, not skipped.
+    False only when they show JSON that is no record: a value that is not an object or an
+    array of objects, an object whose first key is no field of GameRecord nor of Abstract
+    Play's records (``package.json``), or an array whose first object's is none of Abstract
+    Play's. Anything else is read, so that a broken record is reported, not skipped.
     """
-    from gamerec.recorder.recognition import first_json_key, record_field_names  # noqa: PLC0415
+    from gamerec.recorder.recognition import (  # noqa: PLC0415
+        ABSTRACT_PLAY_KEYS,
+        first_item_key,
+        first_json_key,
+        record_field_names,
+    )
 
     try:
         with open(path, "rb") as file:
@@ -179,8 +186,11 @@ def looks_like_json_record(path: str) -> bool:
         return True  # reading it reports why it cannot be read
     key = first_json_key(head)
     if key is not None:
-        return key in record_field_names()
-    return _NOT_AN_OBJECT.match(head) is None
+        return key in record_field_names() or key in ABSTRACT_PLAY_KEYS
+    item_key = first_item_key(head)
+    if item_key is not None:
+        return item_key in ABSTRACT_PLAY_KEYS
+    return _NOT_AN_OBJECT.match(head) is None or _ARRAY_OF_OBJECTS.match(head) is not None
 
 
 def input_files(arguments: Iterable[str]) -> list[str]:

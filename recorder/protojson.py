@@ -84,6 +84,9 @@ def parse_json_record(
 ) -> pb.GameRecord:
     """Parse one ProtoJSON record whose text starts on line ``first_line`` of the input.
 
+    An object with a ``header`` is an Abstract Play game record, read as such
+    (``gamerec.recorder.foreign.abstractplay``).
+
     Raises:
         RecordMalformedError: the text is not JSON, not an object, or not a GameRecord.
         LimitExceededError: the record exceeds a limit (checked before and after it becomes
@@ -100,6 +103,11 @@ def parse_json_record(
             source=source,
             where=f"line {first_line}",
         )
+    if "header" in value:  # no GameRecord field is called so: an Abstract Play record
+        from gamerec.recorder.foreign.abstractplay import record_of_value  # noqa: PLC0415
+
+        where = f"line {first_line}" if first_line > 1 else ""
+        return record_of_value(value, source, where, limits=limits)
     check_mapping(value, limits, source=source, where=f"line {first_line}", size=len(data))
     record = fast_record(value)
     if record is None:

@@ -28,7 +28,8 @@ class Frame(NamedTuple):
     exact place of a fault.
 
     Attributes:
-        data: the record's bytes: a serialized GameRecord, a ProtoJSON object, a GRN record.
+        data: the record's bytes: a serialized GameRecord, a ProtoJSON object, a GRN record,
+            an Abstract Play record, a Ludii trial.
         source: the input's name.
         where: the record's place (``record 3 at byte 1042``; empty for a ``.pb`` file and
             for text, whose faults are placed by line and column).
@@ -101,6 +102,14 @@ class Frame(NamedTuple):
             from gamerec.recorder.protojson import parse_json_record  # noqa: PLC0415
 
             return parse_json_record(self.data, self.source, self.line, limits=self.limits)
+        if self.encoding is Encoding.ABSTRACT_PLAY:
+            from gamerec.recorder.foreign.abstractplay import parse_abstract_play  # noqa: PLC0415
+
+            return parse_abstract_play(self.data, self.source, self.where, limits=self.limits)
+        if self.encoding is Encoding.LUDII:
+            from gamerec.recorder.foreign.ludii import parse_trial  # noqa: PLC0415
+
+            return parse_trial(self.data, self.source, limits=self.limits)
         from gamerec.recorder.binary import parse_record  # noqa: PLC0415
 
         return parse_record(self.data, self.source, self.where, self.base, limits=self.limits)

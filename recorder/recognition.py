@@ -31,6 +31,7 @@ _TRIED_BYTES: Final = 4096
 #: The longest excerpt of a reason quoted in the plain message.
 _EXCERPT_CHARS: Final = 160
 _FIRST_KEY: Final = re.compile(rb'\s*\{\s*"([^"\\]*)"')
+_FIRST_ITEM_KEY: Final = re.compile(rb'\s*\[\s*\{\s*"([^"\\]*)"')
 
 
 class NotARecordError(RecordMalformedError):
@@ -68,8 +69,11 @@ def not_a_record(frame: Frame, error: RecordMalformedError) -> NotARecordError |
     )
     if whole_json_input:
         key = first_json_key(frame.data)
-        if key is not None and key not in record_field_names():
-            plainly = f'it is JSON, but its first key "{_excerpt(key)}" is no field of a GameRecord'
+        if key is not None and key not in record_field_names() | ABSTRACT_PLAY_KEYS:
+            plainly = (
+                f'it is JSON, but neither a GameRecord (its first key "{_excerpt(key)}" is no '
+                "field of one) nor an Abstract Play record (it has no header)"
+            )
             return NotARecordError(plainly, f"as ProtoJSON: {_fault(error)}", fault=error)
     return None
 
@@ -89,6 +93,16 @@ def first_json_key(head: bytes) -> str | None:
     """The first key of the JSON object ``head`` starts (a byte-order mark allowed), or None."""
     found = _FIRST_KEY.match(head.removeprefix(b"\xef\xbb\xbf"))
     return None if found is None else found.group(1).decode("utf-8", "replace")
+
+
+def first_item_key(head: bytes) -> str | None:
+    """The first key of the first object of the JSON array ``head`` starts, or None."""
+    found = _FIRST_ITEM_KEY.match(head.removeprefix(b"\xef\xbb\xbf"))
+    return None if found is None else found.group(1).decode("utf-8", "replace")
+
+
+#: The keys of an Abstract Play game record (schema gamerecord 1-0-0).
+ABSTRACT_PLAY_KEYS: Final = frozenset({"header", "moves"})
 
 
 def record_field_names() -> frozenset[str]:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias, cast
 
 from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError, excerpt
+from gamerec.recorder.syntax.foreign import AbstractPlayForm, LudiiForm
 
 if TYPE_CHECKING:
     from gamerec.v1.record_pb2 import Game
@@ -133,6 +134,9 @@ class GameSyntax(NamedTuple):
             constructor takes them (nested mappings and lists, enum value names).
         format_move: the game's move message (or anything with its fields) to its token
             (raises EncodingError).
+        abstract_play: how Abstract Play's game records hold the game, if they do
+            (docs/formats.md).
+        ludii: how Ludii's trials hold the game, if they do.
     """
 
     enum: str
@@ -144,6 +148,8 @@ class GameSyntax(NamedTuple):
     parse_move: Callable[[str], Any]
     message_of: Callable[[Any], dict[str, Any]]
     format_move: Callable[[Any], str]
+    abstract_play: AbstractPlayForm | None = None
+    ludii: LudiiForm | None = None
 
     @property
     def game(self) -> GameValue:

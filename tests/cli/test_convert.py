@@ -13,12 +13,13 @@ from typer.testing import CliRunner, Result
 from gamerec.cli.edge import os_error_text
 from gamerec.cli.main import app
 from gamerec.recorder.codecs import Encoding, decode_record, read_records
+from gamerec.recorder.encoding import OWN_ENCODINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "valid"
 BROKEN = ROOT / "fixtures" / "broken"
 SAMPLE = VALID / "one-e2-two-jumps.grn"
-EXTENSIONS = [encoding.extension for encoding in Encoding]
+EXTENSIONS = [encoding.extension for encoding in OWN_ENCODINGS]
 
 #: Every broken fixture and the place its error must name.
 BROKEN_PLACES = {
@@ -40,6 +41,14 @@ BROKEN_PLACES = {
     "unclosed-variation.grn": "line 4, column 11: this variation is never closed",
     "unknown-game.grn": "line 1, column 8: unknown game 'Chess'",
     "wrong-ply-number.grn": "line 3, column 13: expected ply number 3, found 4",
+    "abstractplay-off-board.json": "moves[3][1]: 'a9': 'a9' is not a cell",
+    "abstractplay-square-11.json": "header.game.variants: Oust: variant 'square-11'",
+    "abstractplay-truncated.json": "line 57, column 2: not JSON: unexpected end of data",
+    "abstractplay-unknown-game.json": "header.game.name: the game 'Chess' is not one",
+    "ludii-off-board.trl": "line 7: site 127 is not a cell of this board",
+    "ludii-truncated.trl": "line 7: expected Move=[Move:mover=N,...], found",
+    "ludii-unknown-game.trl": "line 1: the game '/lud/board/space/connection/Hex.lud' is not",
+    "ludii-unknown-option.trl": "line 2: option 'Board Size/11x11' is not one of",
 }
 
 

@@ -61,6 +61,13 @@ def _exit_code_of(seat: int, ended: mpb.MatchEnded) -> int:
     return 0 if seat in ended.result.winners else 1
 
 
+def _outcome(seat: int, ended: mpb.MatchEnded) -> str:
+    winners = list(ended.result.winners)
+    if seat not in winners:
+        return "loses"
+    return "wins" if winners == [seat] else "shares first"
+
+
 def test_an_external_engine_plays_a_whole_signed_match_through_gamerec_bot(
     tmp_path: Path,
 ) -> None:
@@ -89,8 +96,8 @@ def test_an_external_engine_plays_a_whole_signed_match_through_gamerec_bot(
         ]
         assert ended.status == mpb.MATCH_STATUS_FINISHED
         assert (code1, code2) == (_exit_code_of(1, ended), _exit_code_of(2, ended)), err1 + err2
-        assert out1.startswith(ended.reason) and "Seat 1 (" in out1
-        assert out2.startswith(ended.reason) and "Seat 2 (" in out2
+        assert out1 == f"{ended.reason}; seat 1 (Ana) {_outcome(1, ended)}\n"
+        assert out2 == f"{ended.reason}; seat 2 (Ben) {_outcome(2, ended)}\n"
         record = state.record
         assert validate(record).valid
         trusted = {server.host_public, public_bytes(key(1)), public_bytes(key(2))}

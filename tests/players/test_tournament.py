@@ -25,6 +25,7 @@ from gamerec.validator.judge import validate
 from gamerec.validator.players.elo import elo_difference, elo_estimate
 from gamerec.validator.players.tournament import (
     Entrant,
+    Scoreboard,
     Tournament,
     TournamentError,
     finished_rounds,
@@ -268,3 +269,29 @@ def test_the_schedule_numbers_are_dense_for_every_seat_count() -> None:
         games = schedule([f"E{n}" for n in range(field)], seats, 1)
         assert len(games) == math.comb(field, seats) * seats
         assert len({g.round_tag for g in games}) == len(games)
+
+
+def _claimed(seats: list[str], winners: list[int], scores: list[int] | None) -> pb.GameRecord:
+    record = pb.GameRecord()
+    record.seats.extend(pb.Seat(name=name) for name in seats)
+    record.result.winners.extend(winners)
+    if scores is not None:
+        record.result.scores.values.extend(scores)
+    return record
+
+
+def test_the_scoreboard_counts_a_match_and_a_field_as_the_standings_do() -> None:
+    match = Scoreboard(["A", "B"])
+    match.add(_claimed(["A", "B"], [1], [20, 5]))
+    match.add(_claimed(["B", "A"], [1, 2], [12, 12]))  # a draw
+    match.add(_claimed(["B", "A"], [1], None))  # A forfeited: no scores, B wins
+    match.add(_claimed(["A", "B"], [], None))  # stopped by the referee: counts for no one
+    assert (match.wins, match.draws, match.losses, match.unfinished) == (1, 1, 1, 1)
+    assert match.line() == "Score of A vs B: 1 - 1 - 1 [0.500] 3"
+    estimate = match.elo()
+    assert estimate is not None and estimate.difference == 0
+    field = Scoreboard(["A", "B", "C"])
+    field.add(_claimed(["A", "B", "C"], [2], [1, 5, 3]))  # B 2 points, C 1, A 0
+    field.add(_claimed(["C", "A", "B"], [1, 2], [4, 4, 0]))  # C and A share 3/2 each
+    assert field.line() == "Points: C 2½, B 2, A 1½"
+    assert field.elo() is None

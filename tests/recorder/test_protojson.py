@@ -7,7 +7,7 @@ import io
 import orjson
 import pytest
 
-from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
+from gamerec.recorder.errors import EmptyInputError, LimitExceededError, RecordMalformedError
 from gamerec.recorder.protojson import encode_json, encode_jsonl, read_json, read_jsonl
 from gamerec.v1 import record_pb2 as pb
 
@@ -58,10 +58,20 @@ def test_json_that_is_not_a_record_names_the_field() -> None:
     assert "moves[0].glyph: Invalid enum value GLYPH_SUPERB" in caught.value.reason
 
 
-@pytest.mark.parametrize("text", ["[]", "3", '"x"', "null"])
+@pytest.mark.parametrize("text", ["3", '"x"', "null"])
 def test_json_must_be_an_object(text: str) -> None:
     with pytest.raises(RecordMalformedError, match="expected a JSON object"):
         json_records(text)
+
+
+def test_a_json_array_is_a_collection_of_abstract_play_records() -> None:
+    # An array is Abstract Play's collection (docs/formats.md); an empty one holds none, and
+    # an item that is no object is refused with its number and byte.
+    with pytest.raises(EmptyInputError, match="the JSON array holds no record"):
+        json_records("[]")
+    with pytest.raises(RecordMalformedError, match="record 1: expected an object") as caught:
+        json_records("[3]")
+    assert caught.value.where == "byte 1"
 
 
 def test_jsonl_holds_one_record_per_line_and_skips_blank_lines() -> None:

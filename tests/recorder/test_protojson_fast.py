@@ -47,7 +47,13 @@ from tests.strategies import records
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
-JSON_FIXTURES = sorted(path for path in FIXTURES.rglob("*") if path.suffix in {".json", ".jsonl"})
+JSON_FIXTURES = sorted(
+    path
+    for path in FIXTURES.rglob("*")
+    if path.suffix in {".json", ".jsonl"}
+    and "foreign" not in path.parts
+    and not path.name.startswith("abstractplay-")  # Abstract Play's, not ProtoJSON
+)
 OTHER_FIXTURES = sorted(
     path for path in FIXTURES.rglob("*") if path.suffix in {".grn", ".pb", ".pbs"}
 )

@@ -62,8 +62,9 @@ def test_json_whose_first_key_is_no_record_field_is_no_record(tmp_path: Path) ->
     package.write_text('{"name": "client", "version": "1.0.0"}')
     error = refusal(package)
     assert str(error).startswith(
-        f'{package} is not a game record: it is JSON, but its first key "name" is no field of '
-        "a GameRecord; as ProtoJSON: line 1: "
+        f"{package} is not a game record: it is JSON, but neither a GameRecord (its first key "
+        '"name" is no field of one) nor an Abstract Play record (it has no header); as '
+        "ProtoJSON: line 1: "
     )
 
 

@@ -1,9 +1,10 @@
 """One coverage-guided fuzz target under atheris (libFuzzer): ``python -m
 tests.robustness.atheris_target TARGET CORPUS_DIR [libFuzzer flags]``.
 
-Targets: ``pb``, ``pbs``, ``json``, ``jsonl``, ``grn`` (one decoder each), ``sniff`` (the
-encoding told from the bytes), ``validate`` (a ``.pb`` record decoded, then judged) and
-``engine-lines`` (one line of the engine protocol, read both ways: ``protocol_lines``). Every
+Targets: ``pb``, ``pbs``, ``json``, ``jsonl``, ``grn``, ``abstractplay``, ``ludii`` (one
+decoder each), ``sniff`` (the encoding told from the bytes), ``validate`` (a ``.pb`` record
+decoded, then judged) and ``engine-lines`` (one line of the engine protocol, read both ways:
+``protocol_lines``). Every
 input goes through the oracles of ``tests.robustness.fuzzing``: any exception other than the
 documented ones, or a broken invariant, is a crash that libFuzzer saves as an input file.
 
@@ -42,6 +43,8 @@ TARGETS: dict[str, Encoding | None] = {
     "json": Encoding.JSON,
     "jsonl": Encoding.JSONL,
     "grn": Encoding.GRN,
+    "abstractplay": Encoding.ABSTRACT_PLAY,
+    "ludii": Encoding.LUDII,
     "sniff": None,
     "validate": Encoding.PB,
 }

@@ -2,9 +2,10 @@
 
 ``python -m tests.robustness.fuzz_all [--runs 100000] [--extra-runs 20000] [--jobs 2]``
 
-Each decoder target (``pb``, ``pbs``, ``json``, ``jsonl``, ``grn``) runs ``--runs`` inputs; the
-``sniff`` and ``validate`` targets, which do more per input, run ``--extra-runs``, and so does
-``engine-lines`` (the engine protocol's line parsers, ``protocol_lines.py``). With atheris
+Each decoder target (``pb``, ``pbs``, ``json``, ``jsonl``, ``grn``, and the foreign formats'
+``abstractplay`` and ``ludii``) runs ``--runs`` inputs; the ``sniff`` and ``validate``
+targets, which do more per input, run ``--extra-runs``, and so does ``engine-lines`` (the
+engine protocol's line parsers, ``protocol_lines.py``). With atheris
 installed (the ``fuzz`` extra) every target is coverage-guided (``atheris_target.py``, one
 process each, ``--jobs`` at a time); without it the same oracles run on seeded random
 mutations of the seed records (``fuzzing.mutate_bytes`` and ``RecordMutator``), so the command
@@ -40,7 +41,7 @@ from tests.robustness.fuzzing import (
 from tests.robustness.protocol_lines import SEED_LINES, line_checked
 
 ROOT = Path(__file__).resolve().parents[2]
-DECODERS = ("pb", "pbs", "json", "jsonl", "grn")
+DECODERS = ("pb", "pbs", "json", "jsonl", "grn", "abstractplay", "ludii")
 EXTRAS = ("sniff", "validate", "engine-lines")
 _DONE = re.compile(r"Done (\d+) runs in (\d+) second")
 #: Seconds one input may take before libFuzzer calls it a hang.

@@ -52,6 +52,7 @@ GENERATED: tuple[tuple[str, dict[str, str], int], ...] = (
     ("ONE", {"Players": "4", "Board": "6,12"}, 2),
     ("Aronda", {}, 2),
     ("Oust", {"Board": "5"}, 2),
+    ("Oust", {"Pie": "off"}, 1),  # a record Abstract Play's format holds
     ("Oh-Wah-Ree", {"Players": "3"}, 2),
     ("Oh-Wah-Ree", {"Players": "2"}, 1),
 )
@@ -91,14 +92,23 @@ def short_seed_records(plies: int = 12) -> tuple[pb.GameRecord, ...]:
 
 @functools.cache
 def seed_inputs(encoding: Encoding) -> tuple[bytes, ...]:
-    """The seed records encoded in ``encoding`` (those it can hold)."""
-    encoded = []
+    """The seed records encoded in ``encoding`` (those it can hold); for another tool's
+    format, its hand-made files (fixtures/foreign) first."""
+    encoded = [path.read_bytes() for path in _foreign_fixtures(encoding)]
     for record in seed_records():
         try:
             encoded.append(encode_record(record, encoding))
         except EncodingError:
             continue  # a record GRN cannot hold (a move of another game, no game)
     return tuple(encoded)
+
+
+def _foreign_fixtures(encoding: Encoding) -> list[Path]:
+    files = {Encoding.ABSTRACT_PLAY: ("abstractplay", "*.json"), Encoding.LUDII: ("ludii", "*.trl")}
+    if encoding not in files:
+        return []
+    folder, pattern = files[encoding]
+    return sorted((FIXTURES / "foreign" / folder).glob(pattern))
 
 
 # -- oracles -----------------------------------------------------------------------------------

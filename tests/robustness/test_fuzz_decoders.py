@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamerec.recorder.codecs import Encoding, encode_record
+from gamerec.recorder.encoding import OWN_ENCODINGS
 from gamerec.recorder.limits import Limits
 from tests.robustness.fuzzing import decode_checked, judge_checked, mutate_bytes, seed_inputs
 from tests.strategies import records
@@ -111,7 +112,7 @@ def test_any_json_value_is_a_record_or_a_malformed_error(
 @st.composite
 def damaged(draw: st.DrawFn) -> tuple[bytes, Encoding]:
     """A valid encoding of a drawn record, then cut, or with a byte changed, added or removed."""
-    encoding = draw(st.sampled_from(list(Encoding)))
+    encoding = draw(st.sampled_from(list(OWN_ENCODINGS)))
     data = bytearray(encode_record(draw(records(depth=1)), encoding))
     kind = draw(st.sampled_from(["cut", "change", "insert", "delete"]))
     at = draw(st.integers(0, max(len(data) - 1, 0)))
@@ -137,7 +138,7 @@ def test_damaged_records_are_records_or_a_malformed_error(case: tuple[bytes, Enc
 @st.composite
 def mutated_seeds(draw: st.DrawFn) -> tuple[bytes, Encoding]:
     """A seed record (fixture or generated game) in some encoding, damaged in 1 to 4 places
-    and maybe spliced with another seed."""
+    and maybe spliced with another seed (another tool's format: its hand-made files too)."""
     encoding = draw(st.sampled_from(list(Encoding)))
     seeds = seed_inputs(encoding)
     data = seeds[draw(st.integers(0, len(seeds) - 1))]
@@ -163,3 +164,75 @@ def test_mutated_seed_records_decode_or_fail_cleanly_and_what_decodes_is_judged(
 def test_mutated_seed_records_under_small_limits(case: tuple[bytes, Encoding]) -> None:
     data, encoding = case
     decode_checked(data, encoding, SMALL)
+
+
+# -- other tools' formats --------------------------------------------------------------------
+
+FOREIGN = [Encoding.ABSTRACT_PLAY, Encoding.LUDII]
+#: JSON shaped like Abstract Play's records: their keys, labels, specials and numbers.
+ap_like = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 2**40)
+    | st.sampled_from(["Oust", "hex-6", "size-8 hex", "square-11", "a1", "g7,g8", "pass", "z"])
+    | st.sampled_from(["resign", "timeout", "2024-01-01T00:00:00.000Z", "#board", "1970"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "header", "game", "name", "variants", "site", "gameid", "players", "result",
+                    "score", "userid", "moves", "move", "sequence", "date-start", "pie-invoked",
+                    "pied", "gamerec", "event", "round", "unrated",
+                ]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
+    max_leaves=25,
+)  # fmt: skip
+
+
+@FUZZ
+@given(ap_like, st.sampled_from([Encoding.ABSTRACT_PLAY, Encoding.JSON, None]), st.booleans())
+def test_any_abstract_play_like_json_is_a_record_or_a_malformed_error(
+    value: object, encoding: Encoding | None, small: bool
+) -> None:
+    decode_checked(json.dumps(value).encode(), encoding, SMALL if small else Limits())
+    decode_checked(json.dumps([value, value]).encode(), encoding, SMALL if small else Limits())
+
+
+trial_like = st.lists(
+    st.sampled_from(
+        [
+            "game=/lud/board/war/replacement/eliminate/all/Oust.lud",
+            "game=Oust",
+            "START GAME OPTIONS",
+            "Board Size/5x5",
+            "END GAME OPTIONS",
+            "RNG internal state=1,2",
+            "Move=[Move:mover=1,from=3,to=3,actions=[Add:type=Cell,to=3,what=1,decision=true]]",
+            "Move=[Move:mover=2,actions=[Pass:decision=true,forced=true]]",
+            "Move=[Move:mover=1,to=9,actions=[Add:to=9,decision=true],[Remove:to=3]]",
+            "Move=[Move:mover=2,actions=[[[decision=true]",
+            "winner=1",
+            "endtype=MoveLimit",
+            "rankings=0.0,1.0,2.0",
+            "numInitialPlacementMoves=0",
+            "LUDII_VERSION=1.3.12",
+            'gamerec={"moves": []}',
+        ]
+    )
+    | st.text(max_size=30),
+    max_size=12,
+)
+
+
+@FUZZ
+@given(trial_like, st.sampled_from([Encoding.LUDII, None]), st.booleans())
+def test_any_trial_like_text_is_a_record_or_a_malformed_error(
+    lines: list[str], encoding: Encoding | None, crlf: bool
+) -> None:
+    text = ("\r\n" if crlf else "\n").join(lines)
+    decode_checked(text.encode("utf-8", "surrogatepass"), encoding)

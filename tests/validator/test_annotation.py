@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from gamerec.recorder.codecs import Encoding, decode_record, encode_record, read_records
+from gamerec.recorder.encoding import OWN_ENCODINGS
 from gamerec.recorder.notation import parse_action
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -143,7 +144,7 @@ def test_a_record_of_an_unknown_game_cannot_be_annotated() -> None:
         auto_annotate(record_of(INVALID / "unknown-game.pb"))
 
 
-@pytest.mark.parametrize("encoding", list(Encoding), ids=lambda encoding: encoding.value)
+@pytest.mark.parametrize("encoding", list(OWN_ENCODINGS), ids=lambda encoding: encoding.value)
 def test_annotations_survive_every_encoding(encoding: Encoding) -> None:
     record = with_move(record_of(VALID / "one-e3-round-completion.grn"), 4, "b2")
     record = edit_ply(record, 2, comment="a quiet } {[%clk 0:01:00]} move", glyph=pb.GLYPH_GOOD)

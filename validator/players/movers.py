@@ -21,6 +21,7 @@ from gamerec.validator.identity import identify
 from gamerec.validator.judge import TERMINATION_WORDS
 from gamerec.validator.live.players import PolicyPlayer
 from gamerec.validator.players.clocks import ClockState
+from gamerec.validator.players.faults import EngineFailedError, EngineFault
 from gamerec.validator.players.host import EngineProcess
 
 
@@ -169,6 +170,39 @@ class PolicyMover:
 
     async def finish(self, record: pb.GameRecord) -> None:
         """Nothing to do."""
+
+
+class UnstartedEngine:
+    """The seat of an engine that could not be started: it fails at ``start``.
+
+    Args:
+        name: the seat's player.
+        fault: why the engine did not start (``ENGINE_NOT_STARTED``, a failed handshake).
+    """
+
+    def __init__(self, name: str, fault: EngineFault) -> None:
+        """A seat whose engine failed with ``fault``."""
+        self._name = name
+        self.fault = fault
+
+    @property
+    def name(self) -> str:
+        """The entrant's name."""
+        return self._name
+
+    async def start(self, record: pb.GameRecord, seat: int) -> None:
+        """Fail: the process did not start."""
+        raise EngineFailedError(self.fault)
+
+    async def choose(self, tokens: Sequence[str], clock: ClockState) -> Choice:
+        """Never asked (the game ends at ``start``)."""
+        raise EngineFailedError(self.fault)
+
+    async def refused(self, reason: str) -> None:
+        """Nothing to tell."""
+
+    async def finish(self, record: pb.GameRecord) -> None:
+        """Nothing to tell."""
 
 
 #: The built-in policies ``--against`` and ``--policy`` name.

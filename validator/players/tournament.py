@@ -26,6 +26,10 @@ stops the run. Only the missing games are played.
 games one after another on them (cutechess-cli's ``restart=auto``): an engine that crashed or
 was stopped after a timeout is started again for its next game; one that cannot be started
 forfeits that game before the first ply.
+
+**Through a server.** With :attr:`Tournament.server`, every game is a match on a match server
+instead (``gamerec.validator.service.tournament_games.MatchServer``): the server referees,
+seals and signs it, and the record is the server's.
 """
 
 from __future__ import annotations
@@ -37,10 +41,11 @@ import shlex
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final
+from typing import Final, Protocol
 
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.notation import format_action
+from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.collection.standings import (
     competition_ranks,
@@ -53,7 +58,6 @@ from gamerec.validator.generation import variant_options
 from gamerec.validator.identity import RulesError, identify
 from gamerec.validator.live.players import PolicyPlayer
 from gamerec.validator.live.timecontrol import parse_time_control
-from gamerec.validator.players.clocks import ClockState
 from gamerec.validator.players.elo import EloEstimate, elo_estimate
 from gamerec.validator.players.engine_game import (
     DEFAULT_MAX_PLIES,
@@ -61,9 +65,9 @@ from gamerec.validator.players.engine_game import (
     match_request,
     play_engine_game,
 )
-from gamerec.validator.players.faults import EngineFailedError, EngineFault
+from gamerec.validator.players.faults import EngineFailedError
 from gamerec.validator.players.host import EngineLimits, EngineProcess
-from gamerec.validator.players.movers import Choice, EngineMover, Mover
+from gamerec.validator.players.movers import EngineMover, Mover, UnstartedEngine
 
 #: The event of a tournament's records when none is given.
 DEFAULT_EVENT: Final = "gamerec tournament"
@@ -237,10 +241,11 @@ def _check_opening(start: pb.GameRecord, line: Sequence[str], where: str) -> Non
 def same_rules(first: pb.Rules, second: pb.Rules) -> bool:
     """Whether two records' rules are the same game and variant (a default tag or not)."""
     try:
-        one, other = identify(pb.GameRecord(rules=first)), identify(pb.GameRecord(rules=second))
+        mine = identify(pb.GameRecord(rules=first))
+        theirs = identify(pb.GameRecord(rules=second))
     except RulesError:
         return False
-    return one.engine.name == other.engine.name and one.variant == other.variant
+    return mine.engine.name == theirs.engine.name and mine.variant == theirs.variant
 
 
 def _seats(game: str, variant: Mapping[str, str]) -> int:
@@ -255,6 +260,20 @@ def seats_of(game: str, variant: Mapping[str, str]) -> int:
         VariantError: an unknown game or variant.
     """
     return _seats(game, variant)
+
+
+class GameServer(Protocol):
+    """Where a tournament's games are played as matches (a match server; see the docstring)."""
+
+    async def play(
+        self, request: mpb.CreateMatchRequest, movers: Sequence[Mover], opening: Sequence[str]
+    ) -> EngineGame:
+        """Create the match of ``request`` and play it with ``movers`` from ``opening``."""
+        ...
+
+    async def close(self) -> None:
+        """Let go of the connection."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +292,7 @@ class Tournament:
         concurrency: how many games at once.
         max_plies: the referee stops a game after this many plies.
         limits: what an engine is held to (handshake, replies, output).
+        server: play every game as a match on this match server (None: in process).
     """
 
     game: str
@@ -286,6 +306,7 @@ class Tournament:
     concurrency: int = 1
     max_plies: int = DEFAULT_MAX_PLIES
     limits: EngineLimits = field(default_factory=EngineLimits)
+    server: GameServer | None = None
 
     def games(self) -> list[ScheduledGame]:
         """The schedule.
@@ -342,33 +363,6 @@ def finished_rounds(
     return done
 
 
-class _Unstartable:
-    """The seat of an engine that could not be started: it forfeits at ``newgame``."""
-
-    def __init__(self, name: str, fault: EngineFault) -> None:
-        self._name = name
-        self.fault = fault
-
-    @property
-    def name(self) -> str:
-        """The entrant's name."""
-        return self._name
-
-    async def start(self, record: pb.GameRecord, seat: int) -> None:
-        """Fail: the process did not start."""
-        raise EngineFailedError(self.fault)
-
-    async def choose(self, tokens: Sequence[str], clock: ClockState) -> Choice:
-        """Never asked (the game ends at ``start``)."""
-        raise EngineFailedError(self.fault)
-
-    async def refused(self, reason: str) -> None:
-        """Nothing to tell."""
-
-    async def finish(self, record: pb.GameRecord) -> None:
-        """Nothing to tell."""
-
-
 class _Worker:
     """One game at a time, on this worker's own engine processes (restarted when they died)."""
 
@@ -380,6 +374,8 @@ class _Worker:
     async def play(self, scheduled: ScheduledGame) -> EngineGame:
         tournament = self.tournament
         movers = [await self._mover(name) for name in scheduled.seats]
+        if tournament.server is not None:
+            return await self._play_on_server(tournament.server, scheduled, movers)
         return await play_engine_game(
             movers,
             tournament.game,
@@ -402,9 +398,23 @@ class _Worker:
                 )
             except EngineFailedError as failure:
                 self.processes.pop(name, None)
-                return _Unstartable(name, failure.fault)
+                return UnstartedEngine(name, failure.fault)
             self.processes[name] = process
         return EngineMover(process, name=name)
+
+    async def _play_on_server(
+        self, server: GameServer, scheduled: ScheduledGame, movers: Sequence[Mover]
+    ) -> EngineGame:
+        tournament = self.tournament
+        request = match_request(
+            tournament.game,
+            tournament.variant,
+            scheduled.seats,
+            parse_time_control(tournament.time_control).notation,
+            event=tournament.event,
+            round=scheduled.round_tag,
+        )
+        return await server.play(request, movers, tournament.opening.of(scheduled.encounter))
 
     async def stop(self) -> None:
         await asyncio.gather(*(process.stop() for process in self.processes.values()))
@@ -418,7 +428,8 @@ async def run_tournament(
     """Play ``games`` of ``tournament``, ``concurrency`` at a time; ``finished`` gets each.
 
     ``finished`` is called as each game ends, one call at a time, in the order they end.
-    Every engine process is stopped at the end, also when the run is cancelled.
+    Every engine process is stopped at the end, also when the run is cancelled. A failure
+    (of ``finished``, of the server) stops the other games and is raised as it is.
     """
     queue = list(reversed(games))
     reporting = asyncio.Lock()
@@ -438,9 +449,18 @@ async def run_tournament(
                 await asyncio.shield(worker.stop())
 
     count = max(1, min(tournament.concurrency, len(games)))
-    async with asyncio.TaskGroup() as group:
-        for _ in range(count):
-            group.create_task(work())
+    try:
+        async with asyncio.TaskGroup() as group:
+            for _ in range(count):
+                group.create_task(work())
+    except ExceptionGroup as failed:  # the first failure, as a caller expects it
+        first: BaseException = failed
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        raise first from None
+    finally:
+        if tournament.server is not None:
+            await asyncio.shield(tournament.server.close())
 
 
 class Scoreboard:

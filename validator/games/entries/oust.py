@@ -10,10 +10,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Final
 
+from gamerec.recorder.errors import EncodingError
+from gamerec.recorder.foreign.steps import LudiiStep, register_steps
 from gamerec.recorder.syntax.oust import SYNTAX
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import oust
-from gamerec.validator.games.protocol import GameState
+from gamerec.validator.games.protocol import GameState, IllegalMoveError, VariantError
 from gamerec.validator.games.registry import Annotation, Citation, GameEntry, lead
 
 if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
@@ -110,12 +112,60 @@ def move_of(move: pb.Move) -> oust.Move | None:
     return tuple(codes) if codes else None
 
 
+def ludii_steps(record: pb.GameRecord) -> list[LudiiStep]:
+    """A record's main line as Ludii's Oust plays it (Oust.lud), one Ludii move a placement.
+
+    A capturing placement removes the captured groups and gives the mover another move
+    (``moveAgain``); when a capture leaves the mover no placement, Ludii's mover passes
+    (Ludii adds a pass when a player has no legal move), which ends the turn. A last
+    ``resign`` has no Ludii move and is left out.
+
+    Raises:
+        EncodingError: an impossible variant, a ply the rules refuse (Ludii replays a
+            trial's effects as written, so only a legal game has them), or a ``swap``
+            (Ludii's Oust has no pie rule).
+    """
+    try:
+        state = ENGINE.new_game(ENTRY.variant_of(record.rules))
+    except VariantError as error:
+        raise EncodingError(f"the record's variant: {error}") from None
+    steps: list[LudiiStep] = []
+    for number, move in enumerate(record.moves, start=1):
+        played = move_of(move)
+        if played == oust.RESIGN and number == len(record.moves):
+            break
+        if played is None or played in (oust.SWAP, oust.RESIGN):
+            raise EncodingError(f"ply {number}: {move.WhichOneof('action')} has no Ludii move")
+        seat = state.to_move
+        try:
+            events = state.play(played)
+        except IllegalMoveError as error:
+            raise EncodingError(
+                f"ply {number}: {error}; a Ludii trial holds each move's effects, so only a "
+                "legal game is written"
+            ) from None
+        if played == oust.PASS:
+            steps.append(LudiiStep(seat, None))
+            continue
+        captures = [event.where for event in events if event.kind == "capture"]
+        for index, code in enumerate(played):
+            removed = captures[index] if index < len(captures) else ()
+            steps.append(LudiiStep(seat, oust.cell_name(code), removed, bool(removed)))
+        if any(event.kind == "turn-ended" for event in events):
+            steps.append(LudiiStep(seat, None))
+    return steps
+
+
+ENGINE: Final = oust.ENGINE
+
+
 #: Oust in the registry. A ply is clearly worse when it loses two enemy stones.
 ENTRY: Final = GameEntry(
     syntax=SYNTAX,
-    engine=oust.ENGINE,
+    engine=ENGINE,
     citation=Citation(oust.RULES, end="§6.1-6.2", score="§6.1", ranking="§6.1", terminations="§7"),
     annotation=Annotation(value=stones_lead, threshold=2),
     board_model=board_model,
     move_of=move_of,
 )
+register_steps(SYNTAX.game, ludii_steps)

@@ -20,6 +20,7 @@ The engine's ``info`` is not sent: ``Play`` has no field for a move comment.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.live.timecontrol import NO_CLOCK, TimeControl, parse_time_control
 from gamerec.validator.players.clocks import ClockState, clock_state
 from gamerec.validator.players.faults import EngineFailedError
+from gamerec.validator.players.host import EngineStoppedError
 from gamerec.validator.players.movers import Mover
 from gamerec.validator.service.match_client import BotError, SeatBot
 
@@ -69,7 +71,8 @@ class MoverSeat(SeatBot):
         ended = await super()._take(event)
         if ended is not None and self._started:
             self._started = False
-            await self._mover().finish(ended.record)
+            with contextlib.suppress(EngineFailedError, EngineStoppedError):
+                await self._mover().finish(ended.record)  # an engine that failed hears nothing
         return ended
 
     async def _start(self, created: mpb.MatchCreated) -> None:
