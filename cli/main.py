@@ -146,6 +146,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "limits",
         "List the limits on what one record may hold, with their defaults and what they bound.",
     ),
+    "play": CommandSpec(
+        "play",
+        "play",
+        "Play a game at the terminal: a seat of a server's live match, or a local game vs a bot.",
+    ),
     "match": CommandSpec(
         "match",
         "app",
