@@ -7,6 +7,7 @@ nothing here loads a codec or an engine. The inputs themselves are read by
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Annotated
@@ -164,3 +165,42 @@ def unreadable_json(failure: InputFailure) -> str:
         source=failure.source, record_number=failure.number, unreadable=reason
     )
     return message_json(line)
+
+
+#: ``--players N``: the number of seats of a game that takes several.
+PlayersOption = Annotated[
+    int | None, typer.Option("--players", min=1, help="The number of seats (Players tag).")
+]
+#: ``--variant TAG=VALUE``: a variant option as a GRN tag (repeatable).
+VariantOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--variant",
+        metavar="TAG=VALUE",
+        help="A variant option as a GRN tag, e.g. Board=6,6 or Mirror=every (repeatable).",
+    ),
+]
+
+
+def variant_tags(options: list[str]) -> dict[str, str]:
+    """``["Board=6,6", "Mirror=every"]`` -> ``{"Board": "6,6", "Mirror": "every"}``."""
+    tags = {}
+    for option in options:
+        tag, equals, value = option.partition("=")
+        if not equals or not tag.strip():
+            fail(f"--variant {option!r}: write it as TAG=VALUE, e.g. Board=6,6")
+        tags[tag.strip()] = value.strip()
+    return tags
+
+
+@contextlib.contextmanager
+def naming_players(asked_for_none: bool) -> Iterator[None]:
+    """A variant that needs a player count and got none: say which option gives it."""
+    from gamerec.validator.games.protocol import VariantError
+
+    try:
+        yield
+    except VariantError as error:
+        if asked_for_none and "Players" in str(error):
+            raise VariantError(f"{error}: give the number of seats with --players N") from None
+        raise

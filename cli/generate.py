@@ -6,21 +6,26 @@ always give the same records (and, in a binary or text encoding, the same bytes)
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable, Iterator
 from typing import Annotated
 
 import typer
 
-from gamerec.cli.arguments import Policy, PolicyOption
+from gamerec.cli.arguments import (
+    PlayersOption,
+    Policy,
+    PolicyOption,
+    VariantOption,
+    naming_players,
+    variant_tags,
+)
 from gamerec.cli.collected import ToOption, output_encoding
-from gamerec.cli.edge import fail, reported_errors
+from gamerec.cli.edge import reported_errors
 from gamerec.cli.progress import Meter
 from gamerec.recorder.codecs import write_records
 from gamerec.recorder.syntax.registered import known_games
 from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
-from gamerec.validator.games.protocol import VariantError
 from gamerec.validator.generation import generate as generate_records
 
 
@@ -61,17 +66,8 @@ def generate(
     seed: Annotated[
         int, typer.Option("--seed", help="The seed; the same seed, the same games.")
     ] = 1,
-    players: Annotated[
-        int | None, typer.Option("--players", min=1, help="The number of seats (Players tag).")
-    ] = None,
-    variant: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--variant",
-            metavar="TAG=VALUE",
-            help="A variant option as a GRN tag, e.g. Board=6,6 or Mirror=every (repeatable).",
-        ),
-    ] = None,
+    players: PlayersOption = None,
+    variant: VariantOption = None,
     policy: PolicyOption = Policy.RANDOM,
     to: ToOption = None,
 ) -> None:
@@ -82,13 +78,13 @@ def generate(
     seed and i, so the same arguments always give the same records.
     """
     encoding = output_encoding(dest, to)
-    tags = _variant_tags(variant or [])
+    tags = variant_tags(variant or [])
     if players is not None:
         tags["Players"] = str(players)
     asked_for_no_players = players is None and "Players" not in tags
     with (
         reported_errors(),
-        _naming_players(asked_for_no_players),
+        naming_players(asked_for_no_players),
         Meter("generate", count, "games", output=dest) as meter,
     ):
         records = _Counted(generate_records(game, tags, count, seed, policy.value), meter)
@@ -99,25 +95,3 @@ def generate(
             f"{plural(records.plies, 'ply')}, seed {seed}, policy {policy.value}",
             err=True,
         )
-
-
-def _variant_tags(options: list[str]) -> dict[str, str]:
-    """``["Board=6,6", "Mirror=every"]`` -> ``{"Board": "6,6", "Mirror": "every"}``."""
-    tags = {}
-    for option in options:
-        tag, equals, value = option.partition("=")
-        if not equals or not tag.strip():
-            fail(f"--variant {option!r}: write it as TAG=VALUE, e.g. Board=6,6")
-        tags[tag.strip()] = value.strip()
-    return tags
-
-
-@contextlib.contextmanager
-def _naming_players(asked_for_none: bool) -> Iterator[None]:
-    """A variant that needs a player count and got none: say which option gives it."""
-    try:
-        yield
-    except VariantError as error:
-        if asked_for_none and "Players" in str(error):
-            raise VariantError(f"{error}: give the number of seats with --players N") from None
-        raise

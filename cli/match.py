@@ -107,7 +107,7 @@ def new(
 
     with reported_errors():
         request = mpb.CreateMatchRequest(
-            rules=_rules(game, variant or []),
+            rules=rules_of(game, variant or []),
             seats=_seats(seat, key or []),
             time_control=clock,
             illegal_move_policy=(
@@ -261,7 +261,8 @@ def _service(connection: Connection) -> Iterator[mgrpc.MatchServiceStub]:
             fail(f"{connection.server}: {name}: {details}")
 
 
-def _rules(game: str, variant: list[str]) -> Any:
+def rules_of(game: str, variant: list[str]) -> Any:
+    """The match's rules: ``game`` in any spelling with ``--variant TAG=VALUE`` options."""
     from gamerec.recorder.errors import GamerecError
     from gamerec.recorder.grn_tags import read_tag
     from gamerec.recorder.notation import game_from_name

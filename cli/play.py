@@ -129,13 +129,13 @@ def _local_request(
     game: str, *, variant: list[str], seats: int | None, clock: str, name: str, seat: int
 ) -> mpb.CreateMatchRequest:
     """The local match: the game and variant, ``name`` in ``seat``, the bots named later."""
-    from gamerec.cli.match import _rules
+    from gamerec.cli.match import rules_of
     from gamerec.v1 import match_pb2 as mpb
 
     with reported_errors():
         given = [value for tag, _, value in (o.partition("=") for o in variant) if tag == "Players"]
         options = [*variant, *([] if given else [f"Players={seats or 2}"])]
-        rules = _rules(game, options)
+        rules = rules_of(game, options)
     count = int(given[-1]) if given and given[-1].isdigit() else seats or 2
     if seat > count:
         fail(f"--seat {seat}: the game has seats 1 to {count}")

@@ -20,9 +20,9 @@ from typing import Annotated
 import grpc.aio
 import typer
 
+from gamerec.cli.arguments import PlayersOption, VariantOption, naming_players, variant_tags
 from gamerec.cli.connection import Connection, with_optional_connection
 from gamerec.cli.edge import EXIT_FAILED, fail, reported_errors
-from gamerec.cli.generate import _naming_players, _variant_tags
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.syntax.registered import known_games
 from gamerec.validator.games import engine
@@ -95,17 +95,8 @@ def tournament(
             "--gauntlet", help="The first engine against each of the others, not round robin."
         ),
     ] = False,
-    players: Annotated[
-        int | None, typer.Option("--players", min=1, help="The number of seats (Players tag).")
-    ] = None,
-    variant: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--variant",
-            metavar="TAG=VALUE",
-            help="A variant option as a GRN tag, e.g. Board=6,6 (repeatable).",
-        ),
-    ] = None,
+    players: PlayersOption = None,
+    variant: VariantOption = None,
     openings: Annotated[
         str | None,
         typer.Option(
@@ -150,10 +141,10 @@ def tournament(
     Exit code 0; 2 when the tournament cannot be run or is interrupted (OUT keeps every
     finished game).
     """
-    tags = _variant_tags(variant or [])
+    tags = variant_tags(variant or [])
     if players is not None:
         tags["Players"] = str(players)
-    with reported_errors(), _naming_players(players is None and "Players" not in tags):
+    with reported_errors(), naming_players(players is None and "Players" not in tags):
         plan = Tournament(
             game=engine(game).name,
             variant=tags,

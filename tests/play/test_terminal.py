@@ -117,7 +117,9 @@ def test_errors_before_the_screen_are_one_line_and_exit_2(server: LiveServer) ->
         ),
         (
             ("--match", created.match_id, "--token", "seat_nobody"),
-            f"the token is no seat's of match {created.match_id}",
+            # the server's gate refuses an unknown token before the match is looked up
+            "the token is not one this server knows (a seat's token, or a token of the "
+            "server's token files)",
         ),
         (
             ("--match", created.match_id, "--token", created.seat_tokens[1], "--seat", "3"),
