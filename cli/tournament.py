@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 from typing import Annotated
 
-import grpc.aio
 import typer
 
 from gamerec.cli.arguments import PlayersOption, VariantOption, naming_players, variant_tags
@@ -31,6 +30,7 @@ from gamerec.validator.players.record_file import RecordFile, read_finished
 from gamerec.validator.players.tournament import (
     DEFAULT_EVENT,
     Entrant,
+    GameServer,
     Opening,
     ScheduledGame,
     Scoreboard,
@@ -40,8 +40,6 @@ from gamerec.validator.players.tournament import (
     random_openings,
     run_tournament,
 )
-from gamerec.validator.service.match_client import BotError
-from gamerec.validator.service.tournament_games import MatchServer
 
 #: The opening plies of ``--openings random`` when ``--opening-plies`` is not given.
 RANDOM_OPENING_PLIES = 4
@@ -198,10 +196,12 @@ def _entrants(engines: list[str]) -> tuple[Entrant, ...]:
     return tuple(entrants)
 
 
-def _server(connection: Connection | None) -> MatchServer | None:
+def _server(connection: Connection | None) -> GameServer | None:
     """The match server the games are played on; None: in this process."""
     if connection is None:
         return None
+    from gamerec.validator.service.tournament_games import MatchServer
+
     return MatchServer(connection.server, connection.transport)
 
 
@@ -290,6 +290,8 @@ def _play(plan: Tournament, missing: list[ScheduledGame], dest: str, progress: _
     """Play the missing games, appending each to ``dest``; True when interrupted (Ctrl-C)."""
     if not missing:
         return False
+    from gamerec.validator.service.match_client import BotError
+
     with RecordFile(dest) as output:
 
         def finished(scheduled: ScheduledGame, played: EngineGame) -> None:
@@ -300,8 +302,6 @@ def _play(plan: Tournament, missing: list[ScheduledGame], dest: str, progress: _
             asyncio.run(run_tournament(plan, missing, finished))
         except KeyboardInterrupt:
             return True
-        except grpc.aio.AioRpcError as error:
-            fail(f"the match server: {error.code().name}: {error.details()}")
         except BotError as error:
             fail(str(error))
     return False

@@ -73,10 +73,8 @@ def open_pipes() -> set[str]:
 
 def pipes_left_open(before: set[str], within_s: float = 10.0) -> set[str]:
     """The pipes opened since ``before`` that are still open after ``within_s`` seconds."""
-    deadline = time.monotonic() + within_s
-    while (left := open_pipes() - before) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return left
+    comes_true(lambda: not open_pipes() - before, within_s)
+    return open_pipes() - before
 
 
 def is_running(pid: int) -> bool:
@@ -95,8 +93,13 @@ def stops_running(pid: int, within_s: float = 30.0) -> bool:
     can be a while after ``kill`` returned; only a process still alive after ``within_s``
     seconds escaped the signal.
     """
+    return comes_true(lambda: not is_running(pid), within_s)
+
+
+def comes_true(condition: Callable[[], bool], within_s: float) -> bool:
+    """Whether ``condition`` holds, asked every 10 ms, before ``within_s`` seconds pass."""
     deadline = time.monotonic() + within_s
-    while is_running(pid):
+    while not condition():
         if time.monotonic() > deadline:
             return False
         time.sleep(0.01)

@@ -80,3 +80,23 @@ def test_a_tournament_through_the_server_gets_its_sealed_records(tmp_path: Path)
         assert len(list(read_records(out))) == 6
     finally:
         server.stop()
+
+
+def test_a_server_that_refuses_the_organiser_stops_the_tournament_with_one_line(
+    tmp_path: Path,
+) -> None:
+    token_file = tmp_path / "admin-token"
+    token_file.write_text("tournament-admin\n")
+    server = LiveServer(tmp_path, "--admin-token-file", str(token_file))
+    try:
+        wrong = tmp_path / "wrong-token"
+        wrong.write_text("not-the-admin\n")
+        out = tmp_path / "event.pbs"
+        refused = _tournament(server, wrong, out, 1, "none")
+        assert refused.returncode == 2, refused.stderr
+        errors = [line for line in refused.stderr.splitlines() if "error" in line]
+        assert len(errors) == 1 and "Traceback" not in refused.stderr, refused.stderr
+        assert errors[0].startswith("gamerec: error: the match server: UNAUTHENTICATED: "), errors
+        assert not out.exists() or out.stat().st_size == 0  # no game written
+    finally:
+        server.stop()

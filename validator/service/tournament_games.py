@@ -91,9 +91,18 @@ class MatchServer:
         """Create the match, play every seat with its mover until it ends; the game.
 
         Raises:
-            grpc.aio.AioRpcError: the server refused the match or stayed unreachable.
-            BotError: a seat's call was refused for a reason the match does not explain.
+            BotError: the server refused the match or stayed unreachable (its status and
+                details), or a seat's call was refused for a reason the match does not explain.
         """
+        try:
+            return await self._play(request, movers, opening)
+        except grpc.aio.AioRpcError as error:
+            raise BotError(f"the match server: {error.code().name}: {error.details()}") from None
+
+    async def _play(
+        self, request: mpb.CreateMatchRequest, movers: Sequence[Mover], opening: Sequence[str]
+    ) -> EngineGame:
+        """:meth:`play`, with the server's refusals as gRPC raises them."""
         if self._channel is None:
             self._channel = self.transport.aio_channel(self.address)
         stub = mgrpc.MatchServiceStub(self._channel)
