@@ -1,27 +1,65 @@
 # gamerec: every target installs what it needs first, so `make demo` and `make test`
 # work on a fresh machine that has only Python 3.11 and make.
+#
+# What is installed is uv.lock, exactly: uv (itself installed from the hashes in
+# scripts/uv-requirements.txt) syncs .venv to the lock and never resolves anew; `make lock` is
+# the only target that moves a version (docs/contributing.md, "Dependencies").
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+TOOLS  := .tools
+UV     := $(TOOLS)/bin/uv
 STAMP  := $(VENV)/.installed-stamp
+RUNTIME_STAMP := $(VENV)/.runtime-stamp
 
-.PHONY: install demo test test-all lint typecheck proto proto-check bench fuzz load clean node-client browser \
-	docs docs-serve docs-update
+# uv uses this machine's Python (never one it downloads) and keeps quiet about what it does.
+export UV_PYTHON_DOWNLOADS := never
+export UV_NO_PROGRESS := 1
+UV_SYNC := $(UV) sync --quiet --python $(PYTHON)
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+.PHONY: install runtime demo test test-all lint typecheck proto proto-check bench fuzz load clean \
+	node-client browser docs docs-serve docs-update lock lock-check
+
+$(UV): scripts/uv-requirements.txt
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install -qq --disable-pip-version-check --no-deps \
+		--require-hashes -r scripts/uv-requirements.txt
+	touch $(UV)
+
+# The runtime alone (what the main job needs), added to whatever .venv holds.
+$(RUNTIME_STAMP): pyproject.toml uv.lock $(UV)
+	$(UV_SYNC) --frozen --inexact
+	touch $(RUNTIME_STAMP)
+
+runtime: $(RUNTIME_STAMP)
+
+# The developer's toolchain (the dev extra, with the docs, cluster and postgresql extras it
+# names): .venv becomes exactly that part of the lock. --locked fails when pyproject.toml and
+# uv.lock disagree, so a change of dependencies without `make lock` stops here.
+$(STAMP): pyproject.toml uv.lock $(UV)
+	$(UV_SYNC) --locked --extra dev
+	touch $(STAMP) $(RUNTIME_STAMP)
 
 install: $(STAMP)
+
+# Move the lock on purpose: every package to the newest release pyproject.toml allows
+# (`make lock LOCK_ARGS="--upgrade-package grpcio-tools"` for one), then the generated code
+# from the new grpcio-tools. Commit uv.lock and gamerec/v1 together.
+LOCK_ARGS ?= --upgrade
+
+lock: $(UV)
+	$(UV) lock $(LOCK_ARGS)
+	$(MAKE) proto
+
+lock-check: $(UV)
+	$(UV) lock --check
 
 # The main job on the bundled fixtures: complete games (valid), records with a wrong move or a
 # wrong claim (invalid: validate then exits 1, which the demo expects), and one ruling.
 DEMO_INVALID := fixtures/invalid/one-landing-occupied.grn fixtures/invalid/oust-must-place-again.grn \
 	fixtures/invalid/result-mismatch.grn
 
-demo: install
+demo: runtime
 	$(VENV)/bin/gamerec validate fixtures/games $(DEMO_INVALID) || [ $$? -eq 1 ]
 	$(VENV)/bin/gamerec adjudicate fixtures/games/aronda-timeout.grn
 
@@ -76,7 +114,7 @@ docs-update: install node-client
 
 # --dist loadgroup: the tests that share one real Dask cluster (tests/cluster) run in one
 # pytest process, one after another; the rest spread over the cores as usual.
-test: install proto-check lint typecheck node-client browser
+test: lock-check install proto-check lint typecheck node-client browser
 	$(PY) -m pytest -n auto --dist loadgroup
 
 test-all: install node-client browser
@@ -87,8 +125,8 @@ test-all: install node-client browser
 BENCH_STAMP := $(VENV)/.bench-stamp
 BENCH_ARGS  ?=
 
-$(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
+$(BENCH_STAMP): pyproject.toml uv.lock $(STAMP)
+	$(UV_SYNC) --frozen --inexact --extra dev --extra bench
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
@@ -98,8 +136,8 @@ bench: $(BENCH_STAMP)
 # sniffer and the validator for 20,000, then the hypothesis fuzzers with 1,000 examples each.
 FUZZ_STAMP := $(VENV)/.fuzz-stamp
 
-$(FUZZ_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install --quiet -e '.[dev,fuzz]'
+$(FUZZ_STAMP): pyproject.toml uv.lock $(STAMP)
+	$(UV_SYNC) --frozen --inexact --extra dev --extra fuzz
 	touch $(FUZZ_STAMP)
 
 fuzz: $(FUZZ_STAMP)
@@ -115,7 +153,7 @@ load: install
 	$(PY) -m bench.load $(LOAD_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/site
+	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/site
 
 # The long differential run: engines against the second referee of tests/reference/.
 .PHONY: differential

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIPPED = {".venv", ".git", "node_modules", "build", "dist", ".mypy_cache", ".ruff_cache"}
+SKIPPED = {".venv", ".tools", ".git", "node_modules", "build", "dist", ".mypy_cache", ".ruff_cache"}
 
 
 def _copy_of_the_repository(target: Path) -> Path:

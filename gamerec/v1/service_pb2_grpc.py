@@ -8,7 +8,7 @@ from gamerec.v1 import service_pb2 as gamerec_dot_v1_dot_service__pb2
 from gamerec.v1 import verdict_pb2 as gamerec_dot_v1_dot_verdict__pb2
 from gamerec.v1 import verification_pb2 as gamerec_dot_v1_dot_verification__pb2
 
-GRPC_GENERATED_VERSION = '1.85.1'
+GRPC_GENERATED_VERSION = '1.85.4'
 GRPC_VERSION = grpc.__version__
 _version_not_supported = False
 
