@@ -255,10 +255,11 @@ def _service(connection: Connection) -> Iterator[mgrpc.MatchServiceStub]:
         try:
             yield mgrpc.MatchServiceStub(channel)
         except grpc.RpcError as error:
+            from gamerec.validator.service.match_client import refusal_text
+
             code = error.code() if isinstance(error, grpc.Call) else None
             details = error.details() if isinstance(error, grpc.Call) else str(error)
-            name = code.name if code is not None else "ERROR"
-            fail(f"{connection.server}: {name}: {details}")
+            fail(f"{connection.server}: {refusal_text(code, details)}")
 
 
 def rules_of(game: str, variant: list[str]) -> Any:

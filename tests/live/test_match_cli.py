@@ -12,8 +12,10 @@ import pytest
 
 from gamerec.recorder.codecs import read_records
 from gamerec.validator.judge import validate
+from gamerec.validator.service.match_client import NO_MATCHES
 from tests.live.conftest import LiveServer, play_match
 from tests.live.matches import GAMES_AND_SEATS, request, trust_folder
+from tests.service.conftest import ServeProcess
 
 GAMEREC = str(Path(sys.executable).with_name("gamerec"))
 
@@ -146,3 +148,30 @@ def test_gamerec_limits_lists_the_match_service_s_limits() -> None:
     text = done.stdout
     assert "open-matches" in text and "watchers" in text and "request-bytes" in text
     assert re.search(r"request-bytes\s+65,536", text)
+
+
+def test_a_server_without_matches_says_so_to_every_match_command() -> None:
+    """gRPC answers UNIMPLEMENTED (``Method not found!``); each command says what that means."""
+    plain = ServeProcess("--workers", "1", "--processes", "1")
+    try:
+        _say_no_matches(plain.address)
+    finally:
+        plain.kill()
+
+
+def _say_no_matches(address: str) -> None:
+    server = ("--server", address)
+    seat = ("--match", "0123456789abcdef", "--token", "seat_x", "--seat", "1")
+    commands = [
+        ("match", "new", *server, "--game", "oust", "--seat", "a", "--seat", "b"),
+        ("match", "show", "0123456789abcdef", *server),
+        ("match", "list", *server),
+        ("match", "abort", "0123456789abcdef", *server),
+        ("play", *server, *seat),
+        ("bot", *server, *seat, "--policy", "random"),
+    ]
+    for command in commands:
+        done = gamerec(*command)
+        assert (done.returncode, done.stdout) == (2, ""), (command, done.stderr)
+        assert done.stderr == f"gamerec: error: {address}: {NO_MATCHES}\n", command
+    assert "UNIMPLEMENTED" not in NO_MATCHES and "gamerec serve --matches" in NO_MATCHES
