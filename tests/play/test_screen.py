@@ -76,6 +76,9 @@ def test_flip_turns_the_rows_upside_down_and_keeps_the_rest() -> None:
     assert rows[-1].lstrip().startswith("1 ")
     flipped_rows = [line for line in flipped if line.lstrip().split(" ")[0].isdigit()]
     assert flipped_rows == rows[::-1]
+    # The letters turn over with the rows: a's line over the top row comes under it.
+    assert upright[0].split()[:2] == ["a", "b"] and upright[1].rstrip().endswith(" h")
+    assert flipped[-2].split()[:2] == ["a", "b"] and flipped[-3].rstrip().endswith(" h")
     assert upright[-1] == flipped[-1] == "to move  seat 2"
 
 

@@ -69,10 +69,12 @@ def board_picture(record: pb.GameRecord, flipped: bool = False) -> Text:
 
 
 def _board_rows(model: BoardModel) -> range:
-    """Which lines of the text picture are board rows (the rest: labels and status)."""
+    """Which lines of the text picture are board rows (the rest: column labels and status).
+
+    Lines of edge labels (Oust's letters) count as rows: they turn over with the board.
+    """
     first = 1 if model.text.column_labels else 0
-    rows = len(model.text.row_labels)
-    return range(first, first + rows)
+    return range(first, first + len(model.text.grid_rows))
 
 
 def _flipped(model: BoardModel, lines: list[str], rows: range) -> list[str]:

@@ -72,6 +72,7 @@ def board_model(variant: oust.OustVariant) -> BoardModel:
         column_labels=(),
         cell_width=4,
         gap=1,
+        edge_labels=letter_labels(side),
     )
     return BoardModel(
         game=SYNTAX.name,
@@ -83,6 +84,20 @@ def board_model(variant: oust.OustVariant) -> BoardModel:
         label_size=min(max(radius * 0.4, 11.0), 16.0),
         marks=MARKS,
     )
+
+
+def letter_labels(side: int) -> tuple[tuple[int, int, str], ...]:
+    """Each letter in the text grid one cell up-right of its diagonal's top cell.
+
+    A letter's cells run up-right (docs/rules/oust.md §2.1), so its label goes where the
+    diagonal would go on past the board: over the top row for ``a``.., at the right end of
+    the upper rows for the letters after. Row and column as the sites' (``board_model``).
+    """
+    labels = []
+    for u in range(2 * side - 1):
+        v = min(3 * side - 3 - u, 2 * side - 2) + 1
+        labels.append((2 * side - 2 - v, 2 * u + v - (side - 1), chr(ord("a") + u)))
+    return tuple(labels)
 
 
 def stones_lead(state: GameState[Any], seat: int) -> int:
