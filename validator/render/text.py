@@ -4,9 +4,9 @@ The model places every site in a text grid (its row and its column in half cells
 per ring, Aronda one row per ring with the centre last, Oust the hex-hex diagram of
 docs/rules/oust.md (rows numbered on the left, each letter where its diagonal of cells leaves
 the board, at the top or the upper right), and Oh-Wah-Ree a table of the pits with their
-owners and stones. Seat 1 is ``1`` (Oust ``X``), seat 2 ``2`` (Oust ``O``), and so on; an empty place is ``.``; Aronda
-writes ``#1`` for a field owned by seat 1 and ``2:1`` for the pieces of each seat. Brackets
-mark the places of the last ply.
+owners and stones. Seat 1 is ``1`` (Oust ``X``), seat 2 ``2`` (Oust ``O``), and so on; an
+empty place is ``.``; Aronda writes ``#1`` for a field owned by seat 1 and ``2:1`` for the
+pieces of each seat. Brackets mark the places of the last ply.
 """
 
 from __future__ import annotations
