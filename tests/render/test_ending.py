@@ -10,9 +10,8 @@ from gamerec.recorder.codecs import read_records
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.generation import generate
-from gamerec.validator.render.ending import ending_words, match_ending, special_words
 from gamerec.validator.live.match import Match as LiveMatch
-from gamerec.validator.render.ending import _final_state
+from gamerec.validator.render.ending import _final_state, ending_words, match_ending, special_words
 from tests.live.matches import new_match, request
 
 ROOT = Path(__file__).resolve().parents[2]
