@@ -81,8 +81,8 @@ async def _test_a_whole_game_against_the_bot_typed_to_its_end(tmp_path: Path) ->
             # Why it ended and who won, in words, said once (the status, not the notes too).
             assert status_text(app) == f"game over: {ending_words(state.ended.record)}"
             assert re.fullmatch(
-                r"game over: At ply \d+, the supplies? of seats? .* ran out and the round was "
-                r"played out: .*\(points, the largest group plus twice the stones captured: "
+                r"game over: At ply \d+, the (supply|supplies) of seats? .* ran out and the round "
+                r"was played out: .*\(points, the largest group plus twice the stones captured: "
                 r"\d+-\d+\)\.",
                 status_text(app),
             )
