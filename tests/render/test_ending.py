@@ -11,7 +11,7 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.generation import generate
 from gamerec.validator.live.match import Match as LiveMatch
-from gamerec.validator.render.ending import _final_state, ending_words, match_ending, special_words
+from gamerec.validator.render.ending import ending_words, final_state, match_ending, special_words
 from tests.live.matches import new_match, request
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,7 +99,7 @@ def test_a_game_that_goes_on_has_no_ending() -> None:
 def test_each_way_aronda_ends(tags: dict[str, str], ending: str, words: str) -> None:
     """Random games reach every end of docs/rules/aronda.md §6; each is said in its words."""
     for record in generate("Aronda", tags, 400, 1):
-        state = _final_state(record)
+        state = final_state(record)
         assert state is not None
         if state.ending == ending:  # type: ignore[attr-defined]
             said = ending_words(record, state)

@@ -43,7 +43,7 @@ def ending_words(
         finding: for a forfeit by an illegal move, the finding about that move.
     """
     if state is None:
-        state = _final_state(record)
+        state = final_state(record)
     entry = entry_of(record.rules.game)
     if state is None or entry is None:
         return ""
@@ -119,8 +119,11 @@ def special_words(game: GameValue, token: str) -> str:
     return entry.wording.specials.get(token, "") if entry is not None else ""
 
 
-def _final_state(record: pb.GameRecord) -> GameState[Any] | None:
-    """The position after the record's last legal ply; None when it cannot be replayed."""
+def final_state(record: pb.GameRecord) -> GameState[Any] | None:
+    """The position after the record's last legal ply; None when it cannot be replayed.
+
+    (A record with an illegal ply, or of rules that cannot be identified, has no ending.)
+    """
     try:
         identity = identify(record)
     except RulesError:
