@@ -107,7 +107,7 @@ async def _play(
     import grpc.aio
 
     from gamerec.v1 import match_pb2_grpc as mgrpc
-    from gamerec.validator.service.match_client import BotError
+    from gamerec.validator.service.match_client import BotError, refusal_text
     from gamerec.validator.service.mover_seat import MoverSeat
 
     server, match_id, seat = place.connection.server, place.match_id, place.seat
@@ -126,7 +126,7 @@ async def _play(
         except BotError as error:
             fail(f"{server}, match {match_id}, seat {seat}: {error}")
         except grpc.aio.AioRpcError as error:
-            fail(f"{server}: {error.code().name}: {error.details()}")
+            fail(f"{server}: {refusal_text(error.code(), error.details() or '')}")
 
 
 @contextlib.asynccontextmanager

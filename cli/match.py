@@ -255,10 +255,11 @@ def _service(connection: Connection) -> Iterator[mgrpc.MatchServiceStub]:
         try:
             yield mgrpc.MatchServiceStub(channel)
         except grpc.RpcError as error:
+            from gamerec.validator.service.match_client import refusal_text
+
             code = error.code() if isinstance(error, grpc.Call) else None
             details = error.details() if isinstance(error, grpc.Call) else str(error)
-            name = code.name if code is not None else "ERROR"
-            fail(f"{connection.server}: {name}: {details}")
+            fail(f"{connection.server}: {refusal_text(code, details)}")
 
 
 def rules_of(game: str, variant: list[str]) -> Any:
@@ -348,9 +349,15 @@ def _state_lines(state: mpb.MatchState) -> list[str]:
         lines.append(f"seat {number}  {seat.name}{clock}{running}")
     if record.moves:
         from gamerec.recorder.notation import format_action
+        from gamerec.validator.render.ending import special_words
 
-        shown = list(enumerate(record.moves, start=1))[-10:]
-        lines.append("last plies  " + "  ".join(f"{n}. {format_action(m)}" for n, m in shown))
+        shown = [(n, format_action(m)) for n, m in enumerate(record.moves, start=1)][-10:]
+        lines.append("last plies  " + "  ".join(f"{n}. {token}" for n, token in shown))
+        lines += [
+            f"{n}. {token}: {said}"
+            for n, token in shown
+            if (said := special_words(record.rules.game, token))
+        ]
     if state.legal_moves:
         more = len(state.legal_moves) - 20
         tail = f" ... ({more} more)" if more > 0 else ""
@@ -358,7 +365,9 @@ def _state_lines(state: mpb.MatchState) -> list[str]:
     if state.draw_offered_by:
         lines.append(f"draw offered by seat {state.draw_offered_by}")
     if state.HasField("ended"):
-        lines.append(f"ended: {state.ended.reason}")
+        from gamerec.validator.render.ending import match_ending
+
+        lines.append(f"ended: {match_ending(state.ended)}")
     return lines
 
 

@@ -232,9 +232,9 @@ def _write_final(final: mpb.MatchState | None, output: str) -> None:
         if output:
             typer.echo(f"gamerec: the match is not over; nothing written to {output}", err=True)
         return
-    from gamerec.validator.play.screen import result_line
+    from gamerec.validator.render.ending import match_ending
 
-    typer.echo(f"match {final.match_id}: {result_line(final.ended)}")
+    typer.echo(f"match {final.match_id}: {match_ending(final.ended)}")
     if output:
         from gamerec.recorder.codecs import write_records
 

@@ -11,11 +11,14 @@ from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, error_line, fail, repor
 from gamerec.cli.verdicts import finding_text, message_json
 from gamerec.recorder.codecs import Encoding, read_records
 from gamerec.recorder.limits import Limits
+from gamerec.recorder.notation import SPECIAL_ACTIONS
+from gamerec.recorder.syntax import GameValue
 from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.frames import ReplayStoppedError, Step, frame_of, steps
 from gamerec.validator.identity import RulesError, RulesIdentity, identify
 from gamerec.validator.render import board_model, draw_text, step_places
+from gamerec.validator.render.ending import ending_words, special_words
 
 
 def replay(
@@ -69,6 +72,9 @@ def replay(
     if not as_json:
         typer.echo()
         typer.echo(_drawing(shown[-1], identity))
+        said = ending_words(record, shown[-1].state)
+        if said:
+            typer.echo(said)
 
 
 def _record(path: str, number: int, encoding: Encoding | None, limits: Limits) -> pb.GameRecord:
@@ -88,17 +94,28 @@ def _show(step: Step, identity: RulesIdentity, as_json: bool, *, drawn: bool) ->
             typer.echo(message_json(frame_of(step)))
         return
     if drawn:
-        title = "start position" if not step.ply else f"after {_move_line(step).strip()}"
+        title = (
+            "start position"
+            if not step.ply
+            else f"after {_move_line(step, identity.entry.game).strip()}"
+        )
         typer.echo(title)
         typer.echo(_drawing(step, identity))
     elif step.ply:
-        typer.echo(_move_line(step))
+        typer.echo(_move_line(step, identity.entry.game))
 
 
-def _move_line(step: Step) -> str:
-    """``12. (seat 3) b6  end`` with the events of the ply."""
+def _move_line(step: Step, game: GameValue) -> str:
+    """``12. (seat 3) b6  [end]`` with the events of the ply (a special ply: what it did)."""
+    said = [special_words(game, step.token)] if step.token in SPECIAL_ACTIONS else []
     events = "; ".join(
-        event.kind + (" " + " ".join(event.where) if event.where else "") for event in step.events
+        [
+            *filter(None, said),
+            *(
+                event.kind + (" " + " ".join(event.where) if event.where else "")
+                for event in step.events
+            ),
+        ]
     )
     line = f"{step.ply:>3}. (seat {step.seat}) {step.token}"
     return f"{line}  [{events}]" if events else line

@@ -116,16 +116,36 @@ def test_replay_lists_every_ply_with_its_events_and_draws_the_end() -> None:
     assert lines[3] == "  4. (seat 1) a1xa3  [capture a2]"
     assert lines[11] == " 12. (seat 3) b6  [end]"
     assert "  a   .   2   1   1   .   3" in lines
-    assert lines[-1] == "game over"
+    assert lines[-2] == "game over"
+    assert lines[-1] == (  # why, in words (render.ending)
+        "At ply 12, the supplies of seats 2 (Ben) and 3 (Chi) ran out and the round was played "
+        "out: seats 1 (Ana) and 3 (Chi) share first place (points, the largest group plus "
+        "twice the stones captured: 4-2-4)."
+    )
+
+
+def test_replay_says_what_the_pie_swap_did_and_why_the_game_ended() -> None:
+    result = run("replay", str(ROOT / "fixtures" / "games" / "oust-side7.grn"))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1] == (
+        "  2. (seat 2) swap  [the pie rule: seat 2 takes the stone of ply 1 as its own, and "
+        "seat 1 places next; swap e10]"
+    )
+    assert (
+        lines[-1]
+        == "At ply 62, seat 2 (Ben) captured the last stone of seat 1 (Ana): seat 2 (Ben) wins."
+    )
 
 
 def test_replay_at_a_ply_draws_that_position() -> None:
     result = run("replay", str(VALID / "oust-e3-forced-pass.grn"), "--ply", "12")
     assert result.exit_code == 0, result.output
     # docs/rules/oust.md E3: the position before ply 13 (after ply 12).
-    assert result.stdout.splitlines()[1:6] == [
-        "  5      O   .  [O]",
-        "  4    .   X   .   X",
+    assert result.stdout.splitlines()[1:7] == [
+        "           a   b   c",
+        "  5      O   .  [O]  d",
+        "  4    .   X   .   X   e",
         "  3  O   .   O   .   O",
         "  2    O   O   .   X",
         "  1      .   X   O",

@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 
 from gamerec.recorder.codecs import read_records
+from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.judge import validate
-from tests.live.conftest import LiveServer, play_match
+from gamerec.validator.service.match_client import NO_MATCHES
+from tests.live.conftest import LiveServer, create, play_match, sync_stub
 from tests.live.matches import GAMES_AND_SEATS, request, trust_folder
+from tests.service.conftest import ServeProcess
 
 GAMEREC = str(Path(sys.executable).with_name("gamerec"))
 
@@ -146,3 +149,48 @@ def test_gamerec_limits_lists_the_match_service_s_limits() -> None:
     text = done.stdout
     assert "open-matches" in text and "watchers" in text and "request-bytes" in text
     assert re.search(r"request-bytes\s+65,536", text)
+
+
+def test_a_server_without_matches_says_so_to_every_match_command() -> None:
+    """gRPC answers UNIMPLEMENTED (``Method not found!``); each command says what that means."""
+    plain = ServeProcess("--workers", "1", "--processes", "1")
+    try:
+        _say_no_matches(plain.address)
+    finally:
+        plain.kill()
+
+
+def _say_no_matches(address: str) -> None:
+    server = ("--server", address)
+    seat = ("--match", "0123456789abcdef", "--token", "seat_x", "--seat", "1")
+    commands = [
+        ("match", "new", *server, "--game", "oust", "--seat", "a", "--seat", "b"),
+        ("match", "show", "0123456789abcdef", *server),
+        ("match", "list", *server),
+        ("match", "abort", "0123456789abcdef", *server),
+        ("play", *server, *seat),
+        ("bot", *server, *seat, "--policy", "random"),
+    ]
+    for command in commands:
+        done = gamerec(*command)
+        assert (done.returncode, done.stdout) == (2, ""), (command, done.stderr)
+        assert done.stderr == f"gamerec: error: {address}: {NO_MATCHES}\n", command
+    assert "UNIMPLEMENTED" not in NO_MATCHES and "gamerec serve --matches" in NO_MATCHES
+
+
+def test_match_show_says_what_the_swap_did_and_why_the_match_ended(live: LiveServer) -> None:
+    """Issue 34: the pie swap and the end in words (render.ending), as play and replay say them."""
+    created = create(live.address, request("Oust", 2, keyed=False))
+    match_id, tokens = created.match_id, list(created.seat_tokens)
+    stub = sync_stub(live.address)
+    for ply, (token, move) in enumerate(((tokens[0], "g7"), (tokens[1], "swap")), start=1):
+        stub.Play(mpb.PlayRequest(match_id=match_id, token=token, ply=ply, text=move), timeout=30)
+    stub.Resign(mpb.ResignRequest(match_id=match_id, token=tokens[0]), timeout=30)
+    shown = gamerec("match", "show", match_id, "--server", live.address)
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert "last plies  1. g7  2. swap  3. resign" in lines
+    assert (
+        "2. swap: the pie rule: seat 2 takes the stone of ply 1 as its own, and seat 1 places next"
+    ) in lines
+    assert lines[-1] == "ended: Seat 1 (Ana) resigned at ply 3: seat 2 (Ben) wins."

@@ -36,8 +36,13 @@ def state_of(app: PlayApp) -> mpb.MatchState:
 
 
 def notes_text(app: PlayApp) -> str:
-    """The notes under the status, as one text."""
-    return "\n".join(app.notes)
+    """The notes under the status as the screen shows them (the answers to typed lines too)."""
+    return str(app.query_one("#notes").render())
+
+
+def status_text(app: PlayApp) -> str:
+    """The status line as the screen shows it."""
+    return str(app.query_one("#status").render())
 
 
 async def play_my_turns_to_the_end(

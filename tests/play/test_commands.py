@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from gamerec.recorder.errors import GamerecError
+from gamerec.validator.games.registry import GameEntry, entries
 from gamerec.validator.play.commands import (
     Action,
     Command,
@@ -74,6 +78,20 @@ def test_the_hint_lists_every_legal_move_wrapped() -> None:
 
 
 def test_help_names_every_command_word() -> None:
-    text = "\n".join(help_lines())
+    text = "\n".join(help_lines("a cell (g7)"))
     for word in ("?", "resign", "draw", "decline", "abort", "flip", "quit", "help"):
         assert f"\n{word} " in f"\n{text}"
+    assert text.endswith("\na move: a cell (g7)")
+
+
+@pytest.mark.parametrize("entry", entries(), ids=lambda entry: entry.name)
+def test_each_games_help_shows_tokens_of_that_game(entry: GameEntry) -> None:
+    """Every example in a game's words on moves is a token of that game."""
+    examples = re.findall(r"[a-z0-9,]+", " ".join(re.findall(r"\(([^)]*)\)", entry.wording.moves)))
+    tokens = [token for example in examples for token in example.split(",") if token]
+    assert tokens
+    for token in tokens:
+        try:
+            entry.syntax.parse_move(token)
+        except GamerecError as error:
+            assert token == "pass", error  # a special, not a move form

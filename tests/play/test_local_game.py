@@ -7,6 +7,7 @@ server's own referee, its clock the system's.
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,7 +26,15 @@ from gamerec.validator.play.app import MoveInput, PlayApp
 from gamerec.validator.play.table import LocalTable
 from gamerec.validator.players.host import running_engine
 from gamerec.validator.players.movers import EngineMover, Mover, PolicyMover
-from tests.play.driving import notes_text, play_my_turns_to_the_end, state_of, type_line, until
+from gamerec.validator.render.ending import ending_words
+from tests.play.driving import (
+    notes_text,
+    play_my_turns_to_the_end,
+    state_of,
+    status_text,
+    type_line,
+    until,
+)
 from tests.service.conftest import GAMEREC
 
 SIZE = (130, 45)
@@ -67,10 +76,17 @@ async def _test_a_whole_game_against_the_bot_typed_to_its_end(tmp_path: Path) ->
         app = PlayApp(table)
         async with app.run_test(size=SIZE) as pilot:
             await play_my_turns_to_the_end(app, pilot)
-            await until(pilot, lambda: "game over" in notes_text(app), "the result noted")
+            await until(pilot, lambda: "game over" in status_text(app), "the result shown")
             state = state_of(app)
-            shown = str(app.query_one("#status").render())
-            assert shown.startswith("game over: the game ended by its rules")
+            # Why it ended and who won, in words, said once (the status, not the notes too).
+            assert status_text(app) == f"game over: {ending_words(state.ended.record)}"
+            assert re.fullmatch(
+                r"game over: At ply \d+, the (supply|supplies) of seats? .* ran out and the round "
+                r"was played out: .*\(points, the largest group plus twice the stones captured: "
+                r"\d+-\d+\)\.",
+                status_text(app),
+            )
+            assert "game over" not in notes_text(app)
             await type_line(pilot, "quit")
         assert app.return_value is state
     out = tmp_path / "game.grn"
@@ -102,8 +118,40 @@ async def _test_an_illegal_move_shows_the_reason_and_the_seat_tries_again() -> N
             await type_line(pilot, "zz99")
             await until(pilot, lambda: "MALFORMED_MOVE" in notes_text(app), "the second refusal")
             assert state_of(app).plies == 1 and app.my_turn
+            assert "OCCUPIED" not in notes_text(app)  # the newer refusal replaces the older
+            await type_line(pilot, "help")
+            await until(pilot, lambda: "a move: " in notes_text(app), "the help")
+            await play_my_turns_to_the_end(app, pilot, stop_at_ply=3)
+            # The next ply was played: the refusal and the help listing are gone.
+            await until(pilot, lambda: "illegal" not in notes_text(app), "the refusal gone")
+            assert "a move: " not in notes_text(app) and "resign " not in notes_text(app)
             await play_my_turns_to_the_end(app, pilot)
             assert state_of(app).ended.result.termination == pb.TERMINATION_NORMAL
+            assert notes_text(app) == ""
+
+
+def test_the_help_shows_moves_of_the_game_being_played() -> None:
+    asyncio.run(_test_the_help_shows_moves_of_the_game_being_played())
+
+
+async def _test_the_help_shows_moves_of_the_game_being_played() -> None:
+    async with local_table("Oust", "Board=5") as table:
+        app = PlayApp(table)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.my_turn, "the first turn")
+            await type_line(pilot, "help")
+            await until(pilot, lambda: "a move: " in notes_text(app), "the help")
+            shown = notes_text(app)
+            assert "a move: a cell (g7); a turn that captures goes on" in shown
+            assert "b2xb4" not in shown and "xc9" not in shown  # ONE's captures
+            await type_line(pilot, "resign")
+            await until(pilot, lambda: state_of(app).HasField("ended"), "the end")
+            await until(pilot, lambda: "a move: " not in notes_text(app), "the help gone")
+            assert status_text(app) == (
+                "game over: Seat 1 (Ana) resigned at ply 1: seat 2 (gamerec random (seed 7:2)) "
+                "wins."
+            )
+            assert notes_text(app) == "you resigned"
 
 
 def test_hint_completion_flip_and_resign() -> None:
@@ -211,7 +259,11 @@ async def _test_the_running_clock_counts_down_and_the_flag_falls() -> None:
             ended = state_of(app).ended
             assert ended.result.termination == pb.TERMINATION_TIMEOUT
             assert list(ended.result.winners) == [2]
-            assert "game over" in notes_text(app)
+            assert status_text(app) == (
+                "game over: The time of seat 1 (Ana) ran out on ply 1: seat 2 (gamerec random "
+                "(seed 7:2)) wins (fields owned: 0-0)."
+            )
+            assert "game over" not in notes_text(app)
 
 
 ENGINE = [GAMEREC, "engine", "--policy", "greedy"]

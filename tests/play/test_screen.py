@@ -76,6 +76,9 @@ def test_flip_turns_the_rows_upside_down_and_keeps_the_rest() -> None:
     assert rows[-1].lstrip().startswith("1 ")
     flipped_rows = [line for line in flipped if line.lstrip().split(" ")[0].isdigit()]
     assert flipped_rows == rows[::-1]
+    # The letters turn over with the rows: a's line over the top row comes under it.
+    assert upright[0].split()[:2] == ["a", "b"] and upright[1].rstrip().endswith(" h")
+    assert flipped[-2].split()[:2] == ["a", "b"] and flipped[-3].rstrip().endswith(" h")
     assert upright[-1] == flipped[-1] == "to move  seat 2"
 
 
@@ -115,3 +118,19 @@ def test_screen_text_holds_every_part() -> None:
     for part in ("[1]", "> seat 2  Ben (you)  1:00", "  1. b2", "your move, ply 2"):
         assert part in text
     assert text.endswith("seat 1 offered a draw")
+
+
+def test_the_pie_swap_is_said_in_the_plies_and_the_end_in_the_status() -> None:
+    """Issue 34: ``2. swap`` alone said nothing; the resignation's end is said in words."""
+    match, clock = new_match("Oust", 2)
+    match.play(1, 1, "g7", clock.now())
+    match.play(2, 2, "swap", clock.now())
+    assert ply_lines(match.record)[1] == (
+        "  2. swap         seat 2 <  (the pie rule: seat 2 takes the stone of ply 1 as its own, "
+        "and seat 1 places next)"
+    )
+    match.resign(1, clock.now())
+    over = match.state(clock.now())
+    assert (
+        status_line(over, me=1) == "game over: Seat 1 (Ana) resigned at ply 3: seat 2 (Ben) wins."
+    )

@@ -21,6 +21,7 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import match_pb2_grpc as mgrpc
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.judge import validate
+from gamerec.validator.render.ending import ending_words
 from tests.live.conftest import LiveServer, create, sync_stub
 from tests.live.matches import rules
 from tests.play.driving import PATIENCE
@@ -81,10 +82,12 @@ def test_a_whole_game_typed_into_the_real_process(server: LiveServer, tmp_path: 
                 )
                 assert not stub.Play(request, timeout=30).HasField("illegal")
             state = _state_after(stub, match_id, plies)
-        terminal.wait_for(r"game over: the game ended by its rules", seen)
+        said = ending_words(state.ended.record)
+        assert said.startswith("At ply ") and "ran out and the round was played out" in said
+        terminal.wait_for(re.escape(f"game over: {said[:40]}"), seen)
         terminal.type("quit")
         assert terminal.wait() == 0
-        assert f"match {match_id}: the game ended by its rules" in terminal.text
+        assert f"match {match_id}: {said}" in terminal.text
     finally:
         terminal.close()
     (record,) = read_records(str(out))
@@ -147,7 +150,8 @@ def test_a_local_game_against_an_engine_command_quit_at_once() -> None:
         terminal.type("quit")
         assert terminal.wait() == 0
         assert re.search(
-            r"match \w+: the admin aborted the match after ply 1", terminal.text[seen:]
+            r"match \w+: The game was called off after ply 1: it has no result\.",
+            terminal.text[seen:],
         )
     finally:
         terminal.close()

@@ -18,15 +18,17 @@ from gamerec.recorder.notation import format_action
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
 from gamerec.validator.judge import validate
+from gamerec.validator.service.match_client import NO_MATCHES
 from gamerec.validator.verification import verify
 from tests.live.conftest import LiveServer
 from tests.players.engines import GAMEREC, policy
+from tests.service.conftest import ServeProcess
 
 MISBEHAVING = Path(__file__).with_name("misbehaving_engine.py")
 
 
 def _tournament(
-    server: LiveServer, token_file: Path, out: Path, rounds: int, crash: str
+    server: LiveServer | ServeProcess, token_file: Path, out: Path, rounds: int, crash: str
 ) -> subprocess.CompletedProcess[str]:
     crasher = shlex.join([sys.executable, str(MISBEHAVING), "crash", crash])
     return subprocess.run(
@@ -100,3 +102,18 @@ def test_a_server_that_refuses_the_organiser_stops_the_tournament_with_one_line(
         assert not out.exists() or out.stat().st_size == 0  # no game written
     finally:
         server.stop()
+
+
+def test_a_server_without_matches_stops_the_tournament_saying_so(tmp_path: Path) -> None:
+    """Issue 34: gRPC's ``UNIMPLEMENTED: Method not found!`` said as what it means."""
+    plain = ServeProcess("--workers", "1", "--processes", "1")
+    try:
+        token_file = tmp_path / "admin-token"
+        token_file.write_text("tournament-admin\n")
+        out = tmp_path / "event.pbs"
+        refused = _tournament(plain, token_file, out, 1, "none")
+        assert refused.returncode == 2, refused.stderr
+        errors = [line for line in refused.stderr.splitlines() if "error" in line]
+        assert errors == [f"gamerec: error: the match server: {NO_MATCHES}"], refused.stderr
+    finally:
+        plain.kill()

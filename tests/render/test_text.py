@@ -25,14 +25,34 @@ def test_oust_empty_board_is_the_hex_diagram_of_the_rules() -> None:
     found = engine("Oust")
     variant = found.variant(side=3)
     drawing = draw_text(board_model("Oust", variant), found.new_game(variant).position())
-    # docs/rules/oust.md §2.1, side 3, with every cell empty.
-    assert drawing.splitlines()[:5] == [
-        "  5      .   .   .",
-        "  4    .   .   .   .",
+    # docs/rules/oust.md §2.1, side 3, with every cell empty: the rows numbered on the left,
+    # each letter where its diagonal of cells (going up-right) leaves the board.
+    assert drawing.splitlines()[:6] == [
+        "           a   b   c",
+        "  5      .   .   .   d",
+        "  4    .   .   .   .   e",
         "  3  .   .   .   .   .",
         "  2    .   .   .   .",
         "  1      .   .   .",
     ]
+
+
+def test_every_oust_cell_lies_on_its_letters_diagonal_and_its_rows_line() -> None:
+    """Going down-left from a letter, one line and half a cell a step, meets its cells."""
+    found = engine("Oust")
+    for side in (2, 3, 7, 13):
+        variant = found.variant(side=side)
+        model = board_model("Oust", variant)
+        lines = draw_text(model, found.new_game(variant).position()).splitlines()
+        for place in model.sites:
+            letter, number = place.name[0], place.name[1:]
+            row = place.row + 1  # the line of letters comes first
+            at = 4 + place.column * 2 + 1  # the cell's mark, centred in its 4 columns
+            assert lines[row][at] == "." and lines[row][:3].strip() == number, place.name
+            up = 1
+            while lines[row - up][at + 2 * up] == ".":
+                up += 1
+            assert lines[row - up][at + 2 * up] == letter, (side, place.name)
 
 
 def test_one_capture_brackets_the_jump_start_and_landing() -> None:

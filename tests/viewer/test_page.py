@@ -220,3 +220,17 @@ def test_every_variation_is_drawn_as_its_own_line_would_be(
         main = data["lines"][0]["n"]
         for offset, number in enumerate(variation["n"]):
             assert data["nodes"][number]["e"] == data["nodes"][main[at + offset]]["e"]
+
+
+def test_the_verdict_says_why_the_game_ended_and_the_swap_what_it_did() -> None:
+    """Issue 34: the end in words (render.ending), the pie swap in words, as play says them."""
+    record = next(read_records(ROOT / "fixtures" / "games" / "oust-side7.grn"))
+    html = render_html(record)
+    assert (
+        '<dt>Ended</dt><dd class="ending">At ply 62, seat 2 (Ben) captured the last stone of '
+        "seat 1 (Ana): seat 2 (Ben) wins.</dd>"
+    ) in html
+    swap = re.search(r'<span class="token">swap</span></a><span class=said>([^<]*)</span>', html)
+    assert swap is not None and swap.group(1).startswith("the pie rule: seat 2 takes the stone")
+    going_on = next(read_records(ROOT / "fixtures" / "valid" / "oust-e2-two-groups.grn"))
+    assert "<dt>Ended</dt>" not in render_html(going_on)

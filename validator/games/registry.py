@@ -65,6 +65,28 @@ class Annotation(NamedTuple):
     threshold: int
 
 
+#: How a seat is named in a sentence (``seat 2 (Ben)``), given its number.
+Who = Callable[[int], str]
+
+
+class Wording(NamedTuple):
+    """How a game's ends, scores, special plies and moves are said in words (``render.ending``).
+
+    Attributes:
+        rules_end: why the rules ended a finished game, from its final state, as a clause
+            (``seat 2 (Ben) captured the last stone of seat 1 (Ana)``); ``who`` names a seat.
+        scores: what the scores count, or ``""`` when they say only who won (Oust's 1-0).
+        specials: what a special ply does, by its token (Oust's ``swap``: the pie rule).
+        moves: how a move is typed, with examples of the game's own tokens (``gamerec play``'s
+            help).
+    """
+
+    rules_end: Callable[[GameState[Any], Who], str]
+    scores: str
+    specials: dict[str, str]
+    moves: str
+
+
 class GameEntry(NamedTuple):
     """Everything generic code needs to know about one game.
 
@@ -77,6 +99,7 @@ class GameEntry(NamedTuple):
         move_of: the engine move of a record move, read straight from its fields; None when
             the move is not a plain move of the game (another game's, a special the game
             does not have, a place with no name), which only the token path can name.
+        wording: how its ends, scores and special plies are said in words.
     """
 
     syntax: GameSyntax
@@ -85,6 +108,7 @@ class GameEntry(NamedTuple):
     annotation: Annotation
     board_model: Callable[[Any], BoardModel]
     move_of: Callable[[pb.Move], Any]
+    wording: Wording
 
     @property
     def name(self) -> str:
@@ -135,6 +159,15 @@ class GameEntry(NamedTuple):
             if option.is_set(message):
                 values[option.tag] = option.value_of(getattr(message, option.field))
         return values
+
+
+def seats_text(seats: Sequence[int], who: Who) -> str:
+    """``seat 1 (Ana)``, ``seats 1 (Ana) and 3 (Cy)``: seats named in a sentence."""
+    named = [who(seat) for seat in seats]
+    if len(named) < 2:
+        return "".join(named)
+    plain = [name.removeprefix("seat ") for name in named]
+    return "seats " + ", ".join(plain[:-1]) + " and " + plain[-1]
 
 
 def lead(values: Sequence[int], seat: int) -> int:

@@ -5,7 +5,10 @@ asks for the match's state after each batch of them, shows it, counts the runnin
 every tenth of a second, and carries out what the person types (:mod:`.commands`). Tab
 completes a move, and the input suggests the rest of a legal move as it is typed.
 :attr:`PlayApp.state` is the match as last read; the app returns it when the person quits.
-The ``?`` listing (:attr:`PlayApp.hint`) stays under the notes until the next move.
+Under the status come the notes (what the match did: draw offers, outages), then the
+answers to what the person typed (an illegal move, the help listing, the ``?`` listing of
+:attr:`PlayApp.hint`), which stay only until the next ply is played or the game ends; the end
+itself is the status line's (``render.ending``), said once.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
 from gamerec.v1 import match_pb2 as mpb
+from gamerec.validator.games.registry import entry_of
 from gamerec.validator.play.commands import (
     Action,
     Command,
@@ -36,7 +40,6 @@ from gamerec.validator.play.commands import (
 from gamerec.validator.play.screen import (
     board_picture,
     ply_lines,
-    result_line,
     seat_lines,
     status_line,
     title_line,
@@ -120,6 +123,7 @@ class PlayApp(App[mpb.MatchState | None]):
         self.flipped = False
         self.decided: tuple[str, ...] = ()
         self.notes: list[str] = []
+        self.answers: list[str] = []
         self.hint: list[str] = []
         self.last_event = 0
         self._dirty = asyncio.Event()
@@ -168,7 +172,7 @@ class PlayApp(App[mpb.MatchState | None]):
         self.draw_seats()
         self.query_one("#plies", Static).update("\n".join(ply_lines(state.record, 12)) or "")
         self.query_one("#status", Static).update(status_line(state, self.table.seat, self.decided))
-        shown = [*self.notes[-NOTES_KEPT:], *self.hint]
+        shown = [*self.notes[-NOTES_KEPT:], *self.answers, *self.hint]
         self.query_one("#notes", Static).update(Text("\n".join(shown)))
 
     def draw_seats(self) -> None:
@@ -178,9 +182,17 @@ class PlayApp(App[mpb.MatchState | None]):
             self.query_one("#seats", Static).update(Text("\n".join(lines)))
 
     def note(self, *lines: str) -> None:
-        """Add lines to the notes under the status."""
+        """Add lines to the notes under the status (what the match did: they stay)."""
         self.notes.extend(lines)
         del self.notes[:-NOTES_KEPT]
+        self.draw()
+
+    def answer(self, *lines: str) -> None:
+        """Show the answer to what the person typed (an illegal move, the help listing...).
+
+        Answers stay under the notes until the next ply is played or the game ends.
+        """
+        self.answers = list(lines)
         self.draw()
 
     # -- following the match --------------------------------------------------------------------
@@ -210,8 +222,9 @@ class PlayApp(App[mpb.MatchState | None]):
         line = event_note(event, self.table.seat)
         if line:
             self.note(line)
-        if event.WhichOneof("kind") == "move":
-            self.decided, self.hint = (), []  # the listing was of the position before
+        if event.WhichOneof("kind") in ("move", "ended"):
+            # The listing, the help and the refusals were of the position before.
+            self.decided, self.hint, self.answers = (), [], []
         self._dirty.set()
 
     @work(exclusive=False, group="state")
@@ -252,9 +265,9 @@ class PlayApp(App[mpb.MatchState | None]):
         try:
             await self.carry_out(command)
         except TableRefusedError as refused:
-            self.note(f"refused: {refused}")
+            self.answer(f"refused: {refused}")
         except TableLostError as lost:
-            self.note(f"{lost}; type it again")
+            self.answer(f"{lost}; type it again")
 
     async def carry_out(self, command: Command) -> None:
         """Do what a command asks.
@@ -270,7 +283,7 @@ class PlayApp(App[mpb.MatchState | None]):
             self.flipped = not self.flipped
             self.draw()
         elif action is Action.HELP:
-            self.note(*help_lines())
+            self.answer(*help_lines(self.moves_help()))
         elif action is Action.HINT:
             self._hint()
         elif action is Action.MOVE:
@@ -278,10 +291,15 @@ class PlayApp(App[mpb.MatchState | None]):
         elif action is not Action.NOTHING:
             await self._seat_command(action)
 
+    def moves_help(self) -> str:
+        """How a move of the game being played is typed (its registry entry's words)."""
+        entry = entry_of(self.state.record.rules.game) if self.state is not None else None
+        return entry.wording.moves if entry is not None else "a move in the game's notation"
+
     def _hint(self) -> None:
         state = self.state
         if state is None or not state.to_move:
-            self.note("no one is to move")
+            self.answer("no one is to move")
             return
         lines = hint_lines(state.legal_moves, self.decided)
         if state.to_move != self.table.seat:
@@ -309,10 +327,10 @@ class PlayApp(App[mpb.MatchState | None]):
         """
         state = self.state
         if state is None or not state.to_move:
-            self.note("the match is not being played")
+            self.answer("the match is not being played")
             return
         if not self.my_turn:
-            self.note(f"it is seat {state.to_move}'s turn, not yours")
+            self.answer(f"it is seat {state.to_move}'s turn, not yours")
             return
         decided = (*self.decided, *decisions)
         try:
@@ -320,19 +338,19 @@ class PlayApp(App[mpb.MatchState | None]):
         except TableRefusedError as refused:
             if state.illegal_move_policy == mpb.ILLEGAL_MOVE_POLICY_FORFEIT:
                 self.decided = ()
-                self.note(f"not sent (an illegal move forfeits this match): {refused}")
+                self.answer(f"not sent (an illegal move forfeits this match): {refused}")
                 return
             checked = None
         self.hint = []
         if checked is not None and not checked.turn_complete:
             self.decided = decided
             self.state, self.read_at = checked, self.clock()
-            self.note(f"placed {','.join(decided)}: place again (? lists the placements)")
+            self.answer(f"placed {','.join(decided)}: place again (? lists the placements)")
             return
         self.decided = ()
         answer = await self.table.play(state.plies + 1, ",".join(decided))
         if answer.illegal is not None:
-            self.note(f"illegal: {answer.illegal.code}: {answer.illegal.message}; try again")
+            self.answer(f"illegal: {answer.illegal.code}: {answer.illegal.message}; try again")
             self._dirty.set()
 
 
@@ -358,5 +376,4 @@ _EVENT_NOTES: Final[dict[str, Callable[[mpb.MatchEvent, Callable[[int], str]], s
     "outage": lambda event, who: (
         f"the server was down during ply {event.outage.ply}; that time is charged to no one"
     ),
-    "ended": lambda event, who: f"game over: {result_line(event.ended)}",
 }

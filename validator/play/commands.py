@@ -2,8 +2,9 @@
 
 A line is a command word (``resign``, ``draw``, ``decline``, ``abort``, ``flip``, ``quit``,
 ``help``), ``?`` (list the legal moves), or a move in the game's notation (docs/notation.md):
-a whole ply (``b2xb4``), or in Oust the placements of a turn joined by ``,`` (``e5,f5``),
-which may also be typed one placement at a time. Words are read in any case; a move is
+a whole ply (ONE's ``b2xb4``), or in Oust the placements of a turn joined by ``,``
+(``e5,f5``), which may also be typed one placement at a time. How the game being played
+writes its moves is its registry entry's (``Wording.moves``). Words are read in any case; a move is
 passed on as typed (the referee reads it and names what is wrong with it).
 """
 
@@ -73,12 +74,10 @@ def read_command(line: str) -> Command:
     return Command(Action.MOVE, decisions)
 
 
-def help_lines() -> list[str]:
-    """One line per command word, then how moves are typed."""
+def help_lines(moves: str) -> list[str]:
+    """One line per command word, then how a move of the game is typed (``moves``)."""
     lines = [f"{word:<8} {what}" for word, (_, what) in WORDS.items()]
-    lines.append(
-        "a move in the game's notation (b2xb4); a turn of placements as e5,f5 or one at a time"
-    )
+    lines.append(f"a move: {moves}")
     return lines
 
 

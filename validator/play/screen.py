@@ -27,6 +27,7 @@ from rich.text import Text
 from gamerec.recorder.notation import format_action, game_label
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.render.ending import match_ending, special_words
 from gamerec.validator.render.model import BoardModel
 from gamerec.validator.render.scene import scene_at
 from gamerec.validator.render.svg import SEAT_COLOURS
@@ -69,10 +70,12 @@ def board_picture(record: pb.GameRecord, flipped: bool = False) -> Text:
 
 
 def _board_rows(model: BoardModel) -> range:
-    """Which lines of the text picture are board rows (the rest: labels and status)."""
+    """Which lines of the text picture are board rows (the rest: column labels and status).
+
+    Lines of edge labels (Oust's letters) count as rows: they turn over with the board.
+    """
     first = 1 if model.text.column_labels else 0
-    rows = len(model.text.row_labels)
-    return range(first, first + rows)
+    return range(first, first + len(model.text.grid_rows))
 
 
 def _flipped(model: BoardModel, lines: list[str], rows: range) -> list[str]:
@@ -175,14 +178,17 @@ def ply_lines(record: pb.GameRecord, last: int = 0) -> list[str]:
     lines = []
     for ply, move in shown:
         mark = f" {LAST_MARK}" if ply == len(plies) else ""
-        lines.append(f"{ply:>3}. {format_action(move):<12} seat {move.seat}{mark}")
+        token = format_action(move)
+        said = special_words(record.rules.game, token)
+        line = f"{ply:>3}. {token:<12} seat {move.seat}{mark}"
+        lines.append(f"{line}  ({said})" if said else line)
     return lines
 
 
 def status_line(state: mpb.MatchState, me: int, decided: Sequence[str] = ()) -> str:
     """Whose turn it is (with the placements typed so far), a draw on offer, or the end."""
     if state.HasField("ended"):
-        return f"game over: {state.ended.reason}"
+        return f"game over: {match_ending(state.ended)}"
     if not state.to_move:
         return f"the match is {_STATUS_WORDS.get(state.status, 'not open')}"
     ply = state.plies + 1
@@ -205,14 +211,6 @@ def title_line(state: mpb.MatchState) -> str:
     game = game_label(state.record.rules.game)
     clock = state.time_control or "-"
     return f"{game}  match {state.match_id}  clock {clock}"
-
-
-def result_line(ended: mpb.MatchEnded) -> str:
-    """The end in one line: the reason, and the scores when there are some."""
-    scores = list(ended.result.scores)
-    counted = scores and ended.status != mpb.MATCH_STATUS_ABORTED
-    tail = f" (scores {'-'.join(map(str, scores))})" if counted else ""
-    return f"{ended.reason}{tail}"
 
 
 def screen_text(

@@ -139,12 +139,24 @@ class TextLayout:
         column_labels: the labels over the columns (one per whole cell), or ``()``.
         cell_width: the characters of one cell.
         gap: spaces between a row label (right-aligned in 3 characters) and the grid.
+        edge_labels: labels written in the grid itself, each ``(row, column, text)`` at a
+            row and half-cell column as a site's (row -1: a line above the top row; the
+            number of rows: a line below the last). Oust's letters: each written where its
+            diagonal of cells would go on past the board's edge.
     """
 
     row_labels: tuple[str, ...]
     column_labels: tuple[str, ...]
     cell_width: int
     gap: int
+    edge_labels: tuple[tuple[int, int, str], ...] = ()
+
+    @property
+    def grid_rows(self) -> range:
+        """The grid's rows, the lines of edge labels above or below the board included."""
+        rows = [row for row, _, _ in self.edge_labels]
+        count = len(self.row_labels)
+        return range(min([0, *rows]), max([count - 1, *rows]) + 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,10 +2,11 @@
 
 The model places every site in a text grid (its row and its column in half cells): ONE one row
 per ring, Aronda one row per ring with the centre last, Oust the hex-hex diagram of
-docs/rules/oust.md, and Oh-Wah-Ree a table of the pits with their owners and stones. Seat 1 is
-``1`` (Oust ``X``), seat 2 ``2`` (Oust ``O``), and so on; an empty place is ``.``; Aronda
-writes ``#1`` for a field owned by seat 1 and ``2:1`` for the pieces of each seat. Brackets
-mark the places of the last ply.
+docs/rules/oust.md (rows numbered on the left, each letter where its diagonal of cells leaves
+the board, at the top or the upper right), and Oh-Wah-Ree a table of the pits with their
+owners and stones. Seat 1 is ``1`` (Oust ``X``), seat 2 ``2`` (Oust ``O``), and so on; an
+empty place is ``.``; Aronda writes ``#1`` for a field owned by seat 1 and ``2:1`` for the
+pieces of each seat. Brackets mark the places of the last ply.
 """
 
 from __future__ import annotations
@@ -66,13 +67,16 @@ def _grid(
     layout = model.text
     width = layout.cell_width
     margin = " " * (LABEL_WIDTH + layout.gap)
-    rows: list[dict[int, str]] = [{} for _ in layout.row_labels]
+    rows: dict[int, dict[int, str]] = {row: {} for row in layout.grid_rows}
     for place, site in zip(model.sites, position.sites, strict=True):
         rows[place.row][place.column] = _mark(cell_text(model, site), site.name, highlight, width)
+    for row, column, text in layout.edge_labels:
+        rows[row][column] = text.center(width)
     lines = []
     if layout.column_labels:
         lines.append(margin + "".join(label.center(width) for label in layout.column_labels))
-    for label, cells in zip(layout.row_labels, rows, strict=True):
+    for row, cells in rows.items():
+        label = layout.row_labels[row] if 0 <= row < len(layout.row_labels) else ""
         lines.append(f"{label:>{LABEL_WIDTH}}{' ' * layout.gap}{_row_text(cells, width)}")
     return lines
 

@@ -53,6 +53,24 @@ LONGEST_PAUSE: Final = 1.0
 PATIENCE_SECONDS: Final = 120.0
 
 
+#: What an UNIMPLEMENTED status from MatchService means: the server serves no live matches.
+NO_MATCHES: Final = (
+    "this server has no live matches (it was started without --matches); start one that "
+    "has them with: gamerec serve --matches FILE.db"
+)
+
+
+def refusal_text(code: grpc.StatusCode | None, details: str) -> str:
+    """A MatchService call's failure in one line: ``CODE: details``, or :data:`NO_MATCHES`.
+
+    A server started without ``--matches`` has no MatchService, so gRPC itself answers every
+    call with UNIMPLEMENTED (``Method not found!``): that is said in words.
+    """
+    if code is grpc.StatusCode.UNIMPLEMENTED:
+        return NO_MATCHES
+    return f"{code.name if code is not None else 'ERROR'}: {details}"
+
+
 class BotError(Exception):
     """A bot that cannot go on: a call refused for a reason the match does not explain."""
 

@@ -24,6 +24,7 @@ from gamerec.recorder.signing import fingerprint, public_bytes
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import match_pb2_grpc as mgrpc
 from gamerec.validator.play.table import PlayAnswer, TableLostError, TableRefusedError
+from gamerec.validator.service.match_client import NO_MATCHES
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -208,4 +209,6 @@ def _table_error(error: grpc.aio.AioRpcError) -> GamerecError:
     details = error.details() or code.name
     if code in _LOST:
         return TableLostError(f"the server is out of reach ({code.name}): {details}")
+    if code is grpc.StatusCode.UNIMPLEMENTED:
+        return TableRefusedError(NO_MATCHES, reason=code.name)
     return TableRefusedError(details, reason=code.name)

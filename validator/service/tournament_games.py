@@ -29,7 +29,7 @@ from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.players.clocks import ClockState
 from gamerec.validator.players.engine_game import EngineGame
 from gamerec.validator.players.movers import Choice, Mover, UnstartedEngine
-from gamerec.validator.service.match_client import BotError
+from gamerec.validator.service.match_client import BotError, refusal_text
 from gamerec.validator.service.mover_seat import MoverSeat
 from gamerec.validator.service.transport import ClientTransport
 
@@ -97,7 +97,8 @@ class MatchServer:
         try:
             return await self._play(request, movers, opening)
         except grpc.aio.AioRpcError as error:
-            raise BotError(f"the match server: {error.code().name}: {error.details()}") from None
+            failure = refusal_text(error.code(), error.details() or "")
+            raise BotError(f"the match server: {failure}") from None
 
     async def _play(
         self, request: mpb.CreateMatchRequest, movers: Sequence[Mover], opening: Sequence[str]

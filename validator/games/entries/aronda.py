@@ -6,12 +6,20 @@ table's illustrative angles, with each field's capacity.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from gamerec.recorder.syntax.aronda import SYNTAX
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import aronda
-from gamerec.validator.games.registry import Annotation, Citation, GameEntry, score_lead
+from gamerec.validator.games.protocol import GameState
+from gamerec.validator.games.registry import (
+    Annotation,
+    Citation,
+    GameEntry,
+    Who,
+    Wording,
+    score_lead,
+)
 
 if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
     from gamerec.validator.render.model import (
@@ -129,6 +137,20 @@ def move_of(move: pb.Move) -> aronda.Move | None:
 
 
 #: Aronda in the registry. A ply is clearly worse when it loses two fields.
+def rules_end(state: GameState[Any], who: Who) -> str:
+    """Why Aronda's rules ended the game (§6.1, §6.2), from the engine's ``ending``."""
+    assert isinstance(state, aronda.ArondaState)
+    winners = state.winners()
+    winner = winners[0] if len(winners) == 1 else 0
+    if state.ending == "thirteen-fields" and winner:
+        return f"{who(winner)} owns {state.scores()[winner - 1]} fields (13 are enough to win)"
+    if state.ending == "blocked" and winner:
+        return f"{who(3 - winner)} had no legal field at the start of its turn"
+    if state.ending == "second-piece" and winner:
+        return f"the second piece of {who(3 - winner)} had no legal field (SecondPiece lose)"
+    return "both seats passed in a row (Supply pass), so the seat owning more fields wins"
+
+
 ENTRY: Final = GameEntry(
     syntax=SYNTAX,
     engine=aronda.ENGINE,
@@ -138,4 +160,11 @@ ENTRY: Final = GameEntry(
     annotation=Annotation(value=score_lead, threshold=2),
     board_model=board_model,
     move_of=move_of,
+    wording=Wording(
+        rules_end=rules_end,
+        scores="fields owned",
+        specials={},
+        moves="a turn of one or two fields joined by , (o1, o1,o3, m2,m2); pass where the "
+        "variant allows it",
+    ),
 )

@@ -13,7 +13,15 @@ from gamerec.recorder.syntax.ohwahree import SYNTAX
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import ohwahree
 from gamerec.validator.games.protocol import GameState
-from gamerec.validator.games.registry import Annotation, Citation, GameEntry, lead
+from gamerec.validator.games.registry import (
+    Annotation,
+    Citation,
+    GameEntry,
+    Who,
+    Wording,
+    lead,
+    seats_text,
+)
 
 if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
     from gamerec.validator.render.model import (
@@ -163,6 +171,22 @@ def move_of(move: pb.Move) -> ohwahree.Move | None:
 
 
 #: capture of 2 or 3 stones.
+def rules_end(state: GameState[Any], who: Who) -> str:
+    """Why Oh-Wah-Ree's rules ended the game (§6.1 two seats, §6.2 three or four)."""
+    assert isinstance(state, ohwahree.OhWahReeState)
+    if state.seats > 2:
+        return "two seats in a row had no stone in their pits and could not move"
+    owners = ohwahree.pit_owners(state.seats)
+    empty = [
+        seat
+        for seat in range(1, state.seats + 1)
+        if not any(
+            stones for stones, owner in zip(state.pits, owners, strict=True) if owner == seat
+        )
+    ]
+    return f"{seats_text(empty, who)} had no stone left in its pits at its turn"
+
+
 ENTRY: Final = GameEntry(
     syntax=SYNTAX,
     engine=ohwahree.ENGINE,
@@ -172,4 +196,10 @@ ENTRY: Final = GameEntry(
     annotation=Annotation(value=store_lead, threshold=4),
     board_model=board_model,
     move_of=move_of,
+    wording=Wording(
+        rules_end=rules_end,
+        scores="stones in store and own pits",
+        specials={},
+        moves="the pit to sow from (4), with the direction where you may choose it (4ccw, 4cw)",
+    ),
 )

@@ -8,12 +8,21 @@ their innermost point to their outermost.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from gamerec.recorder.syntax.one import SYNTAX
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import one
-from gamerec.validator.games.registry import Annotation, Citation, GameEntry, score_lead
+from gamerec.validator.games.protocol import GameState
+from gamerec.validator.games.registry import (
+    Annotation,
+    Citation,
+    GameEntry,
+    Who,
+    Wording,
+    score_lead,
+    seats_text,
+)
 
 if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
     from gamerec.validator.render.model import (
@@ -125,6 +134,14 @@ def move_of(move: pb.Move) -> one.Move | None:
 
 
 #: as much in groups.
+def rules_end(state: GameState[Any], who: Who) -> str:
+    """Why ONE's rules ended the game (§6.1, §6.2): a supply ran out, the round played out."""
+    assert isinstance(state, one.OneState)
+    empty = [seat for seat, left in enumerate(state.supplies, start=1) if not left]
+    supply = "supply" if len(empty) == 1 else "supplies"
+    return f"the {supply} of {seats_text(empty, who)} ran out and the round was played out"
+
+
 ENTRY: Final = GameEntry(
     syntax=SYNTAX,
     engine=one.ENGINE,
@@ -132,4 +149,11 @@ ENTRY: Final = GameEntry(
     annotation=Annotation(value=score_lead, threshold=2),
     board_model=board_model,
     move_of=move_of,
+    wording=Wording(
+        rules_end=rules_end,
+        scores="points, the largest group plus twice the stones captured",
+        specials={},
+        moves="a point to place on (c7), or a capture: the jumping stone's point and each "
+        "landing point, joined by x (c7xc9, c7xc9xa5)",
+    ),
 )

@@ -16,7 +16,14 @@ from gamerec.recorder.syntax.oust import SYNTAX
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games import oust
 from gamerec.validator.games.protocol import GameState, IllegalMoveError, VariantError
-from gamerec.validator.games.registry import Annotation, Citation, GameEntry, lead
+from gamerec.validator.games.registry import (
+    Annotation,
+    Citation,
+    GameEntry,
+    Who,
+    Wording,
+    lead,
+)
 
 if TYPE_CHECKING:  # the board model is needed for pictures only: loaded there
     from gamerec.validator.render.model import (
@@ -72,6 +79,7 @@ def board_model(variant: oust.OustVariant) -> BoardModel:
         column_labels=(),
         cell_width=4,
         gap=1,
+        edge_labels=letter_labels(side),
     )
     return BoardModel(
         game=SYNTAX.name,
@@ -83,6 +91,20 @@ def board_model(variant: oust.OustVariant) -> BoardModel:
         label_size=min(max(radius * 0.4, 11.0), 16.0),
         marks=MARKS,
     )
+
+
+def letter_labels(side: int) -> tuple[tuple[int, int, str], ...]:
+    """Each letter in the text grid one cell up-right of its diagonal's top cell.
+
+    A letter's cells run up-right (docs/rules/oust.md §2.1), so its label goes where the
+    diagonal would go on past the board: over the top row for ``a``.., at the right end of
+    the upper rows for the letters after. Row and column as the sites' (``board_model``).
+    """
+    labels = []
+    for u in range(2 * side - 1):
+        v = min(3 * side - 3 - u, 2 * side - 2) + 1
+        labels.append((2 * side - 2 - v, 2 * u + v - (side - 1), chr(ord("a") + u)))
+    return tuple(labels)
 
 
 def stones_lead(state: GameState[Any], seat: int) -> int:
@@ -156,6 +178,15 @@ def ludii_steps(record: pb.GameRecord) -> list[LudiiStep]:
     return steps
 
 
+def rules_end(state: GameState[Any], who: Who) -> str:
+    """Why Oust's rules ended the game (§6.1, §6.2)."""
+    assert isinstance(state, oust.OustState)
+    winners = state.winners()
+    if state.end_reason == "capture" and winners:
+        return f"{who(winners[0])} captured the last stone of {who(3 - winners[0])}"
+    return "neither seat had a legal placement left (both seats blocked)"
+
+
 ENGINE: Final = oust.ENGINE
 
 
@@ -167,5 +198,15 @@ ENTRY: Final = GameEntry(
     annotation=Annotation(value=stones_lead, threshold=2),
     board_model=board_model,
     move_of=move_of,
+    wording=Wording(
+        rules_end=rules_end,
+        scores="",
+        specials={
+            "swap": "the pie rule: seat 2 takes the stone of ply 1 as its own, and seat 1 "
+            "places next",
+        },
+        moves="a cell (g7); a turn that captures goes on: its placements joined by , "
+        "(e5,f5,k9) or typed one at a time",
+    ),
 )
 register_steps(SYNTAX.game, ludii_steps)

@@ -20,10 +20,12 @@ from importlib import resources
 from typing import Any
 
 from gamerec.recorder.summary import RecordSummary, summarize
+from gamerec.recorder.syntax import GameValue
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.identity import RulesError, RulesIdentity, identify
 from gamerec.validator.judge import format_scores, format_seats, termination_word, validate
+from gamerec.validator.render.ending import ending_words, special_words
 from gamerec.validator.render.svg import (
     PADDING,
     SEAT_COLOURS,
@@ -111,7 +113,7 @@ def view_page(record: pb.GameRecord, *, label: str = "", index_href: str = "") -
         _board_panel(tree, identity, verdict),
         '<div class="side">',
         _verdict_html(record, summary, verdict, identity),
-        _moves_html(tree) if tree is not None else "",
+        _moves_html(tree, record.rules.game) if tree is not None else "",
         "</div></main>",
         _data_script(tree, verdict) if tree is not None else "",
         "</body></html>",
@@ -335,10 +337,12 @@ def _verdict_html(
 ) -> str:
     word = "valid" if verdict.valid else "invalid"
     findings = "".join(_finding_item(finding, identity) for finding in verdict.errors)
+    said = ending_words(record) if identity is not None else ""
+    ended = f'<dt>Ended</dt><dd class="ending">{escape(said)}</dd>' if said else ""
     return (
         f'<section id="verdict" class="verdict {word}" aria-labelledby="verdict-title">'
         f'<h2 id="verdict-title">Verdict: <span class="word">{word.upper()}</span></h2>'
-        f"<dl><dt>Claimed</dt><dd>{escape(_claimed_text(summary))}</dd>"
+        f"<dl>{ended}<dt>Claimed</dt><dd>{escape(_claimed_text(summary))}</dd>"
         f"<dt>Computed</dt><dd>{escape(_computed_text(verdict))}</dd>"
         f"<dt>Plies</dt><dd>{verdict.plies_replayed} replayed of {len(record.moves)}</dd></dl>"
         f"{f'<ol class=findings>{findings}</ol>' if findings else ''}</section>"
@@ -370,14 +374,14 @@ def fragment_of(tree: Tree, number: int) -> str:
     return f"ply={node.ply}" if node.line == 0 else f"line={node.line}&ply={node.ply}"
 
 
-def _moves_html(tree: Tree) -> str:
+def _moves_html(tree: Tree, game: GameValue) -> str:
     return (
         '<nav id="moves" class="moves" aria-label="Moves"><h2>Moves</h2>'
-        f"{''.join(_line_html(tree, 0))}</nav>"
+        f"{''.join(_line_html(tree, 0, game))}</nav>"
     )
 
 
-def _line_html(tree: Tree, line: int) -> Iterator[str]:
+def _line_html(tree: Tree, line: int, game: GameValue) -> Iterator[str]:
     """A line as a list; after each move, the variations that replace it.
 
     The variations of a move start from the position before it, the node before the move
@@ -386,16 +390,16 @@ def _line_html(tree: Tree, line: int) -> Iterator[str]:
     numbers = tree.lines[line].nodes
     yield f'<ol class="line{" main" if line == 0 else " variation"}">'
     for position, number in enumerate(numbers):
-        yield f"<li>{_move_link(tree, number)}</li>"
+        yield f"<li>{_move_link(tree, number, game)}</li>"
         if position:
             for variation in tree.nodes[numbers[position - 1]].branches:
                 yield '<li class="branch">'
-                yield from _line_html(tree, variation)
+                yield from _line_html(tree, variation, game)
                 yield "</li>"
     yield "</ol>"
 
 
-def _move_link(tree: Tree, number: int) -> str:
+def _move_link(tree: Tree, number: int, game: GameValue) -> str:
     node = tree.nodes[number]
     href = f"#{fragment_of(tree, number)}"
     if node.move is None and node.finding is None:
@@ -404,6 +408,7 @@ def _move_link(tree: Tree, number: int) -> str:
     token = node.finding.move if node.finding is not None else node.scene.token
     move = node.move or pb.Move()
     glyph, clock, comment = glyph_text(move), clock_text(move), move.comment
+    said = special_words(game, token) if node.finding is None else ""
     wrong = " wrong" if node.finding is not None else ""
     return (
         f'<a class="mv{wrong}" id="node-{number}" href="{href}">'
@@ -412,6 +417,7 @@ def _move_link(tree: Tree, number: int) -> str:
         f'</span> <span class="token">{escape(token)}{escape(glyph)}</span>'
         f"{f' <span class=clock>{escape(clock)}</span>' if clock else ''}"
         f"{' <span class=refused>refused</span>' if wrong else ''}</a>"
+        f"{f'<span class=said>{escape(said)}</span>' if said else ''}"
         f"{f'<span class=comment>{escape(comment)}</span>' if comment else ''}"
     )
 
