@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.inputs import file_kind
 from gamerec.validator.service.principal import Role
 from gamerec.validator.service.transport import unsendable
 
@@ -163,8 +164,9 @@ def _read_checked(path: str, role: Role) -> bytes:
         with open(descriptor, "rb") as stream:
             status = os.fstat(descriptor)
             if not stat.S_ISREG(status.st_mode):
+                kind = file_kind(status.st_mode)
                 raise TokenFileError(
-                    f"{path}: the {role} tokens must be a regular file, not {_kind(status.st_mode)}"
+                    f"{path}: the {role} tokens must be a regular file, not {kind}"
                 )
             _check_owner_and_mode(path, role, status)
             data = stream.read(MAX_TOKEN_FILE_BYTES + 1)
@@ -197,12 +199,3 @@ def _check_owner_and_mode(path: str, role: Role, status: os.stat_result) -> None
             f"{path}: the {role} tokens belong to user {status.st_uid}, neither this "
             f"server's user ({user}) nor root; refused, as ssh refuses such a key file"
         )
-
-
-def _kind(mode: int) -> str:
-    kinds = (
-        (stat.S_ISFIFO, "a named pipe"),
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISSOCK, "a socket"),
-    )
-    return next((name for test, name in kinds if test(mode)), "a device")
