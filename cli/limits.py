@@ -58,7 +58,8 @@ def limits() -> None:
     code 2), and the records after it are still read. The match service's limits follow
     (gamerec serve --matches takes --match-limit NAME=N), then the limits per client of
     gamerec serve (--client-limit NAME=N): a call past one is refused with
-    RESOURCE_EXHAUSTED and the delay to wait in its google.rpc.RetryInfo.
+    RESOURCE_EXHAUSTED and the delay to wait in its google.rpc.RetryInfo. Last, the engine
+    protocol's bounds on a line (docs/engine-protocol.md), which no option changes.
     """
     for number, table in enumerate(limit_tables()):
         if number:
@@ -127,4 +128,18 @@ def limit_tables() -> tuple[LimitTable, ...]:
             "operating.md",
             client_limit_rows,
         ),
+        LimitTable(
+            "Engine protocol",
+            "Engine protocol lines (docs/engine-protocol.md; fixed by the protocol):",
+            "",
+            "engine-protocol.md",
+            engine_limit_rows,
+        ),
     )
+
+
+def engine_limit_rows() -> list[tuple[str, str, str]]:
+    """The engine protocol's bounds on a line as ``gamerec limits`` lists them."""
+    from gamerec.validator.players.bounds import BOUNDS
+
+    return [(name, f"{value:,}", meaning) for name, value, meaning in BOUNDS]

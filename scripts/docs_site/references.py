@@ -586,13 +586,9 @@ def limits_page() -> str:
         "",
     ]
     for table in limit_tables():
-        how = f"change one with `{table.option}`" if table.option else "fixed"
+        said = one_line(table.title.rstrip(":")) or f"Change one with `{table.option}`"
+        lines += [f"## {table.heading}", "", f"{said}; [more]({_guide(table.guide)}).", ""]
         lines += [
-            f"## {table.heading}",
-            "",
-            f"{one_line(table.title.rstrip(':')) or table.heading}: {how}; "
-            f"[more]({_guide(table.guide)}).",
-            "",
             "| limit | default | what it bounds |",
             "| --- | --: | --- |",
         ]
