@@ -1,6 +1,9 @@
 """``gamerec limits``: the limits on what one record may hold, their defaults and meanings.
 
-Then the match service's (``gamerec serve --matches``; docs/live.md).
+Then the match service's (``gamerec serve --matches``; docs/live.md), the limits per client
+of ``gamerec serve`` (docs/operating.md) and the engine protocol's bounds on a line
+(docs/engine-protocol.md): every table of :func:`limit_tables`, which the docs' limits
+reference prints too, so that a table added there shows in both.
 """
 
 from __future__ import annotations
