@@ -25,9 +25,12 @@ def engine(
 
     It speaks the engine protocol (docs/engine-protocol.md): a host sends gep 1, newgame,
     position and go; the engine answers with its move. Every game and seat count gamerec
-    knows is played; the same seed and position always give the same move. It exits after
-    quit or at the end of its input.
+    knows is played; the same seed and position always give the same move. A line longer
+    than 2 MiB (gamerec limits: host-line-bytes), or not UTF-8, is answered with error and
+    skipped, read in pieces so that memory stays small. It exits after quit or at the end
+    of its input.
     """
+    from gamerec.validator.players.bounds import read_lines
     from gamerec.validator.players.policy_engine import serve
 
     def write(line: str) -> None:
@@ -35,6 +38,6 @@ def engine(
         sys.stdout.flush()
 
     try:
-        serve(policy.value, seed, sys.stdin, write)
+        serve(policy.value, seed, read_lines(sys.stdin.buffer), write)
     except BrokenPipeError:  # the host went away: nothing is left to answer
         sys.stderr.close()

@@ -1,10 +1,15 @@
 """``gamerec limits``: the limits on what one record may hold, their defaults and meanings.
 
-Then the match service's (``gamerec serve --matches``; docs/live.md).
+Then the match service's (``gamerec serve --matches``; docs/live.md), the limits per client
+of ``gamerec serve`` (docs/operating.md) and the engine protocol's bounds on a line
+(docs/engine-protocol.md): every table of :func:`limit_tables`, which the docs' limits
+reference prints too, so that a table added there shows in both.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 import typer
@@ -28,6 +33,26 @@ MEANINGS: Final = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class LimitTable:
+    """One table of ``gamerec limits`` (and of the docs' limits reference, made from them).
+
+    Attributes:
+        heading: its name in a few words (the docs' section heading).
+        title: the line above the table (empty for the first, the records' limits).
+        option: the option that changes one of its limits, as ``--limit NAME=N`` (empty: they
+            are fixed).
+        guide: the docs page that tells more (a path under docs/).
+        rows: its rows: each limit's name, its default, what it bounds.
+    """
+
+    heading: str
+    title: str
+    option: str
+    guide: str
+    rows: Callable[[], list[tuple[str, str, str]]]
+
+
 def limits() -> None:
     """List the limits on what one record may hold, with their defaults and what they bound.
 
@@ -36,15 +61,15 @@ def limits() -> None:
     code 2), and the records after it are still read. The match service's limits follow
     (gamerec serve --matches takes --match-limit NAME=N), then the limits per client of
     gamerec serve (--client-limit NAME=N): a call past one is refused with
-    RESOURCE_EXHAUSTED and the delay to wait in its google.rpc.RetryInfo.
+    RESOURCE_EXHAUSTED and the delay to wait in its google.rpc.RetryInfo. Last, the engine
+    protocol's bounds on a line (docs/engine-protocol.md), which no option changes.
     """
-    _table(limit_rows())
-    typer.echo("")
-    typer.echo("Match service (gamerec serve --matches; change one with --match-limit NAME=N):")
-    _table(match_limit_rows())
-    typer.echo("")
-    typer.echo("Per client, per server process (gamerec serve --client-limit NAME=N):")
-    _table(client_limit_rows())
+    for number, table in enumerate(limit_tables()):
+        if number:
+            typer.echo("")
+        if table.title:
+            typer.echo(table.title)
+        _table(table.rows())
 
 
 def _table(rows: list[tuple[str, str, str]]) -> None:
@@ -86,3 +111,38 @@ def client_limit_rows() -> list[tuple[str, str, str]]:
         (name.replace("_", "-"), f"{getattr(defaults, name):,}", meaning)
         for name, meaning in CLIENT_LIMIT_MEANINGS.items()
     ]
+
+
+def limit_tables() -> tuple[LimitTable, ...]:
+    """Every table ``gamerec limits`` prints, in its order (the docs' reference reads them all)."""
+    return (
+        LimitTable("Records", "", "--limit NAME=N", "robustness.md", limit_rows),
+        LimitTable(
+            "Match service",
+            "Match service (gamerec serve --matches; change one with --match-limit NAME=N):",
+            "--match-limit NAME=N",
+            "live.md",
+            match_limit_rows,
+        ),
+        LimitTable(
+            "Per client",
+            "Per client, per server process (gamerec serve --client-limit NAME=N):",
+            "--client-limit NAME=N",
+            "operating.md",
+            client_limit_rows,
+        ),
+        LimitTable(
+            "Engine protocol",
+            "Engine protocol lines (docs/engine-protocol.md; fixed by the protocol):",
+            "",
+            "engine-protocol.md",
+            engine_limit_rows,
+        ),
+    )
+
+
+def engine_limit_rows() -> list[tuple[str, str, str]]:
+    """The engine protocol's bounds on a line as ``gamerec limits`` lists them."""
+    from gamerec.validator.players.bounds import BOUNDS
+
+    return [(name, f"{value:,}", meaning) for name, value, meaning in BOUNDS]

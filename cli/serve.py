@@ -207,8 +207,8 @@ def _access_settings(
         GamerecError: a token file that cannot be read, or an unknown limit.
     """
     from gamerec.recorder.errors import GamerecError
-    from gamerec.validator.service.access import TokenBook
     from gamerec.validator.service.quotas import ClientLimits
+    from gamerec.validator.service.token_files import TokenBook
 
     try:
         client_limits = ClientLimits().with_settings(limits)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Final, NamedTuple
 
@@ -96,11 +97,15 @@ class Walk(NamedTuple):
             tool's folder of :data:`TOOL_FOLDERS`, or a link).
         skipped_files: ``.json`` files found in a walk that are JSON but no game record
             (``package.json``): their first key is no field of a GameRecord.
+        skipped_special: entries found in a walk with a record's extension that are no
+            regular file (a named pipe, a socket, a device), each with what it is: reading
+            one could wait forever (a pipe nobody writes) or never end (``/dev/zero``).
     """
 
     files: list[str]
     skipped_folders: list[str]
     skipped_files: list[str]
+    skipped_special: list[str]
 
     def skipped_note(self, shown: int = 3) -> str:
         """One line saying what was skipped (``""`` when nothing was).
@@ -118,6 +123,14 @@ class Walk(NamedTuple):
                 "is not a game record" if len(self.skipped_files) == 1 else "are not game records"
             )
             parts.append(f"{noun} that {what}: {_names(self.skipped_files, shown)}")
+        if self.skipped_special:
+            noun = plural(len(self.skipped_special), "entry", "entries")
+            what = (
+                "is not a regular file"
+                if len(self.skipped_special) == 1
+                else "are not regular files"
+            )
+            parts.append(f"{noun} that {what}: {_names(self.skipped_special, shown)}")
         return "skipped " + "; ".join(parts) if parts else ""
 
 
@@ -135,7 +148,7 @@ def walk_inputs(arguments: Iterable[str]) -> Walk:
     are plainly no record (:func:`looks_like_json_record`). Files named directly and ``-`` are
     kept as given, whatever their extension or content.
     """
-    walk = Walk([], [], [])
+    walk = Walk([], [], [], [])
     for argument in arguments:
         if argument != STDIN and os.path.isdir(argument):
             _walk_folder(argument, walk)
@@ -157,11 +170,39 @@ def _walk_folder(folder: str, walk: Walk) -> None:
         folders[:] = entered
         found += (os.path.join(top, name) for name in names if encoding_for_path(name))
     for path in sorted(found):
-        if encoding_for_path(path) is Encoding.JSON and not looks_like_json_record(path):
+        kind = _special_kind(path)
+        if kind:
+            walk.skipped_special.append(f"{path} ({kind})")
+        elif encoding_for_path(path) is Encoding.JSON and not looks_like_json_record(path):
             walk.skipped_files.append(path)
         else:
             walk.files.append(path)
     walk.skipped_folders.sort()
+
+
+def _special_kind(path: str) -> str:
+    """What a path found in a walk is when it is no regular file (a link is followed); or ``""``.
+
+    A path that cannot be looked at (a dangling link) counts as a file: reading it says why.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return ""
+    return "" if stat.S_ISREG(mode) else file_kind(mode)
+
+
+def file_kind(mode: int) -> str:
+    """What a file of this ``st_mode`` is, in words: ``a named pipe``, ``a folder``..."""
+    kinds = (
+        (stat.S_ISREG, "a regular file"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    )
+    return next((name for test, name in kinds if test(mode)), "a special file")
 
 
 def looks_like_json_record(path: str) -> bool:

@@ -33,6 +33,7 @@ from gamerec.validator.judge import (
     format_scores,
     format_seats,
     judge,
+    ranks_with_last,
     termination_word,
     verdict_of,
 )
@@ -136,7 +137,7 @@ def _timeout(
     resigned = state.position().resigned
     others = [s for s in range(1, state.seats + 1) if s != loser and s not in resigned]
     ruled = vpb.ComputedResult(scores=result.scores, termination=pb.TERMINATION_TIMEOUT)
-    ruled.ranks.extend(_ranks_with_last(list(result.scores), others, loser, resigned))
+    ruled.ranks.extend(ranks_with_last(list(result.scores), others, loser, resigned))
     lead = (
         f"Seat {loser} was to move when the record stops after ply {judgement.plies}, so its "
         f"time ran out; timeout is not a rule event ({citation.cite(citation.terminations)}) "
@@ -165,21 +166,6 @@ def _timeout(
         result=ruled,
         explanation=explanation,
     )
-
-
-def _ranks_with_last(
-    scores: list[int], others: list[int], loser: int, resigned: tuple[int, ...]
-) -> list[int]:
-    """Competition ranks: ``others`` by score, then ``loser``, then resigned seats.
-
-    Resigned seats keep the rules' order among themselves: the later resignation ranks higher.
-    """
-    ranks = [0] * len(scores)
-    for seat in others:
-        ranks[seat - 1] = 1 + sum(1 for o in others if scores[o - 1] > scores[seat - 1])
-    for offset, seat in enumerate([loser, *reversed(resigned)]):
-        ranks[seat - 1] = len(others) + 1 + offset
-    return ranks
 
 
 def _agreement(

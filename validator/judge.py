@@ -41,6 +41,7 @@ __all__ = [
     "format_seats",
     "illegal_finding",
     "judge",
+    "ranks_with_last",
     "score",
     "termination_word",
     "unreadable_finding",
@@ -137,7 +138,42 @@ def _compute_result(record: pb.GameRecord, judgement: Judgement) -> vpb.Computed
         claimed = record.result.termination
         if claimed in OUTSIDE_TERMINATIONS:
             result.termination = claimed
+        if claimed == pb.TERMINATION_TIMEOUT:
+            _rule_timeout(result, state)
     return result
+
+
+def _rule_timeout(result: vpb.ComputedResult, state: Any) -> None:
+    """A timeout: the seat to move when the record stops ran out of time, and it loses.
+
+    As the live referee ends a match on a flag (docs/live.md, "How a match ends") and
+    ``gamerec adjudicate`` rules a timeout: the seats still playing are ranked by the scores
+    of the position reached, the seat whose time ran out below them, then the resigned seats
+    (later resignations first); the seats ranked first win (with two seats playing, the
+    other one). The scores stay those of the position reached (``provisional``).
+    """
+    loser = state.to_move
+    resigned = tuple(state.position().resigned)
+    others = [seat for seat in range(1, state.seats + 1) if seat != loser and seat not in resigned]
+    ranks = ranks_with_last(list(result.scores), others, loser, resigned)
+    del result.ranks[:]
+    result.ranks.extend(ranks)
+    result.winners.extend(seat for seat in others if ranks[seat - 1] == 1)
+
+
+def ranks_with_last(
+    scores: list[int], others: list[int], loser: int, resigned: tuple[int, ...]
+) -> list[int]:
+    """Competition ranks: ``others`` by score, then ``loser``, then the resigned seats.
+
+    Resigned seats keep the rules' order among themselves: the later resignation ranks higher.
+    """
+    ranks = [0] * len(scores)
+    for seat in others:
+        ranks[seat - 1] = 1 + sum(1 for o in others if scores[o - 1] > scores[seat - 1])
+    for offset, seat in enumerate([loser, *reversed(resigned)]):
+        ranks[seat - 1] = len(others) + 1 + offset
+    return ranks
 
 
 def _resignation_ended(judgement: Judgement) -> bool:

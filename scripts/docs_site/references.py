@@ -26,7 +26,7 @@ from typer._click.core import Context
 from typer.core import TyperArgument, TyperGroup
 
 import gamerec
-from gamerec.cli.limits import limit_rows, match_limit_rows
+from gamerec.cli.limits import limit_tables
 from gamerec.cli.main import app, load_command
 from gamerec.recorder.codecs import read_records
 from gamerec.validator.finding_codes import RECORD_CODES, SEAL_CODES
@@ -573,36 +573,35 @@ def findings_page() -> str:
 
 @reference_page("reference/limits.md")
 def limits_page() -> str:
-    """The limits on what one record may hold, as ``gamerec limits`` lists them."""
+    """Every table ``gamerec limits`` prints, each limit with its default and what it bounds."""
     lines = [
         "# Limits",
         "",
-        GENERATED_NOTE.format(source="the rows `gamerec limits` prints"),
-        "Every reader checks each record against these limits; a record over one is "
-        "refused with an error naming the limit, the value found and the place. Change "
+        GENERATED_NOTE.format(source="the tables `gamerec limits` prints"),
+        "Every reader checks each record against the first table's limits; a record over one "
+        "is refused with an error naming the limit, the value found and the place. Change "
         "them with `--limit NAME=N` (repeatable) on every command that reads records, or "
         "with a `gamerec.Limits` value in the library. What they guard against, and how, "
         "is in [Limits and robustness](../robustness.md).",
         "",
-        "| limit (`--limit NAME=N`) | default | what it bounds |",
-        "| --- | --: | --- |",
     ]
-    lines += [
-        f"| `{name}` | {value} | {one_line(meaning)} |" for name, value, meaning in limit_rows()
-    ]
-    lines += [
-        "",
-        "The match service's own limits (`gamerec serve --matches`; change one with "
-        "`--match-limit NAME=N`; [Live matches](../live.md)):",
-        "",
-        "| limit (`--match-limit NAME=N`) | default | what it bounds |",
-        "| --- | --: | --- |",
-    ]
-    lines += [
-        f"| `{name}` | {value} | {one_line(meaning)} |"
-        for name, value, meaning in match_limit_rows()
-    ]
-    return "\n".join([*lines, ""])
+    for table in limit_tables():
+        said = one_line(table.title.rstrip(":")) or f"Change one with `{table.option}`"
+        lines += [f"## {table.heading}", "", f"{said}; [more]({_guide(table.guide)}).", ""]
+        lines += [
+            "| limit | default | what it bounds |",
+            "| --- | --: | --- |",
+        ]
+        lines += [
+            f"| `{name}` | {value} | {one_line(meaning)} |" for name, value, meaning in table.rows()
+        ]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _guide(page: str) -> str:
+    """A link from the reference folder to a guide page of docs/."""
+    return f"../{page}"
 
 
 def main() -> None:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from gamerec.cli.main import app
@@ -100,3 +104,72 @@ def test_a_json_file_named_on_the_command_line_is_always_read(tmp_path: Path) ->
     assert result.exit_code == 2
     assert "skipped" not in result.stderr
     assert str(package) in result.stderr
+
+
+def gamerec(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``gamerec ...`` in a process of its own, killed after two minutes (a hang fails)."""
+    return subprocess.run(
+        [sys.executable, "-m", "gamerec", *arguments],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_walk_skips_named_pipes_and_other_entries_that_are_no_regular_file(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.grn").write_bytes((VALID / "oust-e1-pie.grn").read_bytes())
+    for name in ("pipe.grn", "pipe.json", "pipe.pbs", "pipe.pb", "z.jsonl"):
+        os.mkfifo(tmp_path / name)
+    os.symlink(tmp_path / "pipe.grn", tmp_path / "link.grn")  # a link to a pipe: still a pipe
+    os.symlink(tmp_path / "gone.grn", tmp_path / "dangling.grn")  # read, so its fault shows
+    walk = walk_inputs([str(tmp_path)])
+    assert walk.files == [str(tmp_path / "a.grn"), str(tmp_path / "dangling.grn")]
+    pipes = ("link.grn", "pipe.grn", "pipe.json", "pipe.pb", "pipe.pbs", "z.jsonl")
+    assert walk.skipped_special == [f"{tmp_path / name} (a named pipe)" for name in pipes]
+    assert walk.skipped_note() == (
+        f"skipped 6 entries that are not regular files: {tmp_path / 'link.grn'} (a named pipe), "
+        f"{tmp_path / 'pipe.grn'} (a named pipe), {tmp_path / 'pipe.json'} (a named pipe) and "
+        "3 more"
+    )
+
+
+@pytest.mark.parametrize("command", ["validate", "info"])
+def test_validate_and_info_on_a_folder_with_a_named_pipe_finish_and_say_so(
+    tmp_path: Path, command: str
+) -> None:
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "a.grn").write_bytes((VALID / "oust-e1-pie.grn").read_bytes())
+    os.mkfifo(folder / "pipe.grn")
+    done = gamerec(command, "d", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[0] == (
+        "gamerec: skipped 1 entry that is not a regular file: d/pipe.grn (a named pipe)"
+    )
+    assert done.stdout.startswith("d/a.grn #1")
+
+
+def test_a_named_pipe_on_the_command_line_is_read_as_a_stream(tmp_path: Path) -> None:
+    pipe = tmp_path / "live.grn"
+    os.mkfifo(pipe)
+    records = (VALID / "oust-e1-pie.grn").read_bytes() * 2
+
+    def feed() -> None:
+        with pipe.open("wb") as stream:  # waits for the reader, then writes in pieces
+            for start in range(0, len(records), 7):
+                stream.write(records[start : start + 7])
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    done = gamerec("validate", "live.grn", cwd=tmp_path)
+    writer.join(timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "live.grn #1: valid  Oust  3 plies  finished  result 1-0  winner 1  normal",
+        "live.grn #2: valid  Oust  3 plies  finished  result 1-0  winner 1  normal",
+    ]
+    assert "skipped" not in done.stderr

@@ -26,13 +26,15 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
+from typer.testing import CliRunner
 
 import gamerec
-from gamerec.cli.limits import limit_rows
-from gamerec.cli.main import COMMANDS
+from gamerec.cli.limits import limit_tables
+from gamerec.cli.main import COMMANDS, app
 from gamerec.v1 import service_pb2
 from gamerec.validator.finding_codes import RECORD_CODES, SEAL_CODES
 from gamerec.validator.games.registry import entries
+from scripts.docs_site.references import PAGES
 from tests.chromium import launched_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,9 +109,34 @@ def test_the_findings_reference_has_every_code_with_a_real_sentence(site: Path) 
     assert 'href="../../rules/one/#42-capture' in html
 
 
+def printed_limits() -> list[tuple[str, str]]:
+    """Each (name, default) of every table ``gamerec limits`` prints, read from its output."""
+    result = CliRunner().invoke(app, ["limits"])
+    assert result.exit_code == 0, result.output
+    rows = []
+    for line in result.stdout.splitlines():
+        words = line.split()
+        if len(words) >= 3 and re.fullmatch(r"[a-z][a-z-]*", words[0]):
+            rows.append((words[0], words[1]))
+    return rows
+
+
+def test_gamerec_limits_prints_every_table() -> None:
+    names = {name for name, _ in printed_limits()}
+    assert {"record-bytes", "open-matches", "token-rate", "admin-open-matches"} <= names
+    for table in limit_tables():
+        assert {name for name, _, _ in table.rows()} <= names, table.heading
+
+
+def test_the_limits_page_lists_every_limit_gamerec_limits_prints() -> None:
+    page = PAGES["reference/limits.md"]()
+    for name, default in printed_limits():
+        assert f"| `{name}` | {default} |" in page, name
+
+
 def test_the_limits_reference_is_what_gamerec_limits_prints(site: Path) -> None:
     html = page_text(site, "reference/limits")
-    for name, default, _ in limit_rows():
+    for name, default in printed_limits():
         assert re.search(rf"<code>{name}</code></td>\s*<td[^>]*>{default}</td>", html), name
 
 

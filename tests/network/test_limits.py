@@ -13,7 +13,6 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import match_pb2_grpc as mgrpc
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import service_pb2_grpc as sgrpc
-from gamerec.validator.service.access import TokenBook, TokenFileError, read_token_file
 from gamerec.validator.service.principal import Role
 from gamerec.validator.service.quotas import (
     ClientLimits,
@@ -21,6 +20,7 @@ from gamerec.validator.service.quotas import (
     OverLimitError,
     TokenBucket,
 )
+from gamerec.validator.service.token_files import TokenBook, TokenFileError, read_token_file
 from gamerec.validator.service.transport import retry_delay
 from tests.live.conftest import LiveServer, create, details
 from tests.live.matches import request

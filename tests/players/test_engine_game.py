@@ -157,7 +157,9 @@ def test_an_engine_that_hangs_loses_on_time_and_adjudication_agrees() -> None:
     assert forfeit.fault.code is FaultCode.TIMEOUT
     record = played.record
     assert (len(record.moves), record.result.termination) == (0, pb.TERMINATION_TIMEOUT)
-    assert validate(record).valid
+    verdict = validate(record)
+    assert verdict.valid
+    assert list(verdict.result.winners) == list(record.result.winners) == [2]  # as claimed
     ruling = adjudicate(record)
     assert ruling.decision == vpb.DECISION_CONFIRMED
     assert list(ruling.result.winners) == [2]

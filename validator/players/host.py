@@ -42,6 +42,11 @@ from typing import Any, Final, TypeVar
 from gamerec.recorder.errors import GamerecError, NotationError, excerpt
 from gamerec.recorder.notation import format_action, parse_action
 from gamerec.recorder.syntax import GameSyntax, syntax_named
+from gamerec.validator.players.bounds import (
+    MAX_ANSWER_BYTES,
+    MAX_ENGINE_LINE_BYTES,
+    MAX_HOST_LINE_BYTES,
+)
 from gamerec.validator.players.clocks import ClockState
 from gamerec.validator.players.faults import EngineFailedError, EngineFault, FaultCode
 from gamerec.validator.players.lines import (
@@ -104,8 +109,8 @@ class EngineLimits:
     handshake_s: float = 10.0
     reply_s: float = 10.0
     margin_ms: int = 200
-    max_line_bytes: int = 16_384
-    max_answer_bytes: int = 1 << 20
+    max_line_bytes: int = MAX_ENGINE_LINE_BYTES
+    max_answer_bytes: int = MAX_ANSWER_BYTES
     stderr_lines: int = 12
     quit_grace_s: float = 2.0
     terminate_grace_s: float = 2.0
@@ -381,11 +386,19 @@ class EngineProcess:
         Raises:
             EngineFailedError: ``ENGINE_TIMEOUT``, ``MALFORMED_MOVE``, ``ENGINE_ERROR``, or
                 any other fault of the exchange.
-            GamerecError: no game was started (the caller's mistake).
+            GamerecError: no game was started (the caller's mistake), or the position is
+                longer than a host line may be (``bounds.MAX_HOST_LINE_BYTES``).
         """
         self._check_running()
         if self._game is None:
             raise GamerecError("go before new_game: start a game first")
+        size = len("position") + sum(len(move.encode()) + 1 for move in moves)
+        if size > MAX_HOST_LINE_BYTES:
+            raise GamerecError(
+                f"the position of {len(moves):,} plies takes {size:,} bytes, more than a host "
+                f"line may ({MAX_HOST_LINE_BYTES:,}; docs/engine-protocol.md §2): no engine "
+                "can be asked"
+            )
         return await self._guarded("go", len(moves) + 1, self._go(self._game, moves, clock))
 
     async def _go(self, game: GameSyntax, moves: Sequence[str], clock: ClockState) -> EngineMove:

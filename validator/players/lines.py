@@ -21,7 +21,7 @@ The grammar, in short (the document is the contract):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -430,7 +430,12 @@ EngineMessage = Identity | Plays | HelloDone | Ready | Info | MoveAnswer | Pong 
 
 
 class _Words:
-    """The words of one line, with the rest of the line after any of them."""
+    """The words of one line, with the rest of the line after any of them.
+
+    The words are kept as strings, each distinct word once (a ``position`` line of a million
+    plies repeats a few hundred tokens), and a word's place in the line is looked up only for
+    :meth:`rest`, so a line costs a few bytes a word rather than a match object each.
+    """
 
     def __init__(self, line: str) -> None:
         found = _CONTROL.search(line)
@@ -440,30 +445,46 @@ class _Words:
                 f"{found.start() + 1}: {excerpt(line)}"
             )
         self.line = line
-        self.matches = list(_WORD.finditer(line))
-        if not self.matches:
+        seen: dict[str, str] = {}
+        self.parts = [seen.setdefault(word, word) for word in _words_of(line)]
+        if not self.parts:
             raise ProtocolError("an empty line is no message")
-        self.keyword = self.matches[0].group()
+        self.keyword = self.parts[0]
 
     def __len__(self) -> int:
-        return len(self.matches)
+        return len(self.parts)
 
     def word(self, index: int) -> str:
-        return self.matches[index].group()
+        return self.parts[index]
 
     def words(self, start: int) -> tuple[str, ...]:
-        return tuple(match.group() for match in self.matches[start:])
+        return tuple(self.parts[start:])
 
     def rest(self, index: int) -> str:
         """The line from word ``index`` to its end, or ``""``."""
-        if index >= len(self.matches):
+        if index >= len(self.parts):
             return ""
-        return self.line[self.matches[index].start() :].rstrip(_SPACE)
+        for count, match in enumerate(_WORD.finditer(self.line)):
+            if count == index:
+                return self.line[match.start() :].rstrip(_SPACE)
+        raise AssertionError("a word counted but not found")  # pragma: no cover
 
     def exactly(self, count: int, form: str) -> None:
         """The line has ``count`` words after the keyword, as ``form`` shows."""
-        if len(self.matches) != count + 1:
+        if len(self.parts) != count + 1:
             raise ProtocolError(f"write {form}, not {excerpt(self.line)}")
+
+
+def _words_of(line: str) -> Iterator[str]:
+    """The words of a line, one at a time (separated by runs of spaces and tabs)."""
+    for part in line.replace("\t", " ").split(" ") if len(line) < 4096 else _pieces(line):
+        if part:
+            yield part
+
+
+def _pieces(line: str) -> Iterator[str]:
+    """The words of a long line one at a time, without a list of them all at once."""
+    return (match.group() for match in _WORD.finditer(line))
 
 
 def _count(word: str, what: str, least: int = 0) -> int:

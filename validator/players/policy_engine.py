@@ -31,6 +31,7 @@ from gamerec.validator.generation import (
     policy_chooser,
     variant_options,
 )
+from gamerec.validator.players.bounds import MAX_HOST_LINE_BYTES, Unreadable
 from gamerec.validator.players.lines import (
     PROTOCOL_VERSION,
     EngineError,
@@ -127,6 +128,11 @@ class PolicyEngine:
         """
         if is_blank(line):
             return []
+        if _longer_than_allowed(line):
+            size = len(line.encode("utf-8", "surrogatepass"))
+            return [
+                EngineError(f"a line of {size:,} bytes, longer than {MAX_HOST_LINE_BYTES:,}").line()
+            ]
         try:
             command = parse_host_line(line)
         except ProtocolError as error:
@@ -205,6 +211,16 @@ class PolicyEngine:
         return [*answers, MoveAnswer(token)]
 
 
+def _longer_than_allowed(line: str) -> bool:
+    """Whether a line is over the host's bound (its bytes counted only when they may be)."""
+    if len(line) * 4 <= MAX_HOST_LINE_BYTES:  # UTF-8 takes at most 4 bytes a character
+        return False
+    return (
+        len(line) > MAX_HOST_LINE_BYTES
+        or len(line.encode("utf-8", "surrogatepass")) > MAX_HOST_LINE_BYTES
+    )
+
+
 def _counting(choose: Choose, weighed: list[int]) -> Choose:
     """``choose``, counting the decisions it is offered into ``weighed[0]``."""
 
@@ -221,13 +237,23 @@ def _version() -> str:
     return __version__
 
 
-def serve(policy: str, seed: int, lines: Iterable[str], write: Callable[[str], None]) -> None:
+def serve(
+    policy: str,
+    seed: int,
+    lines: Iterable[str | Unreadable],
+    write: Callable[[str], None],
+) -> None:
     """Answer a host's ``lines`` with ``write`` until ``quit`` or the end of the input.
 
+    ``lines`` come from :func:`~gamerec.validator.players.bounds.read_lines` (a line it could
+    not take is answered with ``error``, and the engine goes on), or any iterable of text.
     ``write`` gets the answer to each line (its lines, each with its newline) and must flush it.
     """
     player = PolicyEngine(policy, seed)
     for line in lines:
+        if isinstance(line, Unreadable):
+            write(f"{EngineError(line.reason).line()}\n")
+            continue
         answers = player.answer(line.rstrip("\r\n"))
         if answers:
             write("".join(f"{answer}\n" for answer in answers))

@@ -25,11 +25,8 @@ again (``gamerec serve`` does on SIGHUP), keeping the old tokens when a file is 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import hmac
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final, NoReturn
 
 import grpc
@@ -37,7 +34,6 @@ import grpc.aio
 from google.protobuf.message import DecodeError, Message
 from google.rpc import code_pb2  # type: ignore[import-untyped]
 
-from gamerec.recorder.errors import GamerecError
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.service import metrics
 from gamerec.validator.service.calls import Call
@@ -45,143 +41,18 @@ from gamerec.validator.service.principal import PRINCIPAL, Principal, Role
 from gamerec.validator.service.quotas import ClientLimits, ClientQuotas, OverLimitError
 from gamerec.validator.service.servicer import end_with
 from gamerec.validator.service.statuses import quota_failure, retry_info, status_with
+from gamerec.validator.service.token_files import TokenBook, TokenFileError, token_digest
 from gamerec.validator.service.transport import AUTHORIZATION
 
 #: The domain of the gate's ``ErrorInfo`` details.
 DOMAIN: Final = "gamerec.v1"
-#: The longest token file read.
-MAX_TOKEN_FILE_BYTES: Final = 1024 * 1024
 #: Requests up to this size are read by the gate for their token and match (the match
 #: service refuses larger ones anyway).
 MAX_READ_BYTES: Final = 1024 * 1024
 _BEARER: Final = "bearer "
-_SHA256: Final = "sha256:"
-_SUBJECT: Final = "subject:"
 
 #: Finds the match and seat of a seat token's hash (None: no seat's).
 SeatFinder = Callable[[bytes], Awaitable[tuple[str, int] | None]]
-
-
-def token_digest(token: str) -> bytes:
-    """The hash under which a token is kept and looked up (SHA-256 of its UTF-8 bytes)."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
-
-
-class TokenFileError(GamerecError):
-    """A token file that cannot be read, or a line of it that says nothing usable."""
-
-
-@dataclass(frozen=True, slots=True)
-class TokenEntry:
-    """One line of a token file: a name, its role, and the hash or subject it is known by."""
-
-    name: str
-    role: Role
-    digest: bytes = b""
-    subject: str = ""
-
-
-def read_token_file(path: str, role: Role) -> list[TokenEntry]:
-    """The entries of a token file (docs/operating.md, "Tokens").
-
-    A line is ``NAME CREDENTIAL``: the credential is ``sha256:HEX`` (the token's hash, so
-    the file holds no secret), ``subject:SUBJECT`` (a client certificate's subject, for mTLS
-    clients that send no token), or the token itself. A line of one word is a token named
-    after its line. Blank lines and lines starting with ``#`` are skipped.
-
-    Raises:
-        TokenFileError: the file cannot be read, or a line is malformed.
-    """
-    try:
-        data = Path(path).read_bytes()[: MAX_TOKEN_FILE_BYTES + 1]
-    except OSError as error:
-        raise TokenFileError(f"{path}: cannot read the {role} tokens: {error.strerror}") from None
-    if len(data) > MAX_TOKEN_FILE_BYTES:
-        raise TokenFileError(f"{path}: larger than {MAX_TOKEN_FILE_BYTES:,} bytes")
-    entries = []
-    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
-        text = line.strip()
-        if text and not text.startswith("#"):
-            entries.append(_entry(text, role, f"{path}:{number}"))
-    if not entries:
-        raise TokenFileError(f"{path}: no {role} token in it (lines of NAME TOKEN)")
-    return entries
-
-
-def _entry(text: str, role: Role, where: str) -> TokenEntry:
-    name, _, credential = text.partition(" ")
-    credential = credential.strip()
-    if not credential:
-        name, credential = f"line {where.rsplit(':', 1)[1]}", name
-    lowered = credential.lower()
-    if lowered.startswith(_SHA256):
-        try:
-            digest = bytes.fromhex(credential[len(_SHA256) :])
-        except ValueError:
-            digest = b""
-        if len(digest) != 32:
-            raise TokenFileError(f"{where}: sha256: must be followed by 64 hexadecimal digits")
-        return TokenEntry(name, role, digest=digest)
-    if lowered.startswith(_SUBJECT):
-        subject = credential[len(_SUBJECT) :].strip()
-        if not subject:
-            raise TokenFileError(f"{where}: subject: must be followed by a certificate subject")
-        return TokenEntry(name, role, subject=subject)
-    if len(credential) < 16:
-        raise TokenFileError(f"{where}: a token must be at least 16 characters")
-    return TokenEntry(name, role, digest=token_digest(credential))
-
-
-class TokenBook:
-    """The tokens of the token files, by role (see :func:`read_token_file`).
-
-    Args:
-        files: the token file of each role that has one.
-    """
-
-    def __init__(self, files: dict[Role, str]) -> None:
-        """Read the files.
-
-        Raises:
-            TokenFileError: a file cannot be read or holds a malformed line.
-        """
-        self.files = dict(files)
-        self._entries: tuple[TokenEntry, ...] = ()
-        self.load()
-
-    def load(self) -> None:
-        """Read every file; the tokens change only when all of them can be read.
-
-        Raises:
-            TokenFileError: a file cannot be read or holds a malformed line.
-        """
-        entries = [
-            entry for role, path in self.files.items() for entry in read_token_file(path, role)
-        ]
-        self._entries = tuple(entries)
-
-    def has(self, role: Role) -> bool:
-        """Whether the book has a file for ``role``."""
-        return role in self.files
-
-    def by_digest(self, digest: bytes) -> TokenEntry | None:
-        """The entry whose token has this hash; every entry is compared (constant time)."""
-        found = None
-        for entry in self._entries:
-            if hmac.compare_digest(entry.digest or bytes(32), digest) and entry.digest:
-                found = entry
-        return found
-
-    def by_subject(self, subject: str) -> TokenEntry | None:
-        """The entry of a client certificate's subject."""
-        for entry in self._entries:
-            if entry.subject and entry.subject == subject:
-                return entry
-        return None
-
-    def __len__(self) -> int:
-        """The number of entries."""
-        return len(self._entries)
 
 
 @dataclass(frozen=True, slots=True)

@@ -281,17 +281,39 @@ def bearer(token: str) -> tuple[tuple[str, str], ...]:
     return ((AUTHORIZATION, f"Bearer {token}"),) if token else ()
 
 
+def unsendable(token: str) -> tuple[int, str] | None:
+    """Where and why gRPC metadata cannot carry ``token``; None when it can.
+
+    A metadata value that is not binary is printable ASCII (0x20 to 0x7E, gRPC's
+    PROTOCOL-HTTP2.md), so a token holding anything else could never be presented.
+    """
+    for index, char in enumerate(token):
+        if not " " <= char <= "~":
+            what = "a byte that is not UTF-8" if char == "\ufffd" else f"U+{ord(char):04X}"
+            return index, (
+                f"holds {what}, which gRPC metadata cannot carry "
+                "(a token is printable ASCII: 0x20 to 0x7E)"
+            )
+    return None
+
+
 def read_token_file(path: str | Path) -> str:
     """The token on the first line of a file (a client's ``--token-file``).
 
     Raises:
-        TransportError: the file cannot be read or its first line is empty.
+        TransportError: the file cannot be read, its first line is empty, or its token holds
+            a character gRPC metadata cannot carry (see :func:`unsendable`).
     """
     try:
-        with open(path, encoding="utf-8") as stream:
-            token = stream.readline(4096).strip()
-    except (OSError, UnicodeDecodeError) as error:
-        raise TransportError(f"{path}: cannot read the token: {error}") from None
+        with open(path, "rb") as stream:
+            line = stream.readline(4096).decode("utf-8", "replace").rstrip("\n")
+    except OSError as error:
+        raise TransportError(f"{path}: cannot read the token: {error.strerror}") from None
+    token = line.strip()
     if not token:
         raise TransportError(f"{path}: expected a token on the first line")
+    problem = unsendable(token)
+    if problem is not None:
+        column = len(line) - len(line.lstrip()) + problem[0] + 1
+        raise TransportError(f"{path}:1: column {column}: the token {problem[1]}")
     return token
