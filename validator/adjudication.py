@@ -5,8 +5,9 @@ The decision follows how the record ends:
 - a game that reached its end by the rules: the claimed result is confirmed, or corrected to
   the rules' result (every difference is named);
 - a timeout: the seat whose clock ran out is the seat to move when the record stops. With two
-  seats still playing the other seat wins; with more, the timed-out seat ranks last and the
-  others keep a provisional standing by score;
+  seats still playing the other seat wins; with more, the timed-out seat ranks last, the
+  others are ranked by the scores of the position reached (provisional) and those ranked first
+  win, as the live referee rules a flag;
 - an agreement: the claimed result stands as agreed (the rules cannot check it), with the
   score of the position reached;
 - abandoned, adjudicated, or stopped without a termination: the provisional standing of the
@@ -154,18 +155,29 @@ def _timeout(
             f"{format_scores(result.scores)} ({citation.cite(citation.score)})."
         )
         return vpb.Ruling(verdict=verdict, decision=decision, result=ruled, explanation=explanation)
+    # With three or more seats the seats still playing ranked first win, as the live referee
+    # rules a flag (docs/live.md) and the verdict's computed result says (judge._rule_timeout).
     ruled.provisional = True
+    ranks = list(ruled.ranks)
+    ruled.winners.extend(seat for seat in others if ranks[seat - 1] == 1)
+    winners = list(ruled.winners)
+    claimed = sorted(record.result.winners)
+    agrees = not claimed or claimed == winners
     explanation = (
-        f"Provisional. {lead} Seat {loser} ranks last; the other seats keep the standing of "
-        f"the position reached, {format_scores(result.scores)} "
-        f"({citation.cite(citation.score)})."
+        f"{'Provisional' if agrees else 'Corrected'}. {lead} Seat {loser} ranks last; the seats "
+        f"still playing are ranked by the scores of the position reached, "
+        f"{format_scores(result.scores)} ({citation.cite(citation.score)}): "
+        f"{_seats_win(winners)}."
     )
-    return vpb.Ruling(
-        verdict=verdict,
-        decision=vpb.DECISION_PROVISIONAL,
-        result=ruled,
-        explanation=explanation,
-    )
+    decision = vpb.DECISION_PROVISIONAL if agrees else vpb.DECISION_CORRECTED
+    return vpb.Ruling(verdict=verdict, decision=decision, result=ruled, explanation=explanation)
+
+
+def _seats_win(winners: list[int]) -> str:
+    """``seat 3 wins`` or ``seats 1 and 3 win``."""
+    if len(winners) == 1:
+        return f"seat {winners[0]} wins"
+    return f"seats {', '.join(map(str, winners[:-1]))} and {winners[-1]} win"
 
 
 def _agreement(

@@ -66,8 +66,22 @@ def test_timeout_with_three_seats_ranks_the_timed_out_seat_last_provisionally() 
     assert ruling.decision == vpb.DECISION_PROVISIONAL
     assert list(ruling.result.scores) == [5, 1, 1]
     assert list(ruling.result.ranks) == [1, 3, 2]
-    assert list(ruling.result.winners) == []
+    assert list(ruling.result.winners) == [1]
     assert ruling.result.provisional
+    assert "seat 1 wins" in ruling.explanation
+    # The ruling and the verdict's computed result agree, as the live referee rules a flag.
+    assert ruling.result == validate(record).result
+
+
+def test_timeout_with_three_seats_claiming_another_winner_is_corrected() -> None:
+    record = grn(
+        '[Game "ONE"]\n[Players "3"]\n[Termination "timeout"]\n[Winner "3"]\n\n'
+        "1. c7 2. c8 3. b5 4. d1 5. d2 6. d3 7. c7xc9xa5\n"
+    )
+    ruling = adjudicate(record)
+    assert ruling.decision == vpb.DECISION_CORRECTED
+    assert list(ruling.result.winners) == [1]
+    assert ruling.explanation.startswith("Corrected.")
 
 
 def test_an_agreed_result_stands() -> None:
