@@ -41,6 +41,7 @@ from typing import Any, BinaryIO, TypeAlias
 
 from google.protobuf.message import DecodeError
 
+from gamerec.recorder.arguments import require_record
 from gamerec.recorder.binary import (
     DEFAULT_MAX_RECORD_BYTES,
     read_pb_bytes,
@@ -643,6 +644,7 @@ def encode_record(record: pb.GameRecord, encoding: Encoding) -> bytes:
     Raises:
         EncodingError: the record has no form in that encoding.
     """
+    require_record(record, "encode_record")
     buffer = io.BytesIO()
     _writer(encoding, None)([record], buffer)
     return buffer.getvalue()

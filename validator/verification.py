@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from gamerec.recorder.arguments import require_record
 from gamerec.recorder.limits import Limits
 from gamerec.recorder.seal import HOST
 from gamerec.recorder.signing import fingerprint, signer_name
@@ -48,6 +49,7 @@ def verify(
         DeadlineExceededError: the deadline passed first.
         LimitExceededError: more plies than ``limits.max_plies``.
     """
+    require_record(record, "verify")
     answer = seal_proof(record, trusted, deadline=deadline)
     judgement = judge(record, deadline=deadline, limits=limits)
     answer.verdict.CopyFrom(verdict_of(record, judgement, seal=answer.seal))
