@@ -5,6 +5,8 @@ Imports nothing, so any module can use it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 #: Plurals that are not the noun with ``s``.
 _IRREGULAR = {"ply": "plies", "was": "were", "is": "are"}
 
@@ -22,3 +24,15 @@ def noun_for(count: int, noun: str, many: str = "") -> str:
     if count == 1:
         return noun
     return many or _IRREGULAR.get(noun) or noun + "s"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``"; did you mean LANDING_OCCUPIED?"`` for the choice nearest ``word``, else ``""``.
+
+    Case is ignored; the choice is given as it is spelt in ``choices``.
+    """
+    import difflib  # noqa: PLC0415 (only a mistyped word needs it)
+
+    spelt = {choice.lower(): choice for choice in choices}
+    near = difflib.get_close_matches(word.strip().lower(), list(spelt), n=1, cutoff=0.7)
+    return f"; did you mean {spelt[near[0]]}?" if near else ""
