@@ -26,13 +26,16 @@ def noun_for(count: int, noun: str, many: str = "") -> str:
     return many or _IRREGULAR.get(noun) or noun + "s"
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
+def did_you_mean(word: str, choices: Iterable[str], *, quoted: bool = False) -> str:
     """``"; did you mean LANDING_OCCUPIED?"`` for the choice nearest ``word``, else ``""``.
 
-    Case is ignored; the choice is given as it is spelt in ``choices``.
+    Case is ignored; the choice is given as it is spelt in ``choices`` (``quoted``: in
+    quotes, ``'validate'``).
     """
     import difflib  # noqa: PLC0415 (only a mistyped word needs it)
 
     spelt = {choice.lower(): choice for choice in choices}
     near = difflib.get_close_matches(word.strip().lower(), list(spelt), n=1, cutoff=0.7)
-    return f"; did you mean {spelt[near[0]]}?" if near else ""
+    if not near:
+        return ""
+    return f"; did you mean {spelt[near[0]]!r}?" if quoted else f"; did you mean {spelt[near[0]]}?"
