@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gamerec.recorder.codecs import read_records
+from gamerec.recorder.codecs import read_records, write_records
 from gamerec.validator.judge import validate
 from tests.live.conftest import LiveServer, play_match
 from tests.live.matches import GAMES_AND_SEATS, request, trust_folder
@@ -146,3 +146,30 @@ def test_gamerec_limits_lists_the_match_service_s_limits() -> None:
     text = done.stdout
     assert "open-matches" in text and "watchers" in text and "request-bytes" in text
     assert re.search(r"request-bytes\s+65,536", text)
+
+
+def test_a_match_without_seat_keys_proves_the_host_s_word_and_verifies_at_that_level(
+    live: LiveServer, tmp_path: Path
+) -> None:
+    """The README's quick start: seats with no keys, so only the host signs every ply."""
+    game, seats = GAMES_AND_SEATS[0]
+    asyncio.run(play_match(live.address, request(game, seats, keyed=False), seed=7, keyed=False))
+    out = tmp_path / "unkeyed.pbs"
+    exported = gamerec("match", "export", str(live.store), "-o", str(out))
+    assert exported.returncode == 0, exported.stderr
+    unkeyed = [record for record in read_records(str(out)) if not record.seal.seat_keys]
+    assert len(unkeyed) == 1 and unkeyed[0].seal.host_key
+    path = tmp_path / "unkeyed.grn"
+    write_records(unkeyed, path)
+    trust = tmp_path / "trust"
+    trust.mkdir()
+    (trust / "host.pub").write_bytes(Path(f"{live.store}.host-key.pub").read_bytes())
+    default = gamerec("verify", "--trust", str(trust), str(path))
+    assert default.returncode == 1, default.stdout
+    assert "NOT VERIFIED" in default.stdout and "NO_KEY" in default.stdout
+    assert "  proves  seal yes  host yes  seats no" in default.stdout.splitlines()
+    host = gamerec("verify", "--trust", str(trust), "--require", "host", str(path))
+    assert host.returncode == 0, host.stdout
+    assert "verified (required: host)" in host.stdout
+    seats_level = gamerec("verify", "--trust", str(trust), "--require", "seats", str(path))
+    assert seats_level.returncode == 1, seats_level.stdout
