@@ -33,6 +33,8 @@ def require_record(value: object, function: str) -> pb.GameRecord:
             f"to decode {len(value):,} bytes of one record, use gamerec.decode_record(data), "
             "or gamerec.read_records(path) for a file"
         )
+    elif isinstance(getattr(value, "record", None), pb.GameRecord):
+        hint = "pass its .record"
     else:
         hint = (
             "gamerec.read_records(path) reads them from a file, "

@@ -612,7 +612,10 @@ def write_records(
             none or several, or a record has no form in the encoding. A file destination is
             then left as it was.
         OSError: the file cannot be written.
+        TypeError: ``records`` is one record, a path or bytes, or yields something that is no
+            record (a file destination is then left as it was).
     """
+    records = _records_only(records)
     if isinstance(dest, str | os.PathLike) and os.fspath(dest) != "-":
         chosen = encoding or encoding_for_path(dest)
         if chosen is None:
@@ -628,6 +631,19 @@ def write_records(
     count = _writer(encoding, warn)(records, stream)
     stream.flush()
     return count
+
+
+def _records_only(records: Iterable[pb.GameRecord]) -> Iterator[pb.GameRecord]:
+    """``records`` checked one by one as they are written; a lone record or a path refused now."""
+    if isinstance(records, pb.GameRecord):
+        raise TypeError("gamerec.write_records takes an iterable of records; give [record]")
+    if isinstance(records, str | bytes | bytearray | os.PathLike):
+        raise TypeError(
+            f"gamerec.write_records takes an iterable of records, not {type(records).__name__}: "
+            "gamerec.read_records(path) reads them from a file, gamerec.decode_record(data) "
+            "from bytes"
+        )
+    return (require_record(record, "write_records") for record in records)
 
 
 def _write_atomically(path: Path, write: Callable[[BinaryIO], int]) -> int:

@@ -73,3 +73,32 @@ def test_a_record_read_the_suggested_way_is_judged() -> None:
     (record,) = gamerec.read_records(path)
     assert gamerec.validate(record).valid
     assert gamerec.validate(gamerec.decode_record(path.read_bytes(), gamerec.Encoding.PB)).valid
+
+
+def test_a_record_builder_is_told_to_give_its_record() -> None:
+    builder = gamerec.RecordBuilder("ONE", {"Players": 2})
+    with pytest.raises(TypeError) as raised:
+        gamerec.validate(builder)  # type: ignore[arg-type]
+    assert str(raised.value) == (
+        "gamerec.validate takes a GameRecord, not RecordBuilder: pass its .record"
+    )
+    assert gamerec.validate(builder.record).valid
+
+
+def test_write_records_refuses_a_path_a_lone_record_and_what_is_no_record(tmp_path: Path) -> None:
+    out = tmp_path / "out.grn"
+    with pytest.raises(
+        TypeError,
+        match=r"^gamerec\.write_records takes an iterable of records, not str: "
+        r"gamerec\.read_records\(path\)",
+    ):
+        gamerec.write_records("game.grn", out)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"give \[record\]$"):
+        gamerec.write_records(gamerec.GameRecord(), out)  # type: ignore[arg-type]
+    (record,) = gamerec.read_records(ROOT / "fixtures/valid/oust-e1-pie.pb")
+    with pytest.raises(
+        TypeError, match=r"^gamerec\.write_records takes a GameRecord, not str: .*read_records"
+    ):
+        gamerec.write_records([record, "game.grn"], out)  # type: ignore[list-item]
+    assert list(tmp_path.iterdir()) == []  # nothing half-written
+    assert gamerec.write_records([record], out) == 1
