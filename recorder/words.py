@@ -1,11 +1,14 @@
-"""Words of messages: a count with its noun, singular or plural (``1 ply``, ``2 plies``).
+"""Words of messages: a count with its noun (``1 ply``, ``2 plies``), a "did you mean" hint.
 
 Imports nothing, so any module can use it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: Plurals that are not the noun with ``s``.
 _IRREGULAR = {"ply": "plies", "was": "were", "is": "are"}
