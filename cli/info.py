@@ -19,7 +19,9 @@ def info(
     as_json: Annotated[
         bool,
         typer.Option(
-            "--json", help="Print one RecordInfo per record as a line of ProtoJSON (see README)."
+            "--json",
+            help="Print one RecordInfo per record as a line of ProtoJSON; "
+            "docs/validating.md#json-lines describes it.",
         ),
     ] = False,
     from_: FromOption = None,

@@ -20,7 +20,9 @@ def score(
     as_json: Annotated[
         bool,
         typer.Option(
-            "--json", help="Print one ScoredRecord per record as a line of ProtoJSON (see README)."
+            "--json",
+            help="Print one ScoredRecord per record as a line of ProtoJSON; "
+            "docs/validating.md#json-lines describes it.",
         ),
     ] = False,
     from_: FromOption = None,
@@ -66,7 +68,9 @@ def adjudicate(
     as_json: Annotated[
         bool,
         typer.Option(
-            "--json", help="Print one Ruling per record as a line of ProtoJSON (see README)."
+            "--json",
+            help="Print one Ruling per record as a line of ProtoJSON; "
+            "docs/validating.md#json-lines describes it.",
         ),
     ] = False,
     from_: FromOption = None,

@@ -25,7 +25,7 @@ def keys(
     paths: Annotated[
         list[str],
         typer.Argument(
-            metavar="PATH...",
+            metavar="PATH",
             help="new: the private key file to write (PATH.pub beside it); show: key files.",
         ),
     ],

@@ -196,17 +196,42 @@ class _UntypedInt(IntParamType):
         return ""
 
 
+class _PlainArgument(TyperArgument):
+    """An argument whose usage reads as the docs write it: ``PATH...``, ``IN OUT``, ``[OUT]``.
+
+    Typer's own usage writes a required argument in braces and drops the ``...`` of one
+    that takes many when a metavar is given (``{PATH}``).
+    """
+
+    def make_metavar(self, ctx: Context, *, usage: bool = False) -> str:
+        """The argument's word; in the usage line with ``...`` when it takes many."""
+        word = self.metavar or (self.name or "").upper()
+        if not usage or word.startswith("["):  # ``[N]``: optional, and says so already
+            return word
+        if self.nargs != 1:
+            word += "..."
+        return word if self.required else f"[{word}]"
+
+
+#: The words of every encoding, as a choice option lists them; shown as ``ENCODING``, which the
+#: option's help spells out (a list this long breaks mid-word in an 80-column help).
+_ENCODINGS: Final = frozenset(("pb", "pbs", "json", "jsonl", "grn", "abstractplay", "ludii"))
+
+
 def _plain_placeholders(command: TyperCommand) -> None:
-    """A word where the help would show a type: ``--workers N``, ``--from pb|pbs|...``."""
+    """A word where the help would show a type: ``--workers N``, ``--keep first|...``."""
     for param in command.params:
+        if isinstance(param, TyperArgument):
+            param.__class__ = _PlainArgument
         if isinstance(param, TyperArgument) and type(param.type) is StringParamType:
             param.type = _Untyped()
         elif isinstance(param, TyperArgument) and type(param.type) is IntParamType:
             param.type = _UntypedInt()
         elif isinstance(param, TyperOption) and param.metavar is None and not param.is_flag:
             if isinstance(param.type, TyperChoice):
-                choices = (getattr(choice, "value", choice) for choice in param.type.choices)
-                param.metavar = "|".join(str(choice) for choice in choices)
+                choices = [str(getattr(choice, "value", choice)) for choice in param.type.choices]
+                encodings = set(choices) == _ENCODINGS
+                param.metavar = "ENCODING" if encodings else "|".join(choices)
             elif isinstance(param.type, IntParamType | FloatParamType):
                 param.metavar = "N"
             else:
@@ -228,6 +253,18 @@ class LazyCommands(TyperGroup):
             summary = COMMANDS[cmd_name].summary
             return TyperCommand(cmd_name, help=summary, short_help=summary)
         return load_command(cmd_name)
+
+    def resolve_command(  # type: ignore[override]
+        self, ctx: typer.Context, args: list[str]
+    ) -> tuple[str | None, TyperCommand | TyperGroup | None, list[str]]:
+        """The command named first in ``args``; a mistyped one is refused with the nearest."""
+        name = args[0] if args else ""
+        if name and name not in COMMANDS and not name.startswith("-"):
+            from gamerec.recorder.words import did_you_mean
+
+            hint = did_you_mean(name, COMMANDS, quoted=True).removeprefix("; did you mean")
+            ctx.fail(f"No such command {name!r}." + (f" Did you mean{hint}" if hint else ""))
+        return super().resolve_command(ctx, args)  # type: ignore[return-value]
 
     def format_help(self, ctx: typer.Context, formatter: Any) -> None:  # type: ignore[override]
         """The group's help, listing the commands without loading them."""

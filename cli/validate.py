@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated
@@ -129,13 +130,21 @@ def validate(
             "so that the same command resumes where an interrupted run stopped.",
         ),
     ] = None,
+    allow_empty: Annotated[
+        bool,
+        typer.Option(
+            "--allow-empty",
+            help="Accept a folder that holds no record file (without it: exit code 2).",
+        ),
+    ] = False,
 ) -> None:
     """Replay every record under its rules and judge it.
 
     A record is valid when every ply is legal and its claimed result is the rules' result
     (a record that claims no end is valid and reported unfinished). Exit code 0 when every
     record is valid, 1 when any is invalid, 2 when any input could not be read (the others
-    are still validated). A one-line summary goes to stderr.
+    are still validated) or when a folder holds no record file (a wrong path must not pass a
+    check; --allow-empty accepts it). A one-line summary goes to stderr.
     """
     from gamerec.cli.arguments import input_paths, unreadable_json
     from gamerec.cli.progress import Meter
@@ -147,6 +156,9 @@ def validate(
         render = _render_invalid_json if as_json else _render_invalid_text
     limits = limits_of(limit)
     files = input_paths(paths)
+    empty = [] if allow_empty else folders_without_records(paths, files)
+    for folder in empty:
+        typer.echo(error_line(f"{folder}: {NO_RECORD_FILE}; --allow-empty accepts it"), err=True)
     tally = Tally()
     breakdown = Breakdown()
     with Meter("validate", None) as meter:
@@ -166,7 +178,21 @@ def validate(
                 meter.echo(outcome.text)
     typer.echo(tally.summary(), err=True)
     _echo_breakdown(breakdown, tally, as_json)
-    raise typer.Exit(tally.exit_code())
+    raise typer.Exit(EXIT_FAILED if empty else tally.exit_code())
+
+
+#: What a folder given to validate lacks, when its walk finds no file to read.
+NO_RECORD_FILE = "no record file in this folder (.pb, .pbs, .json, .jsonl, .grn or .trl)"
+
+
+def folders_without_records(paths: list[str], files: list[str]) -> list[str]:
+    """The folders among ``paths`` under which the walk found none of ``files``."""
+    folders = [path for path in paths if path != "-" and os.path.isdir(path)]
+    return [
+        folder
+        for folder in folders
+        if not any(file.startswith(os.path.join(folder, "")) for file in files)
+    ]
 
 
 def _outcomes(  # noqa: PLR0917 - the command's own options, passed on

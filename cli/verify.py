@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -11,6 +12,15 @@ from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line, re
 
 if TYPE_CHECKING:
     from gamerec.v1 import verification_pb2 as wpb
+
+
+class Level(enum.Enum):
+    """The proof ``--require`` asks of every record (docs/signing.md, "What a record proves")."""
+
+    SEAL = "seal"
+    HOST = "host"
+    SEATS = "seats"
+    ALL = "all"
 
 
 def verify(
@@ -28,6 +38,16 @@ def verify(
         bool,
         typer.Option("--json", help="Print each Verification as one line of ProtoJSON."),
     ] = False,
+    *,
+    require: Annotated[
+        Level,
+        typer.Option(
+            "--require",
+            help="The proof each record must give: seal (intact, a legal game), host (the host "
+            "signed every ply and the result), seats (every seat signed its own plies and the "
+            "result), all (every keyed signer, no finding at all).",
+        ),
+    ] = Level.ALL,
     from_: FromOption = None,
     limit: LimitOption = None,
 ) -> None:
@@ -35,8 +55,9 @@ def verify(
 
     A record is verified when its seal holds, every seat (and the host, if it has a key)
     signed the final head with its key, every key is trusted (with --trust), and the strict
-    replay is valid. Exit code 0 when every record is verified, 1 when any is not, 2 when an
-    input cannot be read.
+    replay is valid; the "proves" line says which levels it reaches (seal, host, seats), and
+    --require asks for one of them instead. Exit code 0 when every record gives the proof
+    required, 1 when any does not, 2 when an input cannot be read.
     """
     from gamerec.cli.verdicts import message_json
     from gamerec.recorder.inputs import InputFailure
@@ -57,15 +78,40 @@ def verify(
         answer = verify_record(item.record, trusted, limits=limits)
         answer.source, answer.record_number = item.source, item.number
         answer.verdict.source, answer.verdict.record_number = item.source, item.number
-        unverified |= not answer.verified
-        typer.echo(message_json(answer) if as_json else verification_text(answer))
+        met = meets(answer, require)
+        unverified |= not met
+        typer.echo(message_json(answer) if as_json else verification_text(answer, require))
     raise typer.Exit(EXIT_FAILED if failed else EXIT_FINDINGS if unverified else EXIT_OK)
 
 
-def verification_text(answer: wpb.Verification) -> str:
-    """A headline, one line per signer, then one line per finding.
+def meets(answer: wpb.Verification, require: Level) -> bool:
+    """Whether ``answer`` gives the proof ``require`` asks for."""
+    from gamerec.v1 import verification_pb2 as wpb
 
-    ``game.grn #1: VERIFIED  ONE  64 plies  seal holds``
+    if require is Level.ALL:
+        return answer.verified
+    return wpb.ProofLevel.Value(f"PROOF_LEVEL_{require.name}") in answer.proven
+
+
+def proves_text(answer: wpb.Verification) -> str:
+    """``proves  seal yes  host yes  seats no``: the levels of proof the record reaches."""
+    from gamerec.v1 import verification_pb2 as wpb
+
+    levels = (
+        ("seal", wpb.PROOF_LEVEL_SEAL),
+        ("host", wpb.PROOF_LEVEL_HOST),
+        ("seats", wpb.PROOF_LEVEL_SEATS),
+    )
+    return "proves  " + "  ".join(
+        f"{name} {'yes' if level in answer.proven else 'no'}" for name, level in levels
+    )
+
+
+def verification_text(answer: wpb.Verification, require: Level = Level.ALL) -> str:
+    """A headline, one line per signer, the levels proven, then one line per finding.
+
+    ``game.grn #1: verified  ONE  64 plies  finished  seal holds``; with ``--require host``
+    the headline names it: ``verified (required: host)``.
     """
     from gamerec.cli.verdicts import STATUS_WORDS, finding_text
     from gamerec.recorder.notation import game_label
@@ -77,7 +123,9 @@ def verification_text(answer: wpb.Verification) -> str:
         spb.SEAL_STATUS_BROKEN: "seal BROKEN",
     }
     verdict = answer.verdict
-    word = "verified" if answer.verified else "NOT VERIFIED"
+    word = "verified" if meets(answer, require) else "NOT VERIFIED"
+    if require is not Level.ALL:
+        word += f" (required: {require.value})"
     head = [
         f"{answer.source} #{answer.record_number}: {word}",
         game_label(verdict.game),
@@ -87,6 +135,7 @@ def verification_text(answer: wpb.Verification) -> str:
     ]
     lines = ["  ".join(head)]
     lines += [f"  {signer_text(signer)}" for signer in answer.signers]
+    lines.append(f"  {proves_text(answer)}")
     lines += [f"  {finding_text(finding)}" for finding in answer.findings]
     return "\n".join(lines)
 

@@ -41,6 +41,7 @@ from typing import Any, BinaryIO, TypeAlias
 
 from google.protobuf.message import DecodeError
 
+from gamerec.recorder.arguments import require_record
 from gamerec.recorder.binary import (
     DEFAULT_MAX_RECORD_BYTES,
     read_pb_bytes,
@@ -611,7 +612,10 @@ def write_records(
             none or several, or a record has no form in the encoding. A file destination is
             then left as it was.
         OSError: the file cannot be written.
+        TypeError: ``records`` is one record, a path or bytes, or yields something that is no
+            record (a file destination is then left as it was).
     """
+    records = _records_only(records)
     if isinstance(dest, str | os.PathLike) and os.fspath(dest) != "-":
         chosen = encoding or encoding_for_path(dest)
         if chosen is None:
@@ -629,6 +633,19 @@ def write_records(
     return count
 
 
+def _records_only(records: Iterable[pb.GameRecord]) -> Iterator[pb.GameRecord]:
+    """``records`` checked one by one as they are written; a lone record or a path refused now."""
+    if isinstance(records, pb.GameRecord):
+        raise TypeError("gamerec.write_records takes an iterable of records; give [record]")
+    if isinstance(records, str | bytes | bytearray | os.PathLike):
+        raise TypeError(
+            f"gamerec.write_records takes an iterable of records, not {type(records).__name__}: "
+            "gamerec.read_records(path) reads them from a file, gamerec.decode_record(data) "
+            "from bytes"
+        )
+    return (require_record(record, "write_records") for record in records)
+
+
 def _write_atomically(path: Path, write: Callable[[BinaryIO], int]) -> int:
     """Write into a temporary file beside ``path``, then rename it over ``path``."""
     from gamerec.recorder.atomic import atomic_output  # noqa: PLC0415 (only to write)
@@ -643,6 +660,7 @@ def encode_record(record: pb.GameRecord, encoding: Encoding) -> bytes:
     Raises:
         EncodingError: the record has no form in that encoding.
     """
+    require_record(record, "encode_record")
     buffer = io.BytesIO()
     _writer(encoding, None)([record], buffer)
     return buffer.getvalue()

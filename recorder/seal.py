@@ -25,6 +25,7 @@ from typing import Final, NamedTuple
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from gamerec.recorder.arguments import require_record
 from gamerec.recorder.errors import EncodingError
 from gamerec.recorder.grn_values import format_timestamp
 from gamerec.recorder.notation import GameValue, format_action, game_name
@@ -244,6 +245,7 @@ def seal_record(
         EncodingError: the record has no canonical form, a key is not 32 bytes, or there
             are more keys than seats.
     """
+    require_record(record, "seal_record")
     old = record.seal if record.HasField("seal") else spb.Seal()
     keys = list(old.seat_keys) if seat_keys is None else list(seat_keys)
     host = old.host_key if host_key is None else host_key

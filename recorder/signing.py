@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from gamerec.recorder.arguments import require_record
 from gamerec.recorder.atomic import atomic_output
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.seal import (
@@ -322,6 +323,7 @@ def sign_record(
         SealError: the record is not sealed, or its chain does not recompute to its heads.
         KeyFileError: the key is not the one the seal names for ``signer``.
     """
+    require_record(record, "sign_record")
     if not record.HasField("seal"):
         raise SealError("the record is not sealed; seal it first (gamerec seal)")
     seal = record.seal

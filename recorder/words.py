@@ -1,9 +1,14 @@
-"""Words of messages: a count with its noun, singular or plural (``1 ply``, ``2 plies``).
+"""Words of messages: a count with its noun (``1 ply``, ``2 plies``), a "did you mean" hint.
 
 Imports nothing, so any module can use it.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: Plurals that are not the noun with ``s``.
 _IRREGULAR = {"ply": "plies", "was": "were", "is": "are"}
@@ -22,3 +27,18 @@ def noun_for(count: int, noun: str, many: str = "") -> str:
     if count == 1:
         return noun
     return many or _IRREGULAR.get(noun) or noun + "s"
+
+
+def did_you_mean(word: str, choices: Iterable[str], *, quoted: bool = False) -> str:
+    """``"; did you mean LANDING_OCCUPIED?"`` for the choice nearest ``word``, else ``""``.
+
+    Case is ignored; the choice is given as it is spelt in ``choices`` (``quoted``: in
+    quotes, ``'validate'``).
+    """
+    import difflib  # noqa: PLC0415 (only a mistyped word needs it)
+
+    spelt = {choice.lower(): choice for choice in choices}
+    near = difflib.get_close_matches(word.strip().lower(), list(spelt), n=1, cutoff=0.7)
+    if not near:
+        return ""
+    return f"; did you mean {spelt[near[0]]!r}?" if quoted else f"; did you mean {spelt[near[0]]}?"

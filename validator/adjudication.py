@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gamerec.recorder.arguments import require_record
 from gamerec.recorder.limits import Limits
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -50,6 +51,7 @@ def adjudicate(
         DeadlineExceededError: the ``deadline`` (monotonic time) passed first.
         LimitExceededError: more plies than ``limits.max_plies`` (see ``judge``).
     """
+    require_record(record, "adjudicate")
     judgement = judge(record, deadline=deadline, limits=limits)
     verdict = verdict_of(record, judgement)
     ruling = _rule(record, verdict, judgement)

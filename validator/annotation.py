@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+from gamerec.recorder.arguments import require_record
 from gamerec.recorder.errors import GamerecError, excerpt
 from gamerec.recorder.grn import GLYPHS
 from gamerec.recorder.words import plural
@@ -186,6 +187,7 @@ def edit_ply(
         AnnotationError: the main line has no ply ``ply``, or it has another glyph already
             and ``remove_glyph`` is not given.
     """
+    require_record(record, "edit_ply")
     if not 1 <= ply <= len(record.moves):
         raise AnnotationError(
             f"the record has {plural(len(record.moves), 'ply')}; there is no ply {ply}"
@@ -228,6 +230,7 @@ def auto_annotate(record: pb.GameRecord, *, replace_glyphs: bool = False) -> Aut
     Raises:
         RulesError: the record's game or variant cannot be judged.
     """
+    require_record(record, "auto_annotate")
     identity = identify(record)
     annotated = pb.GameRecord()
     annotated.CopyFrom(record)

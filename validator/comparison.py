@@ -22,6 +22,7 @@ import orjson
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
+from gamerec.recorder.arguments import require_record
 from gamerec.recorder.notation import format_action, game_label
 from gamerec.v1 import diff_pb2 as dpb
 from gamerec.v1 import record_pb2 as pb
@@ -40,6 +41,8 @@ MOVE_LIST = "moves"
 
 def compare_records(left: pb.GameRecord, right: pb.GameRecord) -> dpb.RecordDiff:
     """How ``right`` differs from ``left``."""
+    require_record(left, "compare_records")
+    require_record(right, "compare_records")
     diff = dpb.RecordDiff(same=left == right)
     if diff.same:
         return diff

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from gamerec.recorder.arguments import require_record
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.games.protocol import GameEvent, Position
@@ -114,6 +115,7 @@ def replay(
         RulesError: the record's game or variant cannot be judged.
         ReplayStoppedError: after the last legal frame, at the first illegal ply.
         DeadlineExceededError: the ``deadline`` (monotonic time) passed.
+        TypeError: ``record`` is not a GameRecord (at the call, not at the first frame).
     """
-    for step in steps(record, start=start, deadline=deadline):
-        yield frame_of(step)
+    require_record(record, "replay")
+    return (frame_of(step) for step in steps(record, start=start, deadline=deadline))

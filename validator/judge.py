@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gamerec.recorder.arguments import require_record
 from gamerec.recorder.limits import Limits, check_plies
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
@@ -340,7 +341,10 @@ def validate(
     Raises:
         DeadlineExceededError: the ``deadline`` (monotonic time) passed first.
         LimitExceededError: more plies than ``limits.max_plies`` (see :func:`judge`).
+        TypeError: ``record`` is not a GameRecord (a path or bytes: the message names
+            ``read_records`` or ``decode_record``).
     """
+    require_record(record, "validate")
     judgement = judge(record, deadline=deadline, limits=limits, serialized=serialized)
     return verdict_of(record, judgement)
 
@@ -358,5 +362,6 @@ def score(
         DeadlineExceededError: the ``deadline`` (monotonic time) passed first.
         LimitExceededError: more plies than ``limits.max_plies`` (see :func:`judge`).
     """
+    require_record(record, "score")
     judgement = judge(record, deadline=deadline, limits=limits, serialized=serialized)
     return computed_result(record, judgement)

@@ -12,12 +12,17 @@
 4. the strict replay (``gamerec.validator.judge.judge``), whose findings follow.
 
 A record with no seal is ``NOT_SEALED``. ``verified`` is true only when nothing was found.
+``proven`` names the levels of proof the record reaches (:func:`proven_levels`): the seal
+intact, the host's attestation, every seat's signature; a director asks for the one the event
+needs (``gamerec verify --require``), since a record of a match whose seats had no keys proves
+the host's word and no more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
+from gamerec.recorder.arguments import require_record
 from gamerec.recorder.limits import Limits
 from gamerec.recorder.seal import HOST
 from gamerec.recorder.signing import fingerprint, signer_name
@@ -48,12 +53,42 @@ def verify(
         DeadlineExceededError: the deadline passed first.
         LimitExceededError: more plies than ``limits.max_plies``.
     """
+    require_record(record, "verify")
     answer = seal_proof(record, trusted, deadline=deadline)
     judgement = judge(record, deadline=deadline, limits=limits)
     answer.verdict.CopyFrom(verdict_of(record, judgement, seal=answer.seal))
     answer.findings.extend(answer.verdict.errors)
     answer.verified = not answer.findings
+    answer.proven.extend(proven_levels(answer))
     return answer
+
+
+#: Findings after which nothing in the record is proven.
+_SEAL_FAULT_CODES = frozenset({"NOT_SEALED", "SEAL_MALFORMED", "SEAL_BROKEN", "SIGNATURE_INVALID"})
+#: Findings about one signer (its ``seat``, 0 for the host): what it did not sign, or its key
+#: is not trusted.
+_SIGNER_CODES = frozenset({"NO_KEY", "UNSIGNED_PLIES", "UNSIGNED_RESULT", "UNTRUSTED_KEY"})
+
+
+def proven_levels(answer: wpb.Verification) -> list[wpb.ProofLevel.ValueType]:
+    """The levels of proof a verified-or-not ``answer`` reaches, in ``ProofLevel`` order.
+
+    None unless the seal holds and the replay is valid; then ``SEAL``, ``HOST`` when the host
+    has a key and no finding about it (it signed the final head, and its key is trusted when
+    trusted keys were given), ``SEATS`` when every seat has a key and none has a finding.
+    """
+    faults = any(finding.code in _SEAL_FAULT_CODES for finding in answer.findings)
+    if faults or answer.seal != spb.SEAL_STATUS_HOLDS or not answer.verdict.valid:
+        return []
+    levels = [wpb.PROOF_LEVEL_SEAL]
+    blamed = {finding.seat for finding in answer.findings if finding.code in _SIGNER_CODES}
+    keyed = {signer.signer for signer in answer.signers if signer.fingerprint}
+    if HOST in keyed and HOST not in blamed:
+        levels.append(wpb.PROOF_LEVEL_HOST)
+    seats = {signer.signer for signer in answer.signers if signer.signer != HOST}
+    if seats and seats <= keyed and not seats & blamed:
+        levels.append(wpb.PROOF_LEVEL_SEATS)
+    return levels
 
 
 def seal_proof(

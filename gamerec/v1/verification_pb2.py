@@ -26,15 +26,17 @@ from gamerec.v1 import seal_pb2 as gamerec_dot_v1_dot_seal__pb2
 from gamerec.v1 import verdict_pb2 as gamerec_dot_v1_dot_verdict__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dgamerec/v1/verification.proto\x12\ngamerec.v1\x1a\x15gamerec/v1/seal.proto\x1a\x18gamerec/v1/verdict.proto\"\x87\x01\n\x06Signer\x12\x0e\n\x06signer\x18\x01 \x01(\r\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\t\x12\x0f\n\x07trusted\x18\x03 \x01(\x08\x12\x16\n\x0esigned_through\x18\x04 \x01(\r\x12\x15\n\rsigned_result\x18\x05 \x01(\x08\x12\x18\n\x10valid_signatures\x18\x06 \x01(\r\"\xdf\x01\n\x0cVerification\x12\x10\n\x08verified\x18\x01 \x01(\x08\x12$\n\x04seal\x18\x02 \x01(\x0e\x32\x16.gamerec.v1.SealStatus\x12%\n\x08\x66indings\x18\x03 \x03(\x0b\x32\x13.gamerec.v1.Finding\x12#\n\x07signers\x18\x04 \x03(\x0b\x32\x12.gamerec.v1.Signer\x12$\n\x07verdict\x18\x05 \x01(\x0b\x32\x13.gamerec.v1.Verdict\x12\x0e\n\x06source\x18\x06 \x01(\t\x12\x15\n\rrecord_number\x18\x07 \x01(\rb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dgamerec/v1/verification.proto\x12\ngamerec.v1\x1a\x15gamerec/v1/seal.proto\x1a\x18gamerec/v1/verdict.proto\"\x87\x01\n\x06Signer\x12\x0e\n\x06signer\x18\x01 \x01(\r\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\t\x12\x0f\n\x07trusted\x18\x03 \x01(\x08\x12\x16\n\x0esigned_through\x18\x04 \x01(\r\x12\x15\n\rsigned_result\x18\x05 \x01(\x08\x12\x18\n\x10valid_signatures\x18\x06 \x01(\r\"\x87\x02\n\x0cVerification\x12\x10\n\x08verified\x18\x01 \x01(\x08\x12$\n\x04seal\x18\x02 \x01(\x0e\x32\x16.gamerec.v1.SealStatus\x12%\n\x08\x66indings\x18\x03 \x03(\x0b\x32\x13.gamerec.v1.Finding\x12#\n\x07signers\x18\x04 \x03(\x0b\x32\x12.gamerec.v1.Signer\x12$\n\x07verdict\x18\x05 \x01(\x0b\x32\x13.gamerec.v1.Verdict\x12\x0e\n\x06source\x18\x06 \x01(\t\x12\x15\n\rrecord_number\x18\x07 \x01(\r\x12&\n\x06proven\x18\x08 \x03(\x0e\x32\x16.gamerec.v1.ProofLevel*l\n\nProofLevel\x12\x1b\n\x17PROOF_LEVEL_UNSPECIFIED\x10\x00\x12\x14\n\x10PROOF_LEVEL_SEAL\x10\x01\x12\x14\n\x10PROOF_LEVEL_HOST\x10\x02\x12\x15\n\x11PROOF_LEVEL_SEATS\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamerec.v1.verification_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_PROOFLEVEL']._serialized_start=498
+  _globals['_PROOFLEVEL']._serialized_end=606
   _globals['_SIGNER']._serialized_start=95
   _globals['_SIGNER']._serialized_end=230
   _globals['_VERIFICATION']._serialized_start=233
-  _globals['_VERIFICATION']._serialized_end=456
+  _globals['_VERIFICATION']._serialized_end=496
 # @@protoc_insertion_point(module_scope)

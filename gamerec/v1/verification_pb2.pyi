@@ -11,6 +11,7 @@ from gamerec.v1 import verdict_pb2 as _verdict_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -21,6 +22,48 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _ProofLevel:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ProofLevelEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ProofLevel.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    PROOF_LEVEL_UNSPECIFIED: _ProofLevel.ValueType  # 0
+    PROOF_LEVEL_SEAL: _ProofLevel.ValueType  # 1
+    """The seal is intact: nothing it covers changed since it was made, and the game is legal.
+    Proves no one's consent: anyone can seal a record.
+    """
+    PROOF_LEVEL_HOST: _ProofLevel.ValueType  # 2
+    """The seal is intact and the host (the platform that ran the game) has a key and signed the
+    final head: it attests every ply and the result.
+    """
+    PROOF_LEVEL_SEATS: _ProofLevel.ValueType  # 3
+    """The seal is intact and every seat has a key and signed every ply and the result: each
+    seat signed its own plies (and agreed to the others').
+    """
+
+class ProofLevel(_ProofLevel, metaclass=_ProofLevelEnumTypeWrapper):
+    """A level of proof a sealed record reaches (docs/seals.md "Verifying", `gamerec verify
+    --require`). Every level needs the seal to hold (no SEAL_MALFORMED, SEAL_BROKEN or
+    SIGNATURE_INVALID) and the strict replay to be valid; with trusted keys given, the keys the
+    level rests on must be trusted.
+    """
+
+PROOF_LEVEL_UNSPECIFIED: ProofLevel.ValueType  # 0
+PROOF_LEVEL_SEAL: ProofLevel.ValueType  # 1
+"""The seal is intact: nothing it covers changed since it was made, and the game is legal.
+Proves no one's consent: anyone can seal a record.
+"""
+PROOF_LEVEL_HOST: ProofLevel.ValueType  # 2
+"""The seal is intact and the host (the platform that ran the game) has a key and signed the
+final head: it attests every ply and the result.
+"""
+PROOF_LEVEL_SEATS: ProofLevel.ValueType  # 3
+"""The seal is intact and every seat has a key and signed every ply and the result: each
+seat signed its own plies (and agreed to the others').
+"""
+Global___ProofLevel: _TypeAlias = ProofLevel  # noqa: Y015
 
 @_typing.final
 class Signer(_message.Message):
@@ -79,6 +122,7 @@ class Verification(_message.Message):
     VERDICT_FIELD_NUMBER: _builtins.int
     SOURCE_FIELD_NUMBER: _builtins.int
     RECORD_NUMBER_FIELD_NUMBER: _builtins.int
+    PROVEN_FIELD_NUMBER: _builtins.int
     verified: _builtins.bool
     """True only when there is no finding: the seal holds, every keyed signer signed the
     final head, every key is trusted (when trusted keys were given), and the replay is valid.
@@ -103,6 +147,13 @@ class Verification(_message.Message):
     def verdict(self) -> _verdict_pb2.Verdict:
         """The strict replay of the record."""
 
+    @_builtins.property
+    def proven(self) -> _containers.RepeatedScalarFieldContainer[Global___ProofLevel.ValueType]:
+        """The levels of proof the record reaches, in the order of ProofLevel (none when it is not
+        sealed, the seal does not hold or the replay is not valid). `verified` asks for more than
+        any one level: every keyed signer, host included, and no finding at all.
+        """
+
     def __init__(
         self,
         *,
@@ -113,10 +164,11 @@ class Verification(_message.Message):
         verdict: _verdict_pb2.Verdict | None = ...,
         source: _builtins.str = ...,
         record_number: _builtins.int = ...,
+        proven: _abc.Iterable[Global___ProofLevel.ValueType] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["verdict", b"verdict"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["findings", b"findings", "record_number", b"record_number", "seal", b"seal", "signers", b"signers", "source", b"source", "verdict", b"verdict", "verified", b"verified"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["findings", b"findings", "proven", b"proven", "record_number", b"record_number", "seal", b"seal", "signers", b"signers", "source", b"source", "verdict", b"verdict", "verified", b"verified"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -19,8 +19,9 @@ blocks. How a file's commands run:
 - a line starting with ``$ `` is a command (a line ending in ``\\`` goes on with the next);
   the lines after it, up to the next command, are its output: standard output and standard
   error together, in the order written (Python runs unbuffered), as a terminal shows them;
-- ``/tmp/tour`` is the page's scratch folder: it stands for a new empty folder of each run
-  in the commands, and that folder is written back as ``/tmp/tour`` in the output;
+- ``/tmp/tour`` is the page's scratch folder: in the commands it stands for a path of each
+  run that does not exist yet (the page makes it, ``mkdir -p /tmp/tour``, as a reader on a
+  fresh machine must), and that path is written back as ``/tmp/tour`` in the output;
 - output that changes from run to run is compared through masks: ``timing`` (durations and
   rates) always, and those named in the block, `````console mask="keys ports"``; see
   :data:`MASKS`. The page keeps the output of the last ``make docs-update`` as printed;
@@ -53,7 +54,8 @@ from typing import Final
 from gamerec.recorder.atomic import atomic_output
 
 ROOT: Final = Path(__file__).resolve().parents[2]
-#: The folder a page's commands may write to; each run gets a new one in its place.
+#: The folder a page's commands may write to; each run gets a new path in its place, which
+#: does not exist until the page's own commands make it.
 SCRATCH: Final = "/tmp/tour"
 #: How long one file's commands may run, in seconds, before the run counts as failed.
 TIMEOUT_SECONDS: Final = 300.0
@@ -269,14 +271,15 @@ def run_commands(commands: Sequence[Command], root: Path = ROOT) -> list[list[st
         TimeoutError: the commands did not finish within :data:`TIMEOUT_SECONDS`.
     """
     marker = f"@@gamerec-docs-{uuid.uuid4().hex}@@"
-    scratch = tempfile.mkdtemp(prefix="gamerec-docs-")
+    parent = tempfile.mkdtemp(prefix="gamerec-docs-")
+    scratch = os.path.join(parent, "tour")
     script = ["exec 2>&1 </dev/null", f"cd {_quoted(str(root))}"]
     for command in commands:
         script += [command.text.replace(SCRATCH, scratch), f"printf '\\n%s\\n' '{marker}'"]
     try:
         printed = _run_bash("\n".join(script), root)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        shutil.rmtree(parent, ignore_errors=True)
     pieces = printed.replace(scratch, SCRATCH).split(marker)[: len(commands)]
     return [piece.removeprefix("\n").splitlines() for piece in pieces]
 

@@ -204,3 +204,37 @@ def test_adjudicate_explains_the_ruling() -> None:
     ruling = json.loads(corrected.stdout)
     assert ruling["decision"] == "DECISION_CORRECTED"
     assert ruling["verdict"]["errors"][0]["code"] == "RESULT_MISMATCH"
+
+
+def test_a_folder_with_no_record_exits_2_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("no records here\n", encoding="utf-8")
+    result = run("validate", str(tmp_path))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[0] == (
+        f"gamerec: error: {tmp_path}: no record file in this folder "
+        "(.pb, .pbs, .json, .jsonl, .grn or .trl); --allow-empty accepts it"
+    )
+
+
+def test_an_empty_folder_beside_records_still_fails_the_run(tmp_path: Path) -> None:
+    result = run("validate", str(tmp_path), str(GAMES / "aronda.grn"))
+    assert result.exit_code == 2, result.output
+    assert "aronda.grn #1: valid" in result.stdout
+    assert f"gamerec: error: {tmp_path}: no record file in this folder" in result.stderr
+
+
+def test_allow_empty_accepts_a_folder_with_no_record(tmp_path: Path) -> None:
+    result = run("validate", "--allow-empty", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "error" not in result.stderr
+    result = run("validate", "--allow-empty", str(tmp_path), str(INVALID / "result-mismatch.grn"))
+    assert result.exit_code == 1, result.output
+
+
+def test_an_empty_file_is_unreadable_with_or_without_allow_empty(tmp_path: Path) -> None:
+    empty = tmp_path / "none.jsonl"
+    empty.write_bytes(b"")
+    for options in ([], ["--allow-empty"]):
+        result = run("validate", *options, str(empty))
+        assert result.exit_code == 2, result.output
+        assert f"{empty}: the input holds no record" in result.stderr

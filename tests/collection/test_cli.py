@@ -187,3 +187,19 @@ def test_standings_text_csv_and_json(tmp_path: Path) -> None:
     assert points.exit_code == 2 and "--points" in points.stderr
     nothing = run("standings", str(tmp_path / "club.grn"), "--event", "Other")
     assert nothing.exit_code == 2 and "no record of event 'Other'" in nothing.stderr
+
+
+def test_find_refuses_meaningless_criteria_with_exit_2_and_one_line() -> None:
+    events = str(ROOT / "fixtures" / "events")
+    for option, value, hint in (
+        ("--finding", "LANDING_OCUPIED", "did you mean LANDING_OCCUPIED?"),
+        ("--date-from", "2026-13", "has no month 13 (01 to 12)"),
+        ("--plies", "80..60", "did you mean 60..80?"),
+        ("--variant", "Playrs=2", "did you mean Players?"),
+        ("--termination", "resign", "did you mean resignation?"),
+    ):
+        refused = run("find", events, option, value)
+        assert refused.exit_code == 2, (option, refused.output)
+        assert refused.stdout == ""
+        (line,) = refused.stderr.splitlines()
+        assert line.startswith(f"gamerec: error: {option}") and line.endswith(hint), line

@@ -196,3 +196,72 @@ def test_criteria_combine_with_and() -> None:
 def test_criteria_that_cannot_be_read_say_why(given: dict[str, object], message: str) -> None:
     with pytest.raises(CriteriaError, match=message):
         criteria(**given)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (
+            {"findings": ["LANDING_OCUPIED"]},
+            "--finding: 'LANDING_OCUPIED' is no finding code (docs/reference/findings.md lists "
+            "them); did you mean LANDING_OCCUPIED?",
+        ),
+        (
+            {"findings": ["NOPE"]},
+            "--finding: 'NOPE' is no finding code (docs/reference/findings.md lists them)",
+        ),
+        ({"date_from": "2026-13"}, "--date-from: '2026-13' has no month 13 (01 to 12)"),
+        ({"date_to": "2026-02-29"}, "--date-to: '2026-02-29' has no day 29 (01 to 28)"),
+        (
+            {"date_from": "2026-3"},
+            "--date-from: '2026-3' is not a date such as 2026-11-29 or 2026-11",
+        ),
+        (
+            {"date_from": "2026-11-29-1"},
+            "--date-from: '2026-11-29-1' is not a date such as 2026-11-29 or 2026-11",
+        ),
+        (
+            {"date_from": "2026-12", "date_to": "2026.11.30"},
+            "--date-from 2026-12 is after --date-to 2026.11.30: no day is both",
+        ),
+        (
+            {"plies": ["80..60"]},
+            "--plies: '80..60' holds no number (80 is more than 60); did you mean 60..80?",
+        ),
+        ({"plies": ["-5"]}, "--plies: '-5' is not N, N..M, ..M or N.."),
+        (
+            {"variants": ["Playrs=2"]},
+            "--variant: 'Playrs' is no variant tag of any game (Players, Board, Mirror, Tiebreak, "
+            "Supply, SecondPiece, Pie, StonesPerPit, Direction); did you mean Players?",
+        ),
+        (
+            {"games": ["oust"], "variants": ["Supply=3"]},
+            "--variant: 'Supply' is no variant tag of Oust (Players, Board, Pie)",
+        ),
+        (
+            {"terminations": ["resign"]},
+            "--termination: 'resign' is none of unstated, normal, resignation, timeout, "
+            "agreement, abandoned, adjudicated; did you mean resignation?",
+        ),
+    ],
+)
+def test_meaningless_criteria_are_refused_with_the_nearest_meaning(
+    given: dict[str, object], message: str
+) -> None:
+    with pytest.raises(CriteriaError) as raised:
+        criteria(**given)  # type: ignore[arg-type]
+    assert str(raised.value) == message
+
+
+def test_criteria_that_mean_something_are_kept() -> None:
+    wanted = criteria(
+        findings=["landing_occupied", "SEAL_BROKEN"],
+        date_from="2024-02-29",
+        date_to="2026-11",
+        plies=["60..60", "..30", "100.."],
+        variants=["players=3", "StonesPerPit=4"],
+        games=[],
+    )
+    assert wanted.findings == ("LANDING_OCCUPIED", "SEAL_BROKEN")
+    assert (wanted.date_from, wanted.date_to) == ("2024-02-29", "2026-11")
+    assert wanted.variants == (("players", "3"), ("stonesperpit", "4"))

@@ -49,7 +49,7 @@ one
 two
 $ printf 'took 0.52 s (1,234 plies/s)\\n'
 took 0.19 s (5,678 plies/s)
-$ echo "/tmp/tour" && ls /tmp/tour && touch /tmp/tour/made && ls /tmp/tour
+$ mkdir -p /tmp/tour && echo "/tmp/tour" && ls /tmp/tour && touch /tmp/tour/made && ls /tmp/tour
 /tmp/tour
 made
 ```
@@ -93,6 +93,28 @@ def test_a_changed_output_is_found_and_reported_with_its_line(tmp_path: Path) ->
     report = found[0].report()
     assert report.startswith(f"{page}:4: $ echo one; echo two >&2")
     assert "-three" in report and "+two" in report
+
+
+def test_the_scratch_folder_is_not_made_for_the_page(tmp_path: Path) -> None:
+    """A reader on a fresh machine has no /tmp/tour: the page must make it, as the tour does."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        '```console\n$ ls -d /tmp/tour; echo "exit $?"\n'
+        "ls: cannot access '/tmp/tour': No such file or directory\nexit 2\n"
+        "$ mkdir -p /tmp/tour && ls -d /tmp/tour\n/tmp/tour\n```\n",
+        encoding="utf-8",
+    )
+    _, found = differences(page, ROOT)
+    assert found == []
+
+
+def test_every_page_that_writes_to_the_scratch_folder_makes_it_first() -> None:
+    """The first command of a page that names /tmp/tour makes it (mkdir -p), so a reader can
+    run the page's commands in order from a fresh shell."""
+    for path in session_files(ROOT):
+        uses = [command.text for command in commands_in(path) if "/tmp/tour" in command.text]
+        if uses:
+            assert uses[0].startswith("mkdir -p /tmp/tour"), (path, uses[0])
 
 
 def test_masks_hide_only_what_changes() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gamerec.recorder.codecs import read_records
+from gamerec.recorder.codecs import read_records, write_records
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.judge import validate
 from gamerec.validator.service.match_client import NO_MATCHES
@@ -194,3 +194,28 @@ def test_match_show_says_what_the_swap_did_and_why_the_match_ended(live: LiveSer
         "2. swap: the pie rule: seat 2 takes the stone of ply 1 as its own, and seat 1 places next"
     ) in lines
     assert lines[-1] == "ended: Seat 1 (Ana) resigned at ply 3: seat 2 (Ben) wins."
+def test_a_match_without_seat_keys_proves_the_host_s_word_and_verifies_at_that_level(
+    live: LiveServer, tmp_path: Path
+) -> None:
+    """The README's quick start: seats with no keys, so only the host signs every ply."""
+    game, seats = GAMES_AND_SEATS[0]
+    asyncio.run(play_match(live.address, request(game, seats, keyed=False), seed=7, keyed=False))
+    out = tmp_path / "unkeyed.pbs"
+    exported = gamerec("match", "export", str(live.store), "-o", str(out))
+    assert exported.returncode == 0, exported.stderr
+    unkeyed = [record for record in read_records(str(out)) if not record.seal.seat_keys]
+    assert len(unkeyed) == 1 and unkeyed[0].seal.host_key
+    path = tmp_path / "unkeyed.grn"
+    write_records(unkeyed, path)
+    trust = tmp_path / "trust"
+    trust.mkdir()
+    (trust / "host.pub").write_bytes(Path(f"{live.store}.host-key.pub").read_bytes())
+    default = gamerec("verify", "--trust", str(trust), str(path))
+    assert default.returncode == 1, default.stdout
+    assert "NOT VERIFIED" in default.stdout and "NO_KEY" in default.stdout
+    assert "  proves  seal yes  host yes  seats no" in default.stdout.splitlines()
+    host = gamerec("verify", "--trust", str(trust), "--require", "host", str(path))
+    assert host.returncode == 0, host.stdout
+    assert "verified (required: host)" in host.stdout
+    seats_level = gamerec("verify", "--trust", str(trust), "--require", "seats", str(path))
+    assert seats_level.returncode == 1, seats_level.stdout

@@ -32,10 +32,12 @@ from typing import NamedTuple
 
 from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.errors import EncodingError, GamerecError
-from gamerec.recorder.grn_tags import variant_tags
+from gamerec.recorder.grn_tags import variant_options, variant_tags
 from gamerec.recorder.inputs import InputFailure
 from gamerec.recorder.limits import Limits
-from gamerec.recorder.notation import game_from_name
+from gamerec.recorder.notation import GameValue, game_from_name, game_name
+from gamerec.recorder.syntax import GAMES
+from gamerec.recorder.words import did_you_mean
 from gamerec.v1 import collections_pb2 as cpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -127,23 +129,30 @@ def criteria(
     """Criteria from the texts a person writes (``games=["one"]``, ``plies=["40..60"]``).
 
     Raises:
-        CriteriaError: an unknown game or termination, a variant that is not ``Tag=value``,
-            a ply range or date that cannot be read, or a position with no drawing.
+        CriteriaError: an unknown game, termination, variant tag or finding code (with the
+            nearest known one), a variant that is not ``Tag=value``, a ply range that cannot
+            be read or holds no number, a date that is none (``2026-13``), a date range that
+            holds no day, or a position with no drawing.
     """
+    wanted_games = tuple(_game(name) for name in games)
+    low, high = _date(date_from, "--date-from"), _date(date_to, "--date-to")
+    common = min(len(low), len(high))
+    if low and high and low[:common] > high[:common]:
+        raise CriteriaError(f"--date-from {date_from} is after --date-to {date_to}: no day is both")
     return Criteria(
-        games=tuple(_game(name) for name in games),
-        variants=tuple(_variant(text) for text in variants),
+        games=wanted_games,
+        variants=tuple(_variant(text, wanted_games) for text in variants),
         players=_texts(players),
         events=_texts(events),
         sites=_texts(sites),
         rounds=_texts(rounds),
-        date_from=_date(date_from, "--date-from"),
-        date_to=_date(date_to, "--date-to"),
+        date_from=low,
+        date_to=high,
         terminations=tuple(_termination(word) for word in terminations),
         winners=_texts(winners),
         plies=tuple(_plies(text) for text in plies),
         valid=valid,
-        findings=tuple(code.strip().upper() for code in findings),
+        findings=tuple(_finding(code) for code in findings),
         result_mismatch=result_mismatch,
         digests=tuple(digest.strip().lower() for digest in digests),
         positions=tuple(_drawing(text) for text in positions),
@@ -155,17 +164,26 @@ def _texts(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(value.strip().lower().replace("[", "[[]") for value in values)
 
 
-def _game(name: str) -> int:
+def _game(name: str) -> GameValue:
     game = game_from_name(name)
     if game is None:
         raise CriteriaError(f"--game: no game is called {name!r}")
     return game
 
 
-def _variant(text: str) -> tuple[str, str]:
+def _variant(text: str, games: Sequence[GameValue]) -> tuple[str, str]:
+    """``(tag, value)`` lower-cased, the tag one of the variant tags of ``games`` (or any)."""
     tag, equals, value = text.partition("=")
     if not equals or not tag.strip() or not value.strip():
         raise CriteriaError(f"--variant: {text!r} is not Tag=value (e.g. Players=3)")
+    every = games or [syntax.game for syntax in GAMES]
+    known = list(dict.fromkeys(option.tag for game in every for option in variant_options(game)[1]))
+    if tag.strip().lower() not in {name.lower() for name in known}:
+        of = " or ".join(game_name(game) for game in games) if games else "any game"
+        raise CriteriaError(
+            f"--variant: {tag.strip()!r} is no variant tag of {of} ({', '.join(known)})"
+            + did_you_mean(tag, known)
+        )
     return tag.strip().lower(), _compact(value)
 
 
@@ -179,17 +197,55 @@ def _termination(word: str) -> int:
         if known == wanted:
             return value
     words = ", ".join(TERMINATION_WORDS.values())
-    raise CriteriaError(f"--termination: {word!r} is none of {words}")
+    raise CriteriaError(
+        f"--termination: {word!r} is none of {words}"
+        + did_you_mean(word, TERMINATION_WORDS.values())
+    )
+
+
+def _finding(code: str) -> str:
+    """A finding code some game's referee writes, upper-cased."""
+    wanted = code.strip().upper()
+    known = finding_codes()
+    if wanted not in known:
+        raise CriteriaError(
+            f"--finding: {code!r} is no finding code (docs/reference/findings.md lists them)"
+            + did_you_mean(wanted, sorted(known))
+        )
+    return wanted
+
+
+def finding_codes() -> frozenset[str]:
+    """Every finding code the referee may write: the engines' and the record's and seals'."""
+    from gamerec.validator.finding_codes import RECORD_CODES, SEAL_CODES  # noqa: PLC0415
+    from gamerec.validator.games.registry import entries  # noqa: PLC0415
+
+    engines = {code for entry in entries() for code in entry.engine.reason_codes}
+    return frozenset({*RECORD_CODES, *SEAL_CODES, *engines})
 
 
 def _plies(text: str) -> PlyRange:
     low, dots, high = text.strip().partition("..")
     try:
         if not dots:
-            return PlyRange(int(low), int(low))
-        return PlyRange(int(low) if low else None, int(high) if high else None)
+            wanted = PlyRange(_count(low), _count(low))
+        else:
+            wanted = PlyRange(_count(low) if low else None, _count(high) if high else None)
     except ValueError:
         raise CriteriaError(f"--plies: {text!r} is not N, N..M, ..M or N..") from None
+    if wanted.low is not None and wanted.high is not None and wanted.low > wanted.high:
+        raise CriteriaError(
+            f"--plies: {text!r} holds no number ({wanted.low} is more than {wanted.high}); "
+            f"did you mean {wanted.high}..{wanted.low}?"
+        )
+    return wanted
+
+
+def _count(text: str) -> int:
+    """A number of plies: digits only (no sign)."""
+    if not text.strip().isdigit():
+        raise ValueError(text)
+    return int(text)
 
 
 def normalized_date(text: str) -> str:
@@ -199,9 +255,26 @@ def normalized_date(text: str) -> str:
 
 
 def _date(text: str, option: str) -> str:
+    """``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` of a real day (``.`` and ``/`` read as ``-``)."""
     date = normalized_date(text)
-    if text and not all(part.isdigit() for part in date.split("-")):
+    if not text:
+        return date
+    parts = date.split("-")
+    widths = [len(part) for part in parts]
+    if (
+        not all(part.isdigit() for part in parts)
+        or len(parts) > 3
+        or widths != [4, 2, 2][: len(parts)]
+    ):
         raise CriteriaError(f"{option}: {text!r} is not a date such as 2026-11-29 or 2026-11")
+    if len(parts) > 1 and not 1 <= int(parts[1]) <= 12:
+        raise CriteriaError(f"{option}: {text!r} has no month {parts[1]} (01 to 12)")
+    if len(parts) > 2:
+        import calendar  # noqa: PLC0415
+
+        days = calendar.monthrange(int(parts[0]), int(parts[1]))[1]
+        if not 1 <= int(parts[2]) <= days:
+            raise CriteriaError(f"{option}: {text!r} has no day {parts[2]} (01 to {days})")
     return date
 
 

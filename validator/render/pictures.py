@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gamerec.recorder.arguments import require_record
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.render.scene import scene_at
 from gamerec.validator.render.svg import draw_svg
@@ -14,6 +15,7 @@ def render_svg(record: pb.GameRecord, ply: int | None = None) -> str:
     Raises:
         RulesError, ReplayStoppedError, NoSuchPlyError: see :func:`scene_at`.
     """
+    require_record(record, "render_svg")
     return draw_svg(scene_at(record, ply))
 
 
@@ -23,5 +25,6 @@ def render_text(record: pb.GameRecord, ply: int | None = None) -> str:
     Raises:
         RulesError, ReplayStoppedError, NoSuchPlyError: see :func:`scene_at`.
     """
+    require_record(record, "render_text")
     scene = scene_at(record, ply)
     return draw_text(scene.model, scene.position, scene.placed)

@@ -19,6 +19,7 @@ from html import escape
 from importlib import resources
 from typing import Any
 
+from gamerec.recorder.arguments import require_record
 from gamerec.recorder.summary import RecordSummary, summarize
 from gamerec.recorder.syntax import GameValue
 from gamerec.v1 import record_pb2 as pb
@@ -85,6 +86,7 @@ class IndexEntry:
 
 def render_html(record: pb.GameRecord) -> str:
     """The viewer page of ``record``: one offline HTML file (see :func:`view_page`)."""
+    require_record(record, "render_html")
     return view_page(record).html
 
 
