@@ -194,6 +194,8 @@ def test_match_show_says_what_the_swap_did_and_why_the_match_ended(live: LiveSer
         "2. swap: the pie rule: seat 2 takes the stone of ply 1 as its own, and seat 1 places next"
     ) in lines
     assert lines[-1] == "ended: Seat 1 (Ana) resigned at ply 3: seat 2 (Ben) wins."
+
+
 def test_a_match_without_seat_keys_proves_the_host_s_word_and_verifies_at_that_level(
     live: LiveServer, tmp_path: Path
 ) -> None:
