@@ -29,6 +29,7 @@ from google.protobuf.message import Message
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.limits import Limits, check_mapping, check_record, resolved
+from gamerec.recorder.seal_json import check_seal_base64
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
@@ -109,6 +110,7 @@ def parse_json_record(
         where = f"line {first_line}" if first_line > 1 else ""
         return record_of_value(value, source, where, limits=limits)
     check_mapping(value, limits, source=source, where=f"line {first_line}", size=len(data))
+    check_seal_base64(value, source, f"line {first_line}")
     record = fast_record(value)
     if record is None:
         record = _record_by_json_format(value, source, first_line)

@@ -9,8 +9,11 @@ protobuf's range, extra and missing seat keys, what ``sign --as host`` signs, an
 from __future__ import annotations
 
 import io
+import json
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -19,6 +22,7 @@ from gamerec.cli.main import app
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.grn import format_grn, read_grn
 from gamerec.recorder.grn_values import unescape
+from gamerec.recorder.protojson import encode_json, parse_json_record
 from gamerec.recorder.seal import chain_of, seal_record
 from gamerec.recorder.signing import openssh_line, sign_record
 from gamerec.v1 import record_pb2 as pb
@@ -252,3 +256,54 @@ def test_an_unsealed_record_is_not_sealed_and_nothing_else_of_the_seal() -> None
 def test_chain_of_refuses_more_keys_than_seats() -> None:
     with pytest.raises(EncodingError, match="3 seat keys"):
         chain_of(aronda(), [b"", b"", b""], b"")
+
+
+# -- ProtoJSON: the seal's bytes in one text ---------------------------------------------------
+
+
+def _json_with(path: list[str | int], change: Callable[[str], str]) -> bytes:
+    mapping = json.loads(encode_json(aronda()))
+    holder: Any = mapping["seal"]
+    for step in path[:-1]:
+        holder = holder[step]
+    holder[path[-1]] = change(holder[path[-1]])
+    return json.dumps(mapping).encode()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ["identityHead"],
+        ["hostKey"],
+        ["seatKeys", 1],
+        ["finalHead"],
+        ["plies", 3, "head"],
+        ["plies", 3, "signatures", 1, "signature"],
+        ["finalSignatures", 0, "signature"],
+    ],
+)
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda text: text.rstrip("="),  # unpadded
+        lambda text: "-_" + text[2:],  # URL-safe letters
+        lambda text: text[:4] + "!" + text[4:],  # a character outside the alphabet
+        lambda text: text[:4] + " " + text[4:],
+    ],
+)
+def test_protojson_takes_the_seals_bytes_only_as_gamerec_writes_them(
+    path: list[str | int], change: Callable[[str], str]
+) -> None:
+    with pytest.raises(RecordMalformedError, match=r"seal\..* is not base64 as gamerec writes"):
+        parse_json_record(_json_with(path, change), "t.json", 1)
+
+
+def test_protojson_reads_the_seal_as_gamerec_writes_it_under_either_field_name() -> None:
+    mapping = json.loads(encode_json(aronda()))
+    seal = mapping["seal"]
+    seal["identity_head"] = seal.pop("identityHead")
+    record = parse_json_record(json.dumps(mapping).encode(), "t.json", 1)
+    assert record == aronda()
+    seal["identity_head"] = seal["identity_head"].rstrip("=")
+    with pytest.raises(RecordMalformedError, match=r"seal\.identity_head"):
+        parse_json_record(json.dumps(mapping).encode(), "t.json", 1)
