@@ -51,7 +51,7 @@ _COMMENT_SPECIALS = re.compile(
 _SPACE_RUN = re.compile(r"\s")
 _ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|.)", re.DOTALL)
 _QUOTED_BY_BACKSLASH = frozenset('\\"{}[')
-# What a \uXXXX escape may stand for (docs/formats.md "Escaping"): the control characters and
+# What a \uXXXX escape may stand for (docs/encodings.md "Escaping"): the control characters and
 # Unicode's White_Space characters, listed here rather than taken from str.isspace, so the set
 # does not move with Python's Unicode tables.
 _U_ESCAPED = re.compile(

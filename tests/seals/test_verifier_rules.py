@@ -89,7 +89,7 @@ def test_seal_tags_and_commands_take_only_canonical_base64(genuine_text: str) ->
     ply_head = command.split()[1]
     assert "is not base64" in refused(genuine_text.replace(ply_head, ply_head + "=", 1))
     signature = command.split()[2]
-    # white space (Python's str.isspace, docs/formats.md) splits words: the rest is no signer
+    # white space (Python's str.isspace, docs/encodings.md) splits words: the rest is no signer
     spaced = genuine_text.replace(signature, signature[:10] + "\u00a0" + signature[10:], 1)
     assert "expected signer:signature" in refused(spaced)
 
@@ -104,7 +104,7 @@ def test_a_seal_key_is_exactly_the_line_gamerec_writes(genuine_text: str) -> Non
 
 # -- GRN: \uXXXX, and things given twice -----------------------------------------------------
 
-#: The characters docs/formats.md "Escaping" lists for \uXXXX.
+#: The characters docs/encodings.md "Escaping" lists for \uXXXX.
 U_ESCAPED = {
     *range(0x00, 0x20),
     *range(0x7F, 0xA0),
