@@ -29,7 +29,7 @@ from google.protobuf.message import Message
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.limits import Limits, check_mapping, check_record, resolved
-from gamerec.recorder.seal_json import check_seal_base64
+from gamerec.recorder.protojson_strict import check_clocks, check_seal_base64, is_strict_clock
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
@@ -132,6 +132,7 @@ def _record_by_json_format(value: dict[str, Any], source: str, first_line: int) 
     Raises:
         RecordMalformedError: the mapping is not a GameRecord.
     """
+    check_clocks(value, source, f"line {first_line}")
     record = pb.GameRecord()
     try:
         json_format.ParseDict(value, record)
@@ -306,8 +307,8 @@ def _dict_as_is(value: Any) -> dict[str, Any]:
 
 def _duration(value: Any) -> duration_pb2.Duration:
     """A Duration read from its string, as json_format reads it."""
-    if type(value) is not str:
-        raise _UnsureError  # the constructor would take a dict of seconds and nanos
+    if type(value) is not str or not is_strict_clock(value):
+        raise _UnsureError  # a dict of seconds and nanos, or a form check_clocks refuses
     duration = duration_pb2.Duration()
     duration.FromJsonString(value)
     return duration

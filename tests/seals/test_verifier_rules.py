@@ -307,3 +307,32 @@ def test_protojson_reads_the_seal_as_gamerec_writes_it_under_either_field_name()
     seal["identity_head"] = seal["identity_head"].rstrip("=")
     with pytest.raises(RecordMalformedError, match=r"seal\.identity_head"):
         parse_json_record(json.dumps(mapping).encode(), "t.json", 1)
+
+
+def _json_record_with_clock(clock: str, *, in_variation: bool) -> bytes:
+    move = {"seat": 1, "aronda": {"placements": [{"ring": "ARONDA_RING_OUTER", "index": 3}]}}
+    timed = {**move, "clock": clock}
+    moves = [{**move, "variations": [{"moves": [timed]}]}] if in_variation else [timed]
+    mapping = {"rules": {"game": "GAME_ARONDA"}, "seats": [{}, {}], "moves": moves}
+    return json.dumps(mapping).encode()
+
+
+@pytest.mark.parametrize("in_variation", [False, True])
+@pytest.mark.parametrize("clock", ["1.1234567891s", "+1s", "1.s", ".5s", "1", "1 s"])
+def test_protojson_refuses_a_clock_it_would_read_as_another_value(
+    clock: str, in_variation: bool
+) -> None:
+    data = _json_record_with_clock(clock, in_variation=in_variation)
+    with pytest.raises(RecordMalformedError, match=r"moves\[0\].*clock: .* is not a duration"):
+        parse_json_record(data, "t.json", 1)
+
+
+@pytest.mark.parametrize(
+    ("clock", "seconds", "nanos"),
+    [("598s", 598, 0), ("598.25s", 598, 250_000_000), ("-0.000000001s", 0, -1)],
+)
+def test_protojson_reads_clocks_of_one_to_nine_fraction_digits(
+    clock: str, seconds: int, nanos: int
+) -> None:
+    record = parse_json_record(_json_record_with_clock(clock, in_variation=False), "t.json", 1)
+    assert (record.moves[0].clock.seconds, record.moves[0].clock.nanos) == (seconds, nanos)
