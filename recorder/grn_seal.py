@@ -56,6 +56,11 @@ def read_seal_tag(record: pb.GameRecord, name: str, value: str, max_seats: int) 
     seal.SetInParent()
     lower = name.lower()
     if lower == "seal":
+        if not _NUMBER.fullmatch(value):
+            raise RecordMalformedError(
+                f"Seal: expected the seal's version as a number without a leading zero ('1'), "
+                f"found {excerpt(value)}"
+            )
         seal.version = parse_uint32(value, "a seal version")
     elif lower == "sealstart":
         seal.identity_head = _bytes(value, "SealStart")
@@ -107,6 +112,8 @@ def _bytes(text: str, what: str) -> bytes:
     return data
 
 
+#: A number in the seal's text: no sign, no leading zero.
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,9}")
 #: A signer: ``host`` (any case, as GRN reads words) or a seat from 1, no leading zero.
 _SIGNER = re.compile(r"host|[1-9][0-9]{0,9}", re.IGNORECASE)
 

@@ -336,3 +336,9 @@ def test_protojson_reads_clocks_of_one_to_nine_fraction_digits(
 ) -> None:
     record = parse_json_record(_json_record_with_clock(clock, in_variation=False), "t.json", 1)
     assert (record.moves[0].clock.seconds, record.moves[0].clock.nanos) == (seconds, nanos)
+
+
+@pytest.mark.parametrize("version", ["01", "+1", " 1", "1.0"])
+def test_the_seal_version_has_one_text(genuine_text: str, version: str) -> None:
+    changed = genuine_text.replace('[Seal "1"]', f'[Seal "{version}"]')
+    assert "Seal: expected the seal's version" in refused(changed)
