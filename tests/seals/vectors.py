@@ -71,14 +71,15 @@ def aronda() -> pb.GameRecord:
     """Aronda, 15 plies and a timeout, with every identity field, clocks and timestamps.
 
     The clocks have 0, 3, 6 and 9 fraction digits and the last one is negative (the time ran
-    out), so each form of a duration (docs/seals.md 2.4) is hashed.
+    out), so each form of a duration (docs/seals.md 2.4) is hashed; a seat's name and the event
+    need GRN's escapes (a quote, a backslash, a tab) and UTF-8.
     """
     start = datetime(2026, 11, 29, 20, 0, 0, tzinfo=UTC)
     builder = RecordBuilder(
         "Aronda",
-        seats=[pb.Seat(name="Ana", player_id="ana@club"), pb.Seat(name="Ben")],
+        seats=[pb.Seat(name="Ana", player_id="ana@club"), pb.Seat(name='Ben "B." \\ Ørn')],
         signing_keys=_keys(2),
-        event="Club night",
+        event="Club night\t(rapid)",
         site="Göteborg",
         round="3",
         date="2026-11-29",
@@ -215,7 +216,7 @@ def _cut(record: pb.GameRecord) -> None:
 
 
 def _annotate(record: pb.GameRecord) -> None:
-    record.moves[3].comment = "a quiet move"
+    record.moves[3].comment = "a quiet move, not a clock: [%clk 0:00:01]"
     record.moves[3].glyph = pb.GLYPH_GOOD
     record.seats[0].rating = 1850
     record.metadata.extra_tags["Annotator"] = "Chi"
@@ -429,7 +430,8 @@ def _key_with_comment(text: str) -> str:
 
 
 def _tag_twice(text: str) -> str:
-    return text.replace('[Seat2 "Ben"]', '[Seat2 "Ben"]\n[Seat2 "Bea"]', 1)
+    line = next(line for line in text.splitlines() if line.startswith("[Seat2 "))
+    return text.replace(line, f'{line}\n[Seat2 "Bea"]', 1)
 
 
 def _command_twice(text: str) -> str:
@@ -456,6 +458,32 @@ UNREADABLE_GRN: tuple[tuple[str, str, Callable[[str], str]], ...] = (
     ("grn-tag-twice", "the tag Seat2 given twice", _tag_twice),
     ("grn-clk-twice", "ply 1 with two [%clk] commands", _command_twice),
     ("grn-seal-twice", "ply 1 with two [%seal] commands", _seal_command_twice),
+)
+
+
+def _json_unpadded_head(text: str) -> str:
+    value = json.loads(text)["seal"]["identityHead"]
+    return text.replace(f'"{value}"', f'"{value.rstrip("=")}"', 1)
+
+
+def _json_url_safe_signature(text: str) -> str:
+    """A final signature in the URL-safe alphabet (one that has a ``+`` or a ``/``)."""
+    for entry in json.loads(text)["seal"]["finalSignatures"]:
+        value = entry["signature"]
+        if "+" in value or "/" in value:
+            return text.replace(value, value.replace("+", "-").replace("/", "_"), 1)
+    raise AssertionError("no final signature with + or /")
+
+
+def _json_clock_ten_digits(text: str) -> str:
+    return text.replace('"clock": "290.250s"', '"clock": "290.2500000001s"', 1)
+
+
+#: ProtoJSON texts gamerec refuses: (name, what is wrong, the edit of aronda-genuine.json).
+UNREADABLE_JSON: tuple[tuple[str, str, Callable[[str], str]], ...] = (
+    ("json-unpadded-head", "identityHead without its padding", _json_unpadded_head),
+    ("json-url-safe-signature", "a signature in the URL-safe alphabet", _json_url_safe_signature),
+    ("json-clock-ten-digits", "a clock with 10 fraction digits", _json_clock_ten_digits),
 )
 
 
@@ -546,18 +574,21 @@ def files() -> dict[str, bytes]:
                 "expect": expected(record, case.trusted),
             }
         )
-    text = out["records/aronda-genuine.grn"].decode()
-    for name, about, edit in UNREADABLE_GRN:
-        out[f"records/{name}.grn"] = edit(text).encode()
-        cases.append(
-            {
-                "name": name,
-                "about": f"{about}: unreadable",
-                "files": [f"records/{name}.grn"],
-                "trusted": None,
-                "expect": {"unreadable": True},
-            }
-        )
+    for extension, edits in (("grn", UNREADABLE_GRN), ("json", UNREADABLE_JSON)):
+        text = out[f"records/aronda-genuine.{extension}"].decode()
+        for name, about, edit in edits:
+            changed = edit(text)
+            assert changed != text, name
+            out[f"records/{name}.{extension}"] = changed.encode()
+            cases.append(
+                {
+                    "name": name,
+                    "about": f"{about}: unreadable",
+                    "files": [f"records/{name}.{extension}"],
+                    "trusted": None,
+                    "expect": {"unreadable": True},
+                }
+            )
     names = [*KEY_NAMES.values(), STRANGER]
     for name in names:
         out[f"keys/{name}.pub"] = (openssh_line(public(name), name) + "\n").encode()

@@ -1,8 +1,7 @@
 
-Anaana@club
-Ben"5
-
-Club night	GÃ¶teborg3"
+Anaana@club
+Ben "B." \ Ã˜rn"=
+Club night	(rapid)	GÃ¶teborg3"
 2026-11-29*Àˆ²Ø2300+3*!
 Z¢€åšwbÌˆ²ØÀ–±*%
 
