@@ -7,6 +7,7 @@ what ``python -m scripts.make_seal_vectors`` makes, and small.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -106,3 +107,19 @@ def test_the_node_verifier_written_from_the_docs_agrees_on_every_json_vector(
             continue  # the Node verifier checks no trust
         assert answer["status"] == expect["status"], case
         assert answer["findings"] == expect["findings"], case
+
+
+def test_the_steps_of_each_genuine_case_hash_to_its_chain() -> None:
+    """What a verifier can check first: section 3's chain over the manifest's step bytes."""
+    genuine = [case for case in MANIFEST["cases"] if "steps" in case]
+    assert len(genuine) == 4
+    for case in genuine:
+        steps, chain = case["steps"], case["expect"]["chain"]
+        head = hashlib.sha256(bytes.fromhex(steps["identity"])).digest()
+        assert head.hex() == chain["identity"]
+        for index, ply in enumerate(steps["plies"]):
+            head = hashlib.sha256(head + bytes.fromhex(ply)).digest()
+            assert head.hex() == chain["plies"][index]
+        final = hashlib.sha256(head + bytes.fromhex(steps["result"])).digest()
+        assert final.hex() == chain["final"]
+        assert bytes.fromhex(steps["identity"])[8:22] == b"gamerec-seal-1"

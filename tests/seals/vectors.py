@@ -24,7 +24,15 @@ from gamerec.recorder.binary import record_bytes
 from gamerec.recorder.errors import EncodingError
 from gamerec.recorder.grn import format_grn
 from gamerec.recorder.protojson import encode_json
-from gamerec.recorder.seal import chain_of, ply_message, seal_record
+from gamerec.recorder.seal import (
+    chain_of,
+    identity_items,
+    ply_items,
+    ply_message,
+    result_items,
+    seal_record,
+    step,
+)
 from gamerec.recorder.signing import fingerprint, openssh_line, public_bytes, sign_record
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
@@ -514,6 +522,19 @@ def _chain(record: pb.GameRecord) -> dict[str, Any] | None:
     }
 
 
+def steps(record: pb.GameRecord) -> dict[str, Any]:
+    """The bytes of every step of a sealed record's chain (hex), to find where a hash differs."""
+    seal = record.seal
+    game = record.rules.game
+    return {
+        "identity": step(identity_items(record, list(seal.seat_keys), seal.host_key)).hex(),
+        "plies": [
+            step(ply_items(ply, move, game)).hex() for ply, move in enumerate(record.moves, 1)
+        ],
+        "result": step(result_items(record)).hex(),
+    }
+
+
 def expected(record: pb.GameRecord, trusted: tuple[str, ...] | None) -> dict[str, Any]:
     """What gamerec finds about ``record``: the manifest's ``expect`` of a readable case."""
     keys = None if trusted is None else {public(name) for name in trusted}
@@ -565,15 +586,16 @@ def files() -> dict[str, bytes]:
         names = [f"{case.name}.{extension}" for extension in case.encodings]
         for name, extension in zip(names, case.encodings, strict=True):
             out[f"records/{name}"] = _encode(record, extension)
-        cases.append(
-            {
-                "name": case.name,
-                "about": case.about,
-                "files": [f"records/{name}" for name in names],
-                "trusted": None if case.trusted is None else list(case.trusted),
-                "expect": expected(record, case.trusted),
-            }
-        )
+        entry = {
+            "name": case.name,
+            "about": case.about,
+            "files": [f"records/{name}" for name in names],
+            "trusted": None if case.trusted is None else list(case.trusted),
+            "expect": expected(record, case.trusted),
+        }
+        if case.name.endswith("-genuine"):
+            entry["steps"] = steps(record)
+        cases.append(entry)
     for extension, edits in (("grn", UNREADABLE_GRN), ("json", UNREADABLE_JSON)):
         text = out[f"records/aronda-genuine.{extension}"].decode()
         for name, about, edit in edits:
