@@ -112,7 +112,8 @@ def parse_json_record(
     check_mapping(value, limits, source=source, where=f"line {first_line}", size=len(data))
     check_seal_base64(value, source, f"line {first_line}")
     record = fast_record(value)
-    if record is None:
+    if record is None:  # the fast path gives up on a clock check_clocks refuses, among others
+        check_clocks(value, source, f"line {first_line}")
         record = _record_by_json_format(value, source, first_line)
     # Any bytes that parse to the record bound its texts and moves as well as the bytes it was
     # parsed from would, so the limits' constant-time proof applies to its own serialization.
@@ -132,7 +133,6 @@ def _record_by_json_format(value: dict[str, Any], source: str, first_line: int) 
     Raises:
         RecordMalformedError: the mapping is not a GameRecord.
     """
-    check_clocks(value, source, f"line {first_line}")
     record = pb.GameRecord()
     try:
         json_format.ParseDict(value, record)
