@@ -55,7 +55,8 @@ def sign(
     """Sign sealed records as a seat or as the host, with an Ed25519 private key.
 
     A seat signs the chain head after every ply it made (the record's seat of each ply) and
-    the final head; the host signs the final head. The key must be the one the seal names for
+    the final head; the host signs the head after every ply (it countersigns each) and the
+    final head. The key must be the one the seal names for
     that signer (gamerec seal --key); without --as, the key signs as whoever the seal names
     for it. Exit code 2 when a record is not sealed, its seal does not hold, or the key is
     not the signer's.

@@ -15,7 +15,10 @@ SealSigned          final_signatures: ``1:<base64> 2:<base64> host:<base64>``
 A main-line ply's entry (its head and signatures) rides in the ply's command comment as
 ``[%seal <head base64> 1:<signature base64> host:<signature base64>]``, as ``[%clk]`` does
 (``-`` for an empty head).
-Base64 is the standard alphabet with padding, as ProtoJSON writes bytes.
+Base64 is the standard alphabet with padding, as ProtoJSON writes bytes, and is read strictly:
+only the text the writer makes of the bytes (padding, no white space, zero pad bits), so one
+seal has one text. A signer is ``host`` or a seat number from 1 with no leading zero; a key is
+exactly ``ssh-ed25519 <base64>`` (no comment: nothing in the file may go unsealed).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.grn_values import parse_uint32
 from gamerec.recorder.seal import HOST
 from gamerec.recorder.signing import KeyFileError, openssh_line, parse_openssh_line
@@ -53,6 +56,11 @@ def read_seal_tag(record: pb.GameRecord, name: str, value: str, max_seats: int) 
     seal.SetInParent()
     lower = name.lower()
     if lower == "seal":
+        if not _NUMBER.fullmatch(value):
+            raise RecordMalformedError(
+                f"Seal: expected the seal's version as a number without a leading zero ('1'), "
+                f"found {excerpt(value)}"
+            )
         seal.version = parse_uint32(value, "a seal version")
     elif lower == "sealstart":
         seal.identity_head = _bytes(value, "SealStart")
@@ -73,6 +81,12 @@ def _read_key(seal: spb.Seal, name: str, value: str, max_seats: int) -> None:
             key = parse_openssh_line(value)
         except KeyFileError as error:
             raise RecordMalformedError(f"{name}: {error}") from None
+        if openssh_line(key) != value:
+            raise RecordMalformedError(
+                f"{name}: expected exactly 'ssh-ed25519 <base64>' as gamerec writes the key "
+                "(one space, no comment, canonical base64), found "
+                f"{excerpt(value)}"
+            )
     which = match.group(1).lower()
     if which == "host":
         seal.host_key = key
@@ -86,10 +100,22 @@ def _read_key(seal: spb.Seal, name: str, value: str, max_seats: int) -> None:
 
 
 def _bytes(text: str, what: str) -> bytes:
+    """Strict base64: the one text b64encode makes of the bytes (padding, zero pad bits)."""
     try:
-        return base64.b64decode(text, validate=True)
+        data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
-        raise RecordMalformedError(f"{what}: {text[:40]!r} is not base64") from None
+        raise RecordMalformedError(f"{what}: {excerpt(text)} is not base64") from None
+    if _b64(data) != text:
+        raise RecordMalformedError(
+            f"{what}: {excerpt(text)} is not canonical base64 (its pad bits must be zero)"
+        )
+    return data
+
+
+#: A number in the seal's text: no sign, no leading zero.
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,9}")
+#: A signer: ``host`` (any case, as GRN reads words) or a seat from 1, no leading zero.
+_SIGNER = re.compile(r"host|[1-9][0-9]{0,9}", re.IGNORECASE)
 
 
 def parse_signatures(words: Iterable[str], what: str) -> list[spb.Signature]:
@@ -102,7 +128,12 @@ def parse_signatures(words: Iterable[str], what: str) -> list[spb.Signature]:
     for word in words:
         signer, colon, text = word.partition(":")
         if not colon:
-            raise RecordMalformedError(f"{what}: expected signer:signature, found {word[:40]!r}")
+            raise RecordMalformedError(f"{what}: expected signer:signature, found {excerpt(word)}")
+        if not _SIGNER.fullmatch(signer):
+            raise RecordMalformedError(
+                f"{what}: expected a signer 'host' or a seat number from 1 (no leading zero) "
+                f"before ':', found {excerpt(signer)}"
+            )
         number = HOST if signer.lower() == "host" else parse_uint32(signer, "a signing seat")
         signatures.append(spb.Signature(signer=number, signature=_bytes(text, what)))
     return signatures

@@ -3,8 +3,10 @@ r"""The text forms of GRN values: escaping, numbers, clocks and timestamps.
 Escaping (the same in tag values and in comments):
 
 - ``\\`` ``\"`` ``\{`` ``\}`` ``\[`` stand for the character after the backslash;
-- ``\uXXXX`` (four hex digits) stands for a control character (Unicode category Cc, and the
-  line and paragraph separators U+2028, U+2029) or a white-space character;
+- ``\uXXXX`` (four hex digits) stands for a control character (Unicode category Cc:
+  U+0000-001F, U+007F-009F) or a character with Unicode's White_Space property (U+0020,
+  U+00A0, U+1680, U+2000-200A, U+2028, U+2029, U+202F, U+205F, U+3000); any other ``\uXXXX``
+  is text as written (``\u0041`` stays six characters, so one character has one escape);
 - a backslash before anything else is an ordinary character, so a person's ``C:\games``
   reads as written.
 
@@ -49,7 +51,12 @@ _COMMENT_SPECIALS = re.compile(
 _SPACE_RUN = re.compile(r"\s")
 _ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|.)", re.DOTALL)
 _QUOTED_BY_BACKSLASH = frozenset('\\"{}[')
-_CONTROL_CHARACTER = re.compile(f"[{_CONTROL}]")
+# What a \uXXXX escape may stand for (docs/encodings.md "Escaping"): the control characters and
+# Unicode's White_Space characters, listed here rather than taken from str.isspace, so the set
+# does not move with Python's Unicode tables.
+_U_ESCAPED = re.compile(
+    "[\x00-\x1f\x7f-\x9f\x20\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+)
 
 _EPOCH_ORDINAL = datetime.date(1970, 1, 1).toordinal()
 _CLOCK = re.compile(r"(-?)([0-9]{1,12}):([0-9]{1,2}):([0-9]{1,2})(?:\.([0-9]{1,9}))?")
@@ -92,7 +99,7 @@ def _unescape_one(match: re.Match[str]) -> str:
     if len(body) == 1:
         return body if body in _QUOTED_BY_BACKSLASH else match.group()
     char = chr(int(body[1:], 16))
-    if _CONTROL_CHARACTER.match(char) or char.isspace():
+    if _U_ESCAPED.match(char):
         return char
     return match.group()
 

@@ -29,6 +29,7 @@ from google.protobuf.message import Message
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.limits import Limits, check_mapping, check_record, resolved
+from gamerec.recorder.protojson_strict import check_clocks, check_seal_base64, is_strict_clock
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
@@ -109,8 +110,10 @@ def parse_json_record(
         where = f"line {first_line}" if first_line > 1 else ""
         return record_of_value(value, source, where, limits=limits)
     check_mapping(value, limits, source=source, where=f"line {first_line}", size=len(data))
+    check_seal_base64(value, source, f"line {first_line}")
     record = fast_record(value)
-    if record is None:
+    if record is None:  # the fast path gives up on a clock check_clocks refuses, among others
+        check_clocks(value, source, f"line {first_line}")
         record = _record_by_json_format(value, source, first_line)
     # Any bytes that parse to the record bound its texts and moves as well as the bytes it was
     # parsed from would, so the limits' constant-time proof applies to its own serialization.
@@ -304,8 +307,8 @@ def _dict_as_is(value: Any) -> dict[str, Any]:
 
 def _duration(value: Any) -> duration_pb2.Duration:
     """A Duration read from its string, as json_format reads it."""
-    if type(value) is not str:
-        raise _UnsureError  # the constructor would take a dict of seconds and nanos
+    if type(value) is not str or not is_strict_clock(value):
+        raise _UnsureError  # a dict of seconds and nanos, or a form check_clocks refuses
     duration = duration_pb2.Duration()
     duration.FromJsonString(value)
     return duration

@@ -41,6 +41,7 @@ from gamerec.recorder.protojson import (
     fast_record,
     parse_json_record,
 )
+from gamerec.recorder.protojson_strict import check_clocks, check_seal_base64
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.generation import generate
 from tests.strategies import records
@@ -141,7 +142,7 @@ def reference_check_record(record: pb.GameRecord, limits: Limits, where: str) ->
 def reference_parse(
     data: bytes, first_line: int = 1, limits: Limits = DEFAULT_LIMITS
 ) -> pb.GameRecord:
-    """parse_json_record as it was: orjson, the limits, ParseDict, the limits."""
+    """parse_json_record as it was: orjson, the limits, the strict checks, ParseDict, the limits."""
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as error:
@@ -155,6 +156,8 @@ def reference_parse(
             where=where,
         )
     reference_check_mapping(value, limits, where)
+    check_seal_base64(value, SOURCE, where)  # gamerec's own refusals come before ParseDict's
+    check_clocks(value, SOURCE, where)
     record = pb.GameRecord()
     try:
         json_format.ParseDict(value, record)
