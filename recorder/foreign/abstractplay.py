@@ -40,6 +40,7 @@ from typing import Any, BinaryIO, Final, NamedTuple
 
 import orjson
 
+from gamerec.recorder import json_keys
 from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError, excerpt
 from gamerec.recorder.foreign.keeping import (
     FORMAT_VERSION,
@@ -117,12 +118,14 @@ def parse_abstract_play(
         LimitExceededError: the record exceeds a limit.
     """
     try:
-        value = orjson.loads(data)
+        value = json_keys.loads(data)
     except orjson.JSONDecodeError as error:
         place = f"line {error.lineno}, column {error.colno}"
         raise RecordMalformedError(
             f"not JSON: {error.msg}", source=source, where=_joined(where, place)
         ) from None
+    except json_keys.DuplicateKeyError as error:
+        raise RecordMalformedError(str(error), source=source, where=where) from None
     return record_of_value(value, source, where, limits=limits)
 
 

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import orjson
 
+from gamerec.recorder import json_keys
 from gamerec.recorder.errors import RecordMalformedError
 from gamerec.v1 import record_pb2 as pb
 
@@ -224,9 +225,11 @@ def stored_json(record: pb.GameRecord, name: str, where: str) -> Any:
     if text is None:
         return None
     try:
-        return orjson.loads(text)
+        return json_keys.loads(text)
     except orjson.JSONDecodeError as error:
         raise RecordMalformedError(f"tag {name} is not JSON ({error.msg})", where=where) from None
+    except json_keys.DuplicateKeyError as error:
+        raise RecordMalformedError(f"tag {name}: {error}", where=where) from None
 
 
 def store_json(record: pb.GameRecord, name: str, value: Any) -> None:

@@ -45,6 +45,7 @@ from typing import Any, BinaryIO, Final, NamedTuple
 
 import orjson
 
+from gamerec.recorder import json_keys
 from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.foreign.keeping import (
     FORMAT_VERSION,
@@ -145,9 +146,13 @@ def _embedded_record(lines: list[str], embedded: list[int], source: str) -> pb.G
     if len(embedded) > 1:
         raise RecordMalformedError("two embedded gamerec records", source=source, where=where)
     try:
-        mapping = orjson.loads(lines[number][len(EMBEDDED_PREFIX) :])
+        mapping = json_keys.loads(lines[number][len(EMBEDDED_PREFIX) :])
     except orjson.JSONDecodeError as error:
         raise RecordMalformedError(f"not JSON: {error.msg}", source=source, where=where) from None
+    except json_keys.DuplicateKeyError as error:
+        raise RecordMalformedError(
+            f"the embedded gamerec record: {error}", source=source, where=where
+        ) from None
     copy = record_of_copy(mapping, source, where)
     plain = lines[:number] + lines[number + 1 :]
     own = _Reader(plain, source).record()  # the trial's own lines must read
