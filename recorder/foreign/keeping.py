@@ -267,6 +267,21 @@ def record_of_copy(mapping: Any, source: str, where: str) -> pb.GameRecord:
         ) from None
 
 
+def same_movers(copy: pb.GameRecord, own: pb.GameRecord) -> bool:
+    """Whether the file's plies are the copy's, each by the seat the copy names (when it does).
+
+    A foreign file shows who made each ply by its place (a round's slot, a trial's mover),
+    which the writer derives from the order of the plies; the seat a record names is sealed,
+    so the two must agree.
+    """
+    if len(own.moves) > len(copy.moves):
+        return False
+    return all(
+        not mine.seat or mine.seat == theirs.seat
+        for mine, theirs in zip(copy.moves, own.moves, strict=False)
+    )
+
+
 def lost_fields(record: pb.GameRecord, back: pb.GameRecord) -> list[str]:
     """The record's fields that ``back`` (read back from a foreign file) lacks or changes.
 

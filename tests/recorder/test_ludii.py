@@ -289,6 +289,14 @@ def test_bad_trials_are_refused_naming_the_line(name: str, line: int, reason: st
         (("winner=1", "winner=7"), 10, "winner='7' names no seat"),
         (("END GAME OPTIONS\n", ""), 2, "START GAME OPTIONS without END GAME OPTIONS"),
         (("game=", "gam="), 1, "a Ludii trial starts with game="),
+        # issue 38: a line given twice is refused (readers differ on which one they keep)
+        (("Board Size/7x7\n", "Board Size/7x7\nBoard Size/9x9\n"), 4, "'Board Size' is given"),
+        (("Board Size/7x7\n", "Board Size/9x9\nBoard Size/7x7\n"), 4, "(first on line 3)"),
+        (("winner=1\n", "winner=1\nwinner=2\n"), 11, "'winner=' is given twice"),
+        (("rankings=", "rankings=0.0,2.0,1.0\nrankings="), 13, "'rankings=' is given twice"),
+        (("SANDBOX=false\n", "game=Oust.lud\nSANDBOX=false\n"), 13, "'game=' is given twice"),
+        (("RNG internal", "RNG internal state=1\nRNG internal"), 6, "'RNG internal state="),
+        (("END GAME OPTIONS\n", "END GAME OPTIONS\nSTART GAME OPTIONS\n"), 5, "START GAME OP"),
     ],
 )
 def test_a_trial_of_the_wrong_shape_names_the_line(
