@@ -170,7 +170,7 @@ def test_a_sealed_abstract_play_file_reads_back_as_its_record_and_verifies(
     assert verify(back).verified
 
 
-def _patched(change: Callable[[dict[str, Any]], None], patch: list[dict[str, Any]]) -> Any:
+def _patched(change: Callable[[dict[str, Any]], object], patch: list[dict[str, Any]]) -> Any:
     """Change the file's own fields, and add ``patch`` to the embedded copy's patch tag."""
 
     def forge(value: dict[str, Any]) -> None:
