@@ -382,7 +382,9 @@ class _Reader:
         claim = record.result
         ranks = [value if value is not None else -1 for value in results]
         best = max(ranks)
-        if any(rank < best for rank in ranks):
+        # A draw (gameslib's last move "draw", an agreement) is shared first place, as a
+        # live match's agreed draw is (docs/live.md): every player with the best result wins.
+        if any(rank < best for rank in ranks) or ending == pb.TERMINATION_AGREEMENT:
             claim.winners.extend(seat for seat, rank in enumerate(ranks, 1) if rank == best)
         if form.results_are_scores and all(value is not None and value >= 0 for value in results):
             claim.scores.values.extend(ranks)

@@ -617,12 +617,24 @@ def _status_lines(record: pb.GameRecord) -> list[str]:
     )
     if not ended:
         return ["rankings=" + ",".join(["0.0"] * (seats + 1))]
-    winners = set(claim.winners)
+    winners = set(claim.winners) or _winners_of_scores(list(claim.scores.values))
     if not winners <= set(range(1, seats + 1)):
         raise EncodingError(f"the record claims winners {sorted(winners)} of {seats} seats")
-    winner = claim.winners[0] if len(winners) == 1 else 0
+    winner = min(winners) if len(winners) == 1 else 0
     ranks = ["0.0", *(_rank(seat, winners, seats) for seat in range(1, seats + 1))]
     return [f"winner={winner}", "endtype=NaturalEnd", "rankings=" + ",".join(ranks)]
+
+
+def _winners_of_scores(scores: list[int]) -> set[int]:
+    """The seats with the best score, when a record's ``Result`` names no ``Winner``.
+
+    GRN's ``Winner`` is needed only where the winner does not follow from the scores
+    (docs/notation.md); where it does, the best score wins, as the Abstract Play writer's
+    results say. Equal scores name no winner.
+    """
+    if not scores or min(scores) == max(scores):
+        return set()
+    return {seat for seat, score in enumerate(scores, start=1) if score == max(scores)}
 
 
 def _rank(seat: int, winners: set[int], seats: int) -> str:

@@ -318,3 +318,32 @@ def test_a_trial_that_is_not_utf8_names_the_byte() -> None:
 def test_text_starting_with_game_is_sniffed_as_a_trial() -> None:
     (record,) = read_records(io.BytesIO(WIN.read_bytes()))  # no name: sniffed
     assert [format_action(move) for move in record.moves] == ["g7", "h7", "f7"]
+
+
+# -- issue 34 item 10: a winner that follows from the result -----------------------------------
+
+
+@pytest.mark.parametrize(("scores", "winner"), [((1, 0), 1), ((0, 1), 2)])
+def test_a_result_without_a_winner_tag_gives_the_trial_its_winner(
+    scores: tuple[int, int], winner: int
+) -> None:
+    # A finished Oust game, its Winner removed: the Result still names the winner (GRN's
+    # Winner is needed only where the scores do not say it), and the trial alone says it too.
+    games = generate("Oust", {"Pie": "off"}, 40, seed=5)
+    record = next(found for found in games if list(found.result.winners) == [winner])
+    assert list(record.result.scores.values) == list(scores)
+    del record.result.winners[:]
+    text = trial(record)
+    assert f"winner={winner}\n" in text
+    assert ("rankings=0.0,1.0,2.0" if winner == 1 else "rankings=0.0,2.0,1.0") in text
+    plain = read("\n".join(line for line in text.split("\n") if not line.startswith("gamerec=")))
+    assert list(plain.result.scores.values) == list(scores)
+    assert list(plain.result.winners) == [winner]
+
+
+def test_equal_scores_without_a_winner_tag_name_no_winner() -> None:
+    (record,) = read_records(WIN)
+    del record.result.winners[:]
+    record.result.scores.values[:] = [0, 0]
+    text = trial(record)
+    assert "winner=0\n" in text and "rankings=0.0,1.5,1.5" in text
