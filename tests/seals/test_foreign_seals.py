@@ -17,7 +17,9 @@ from typing import Any
 
 import orjson
 import pytest
+from typer.testing import CliRunner
 
+from gamerec.cli.main import app
 from gamerec.recorder.codecs import Encoding, read_records, write_records
 from gamerec.recorder.errors import RecordMalformedError
 from gamerec.recorder.foreign import abstractplay as ap
@@ -229,3 +231,20 @@ def test_the_same_patch_on_an_unsealed_copy_is_still_applied() -> None:
     assert ap.PATCH_TAG in record.metadata.extra_tags
     text = written(record, Encoding.ABSTRACT_PLAY)
     assert orjson.loads(text) == orjson.loads((AP_FILES / "oust-quirks.json").read_bytes())
+
+
+def test_gamerec_verify_refuses_a_tampered_sealed_trial_and_verifies_the_genuine_one(
+    trial: tuple[pb.GameRecord, str], tmp_path: Path
+) -> None:
+    _, text = trial
+    genuine, tampered = tmp_path / "genuine.trl", tmp_path / "tampered.trl"
+    genuine.write_text(text)
+    tampered.write_text(LUDII_EDITS["the owner of a placed stone"](text))
+    held = CliRunner().invoke(app, ["verify", str(genuine)])
+    assert held.exit_code == 0, held.output
+    assert "seal holds" in held.output
+    refused_run = CliRunner().invoke(app, ["verify", str(tampered)])
+    assert refused_run.exit_code == 2, refused_run.output
+    assert "tampered.trl: line 15: the embedded gamerec record's trial is not this file's" in (
+        refused_run.output
+    )
