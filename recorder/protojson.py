@@ -27,6 +27,7 @@ from google.protobuf import duration_pb2, json_format, timestamp_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
+from gamerec.recorder import json_keys
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.limits import Limits, check_mapping, check_record, resolved
 from gamerec.recorder.protojson_strict import check_clocks, check_seal_base64, is_strict_clock
@@ -94,10 +95,12 @@ def parse_json_record(
             a message).
     """
     try:
-        value = orjson.loads(data)
+        value = json_keys.loads(data)
     except orjson.JSONDecodeError as error:
         where = f"line {first_line + error.lineno - 1}, column {error.colno}"
         raise RecordMalformedError(f"not JSON: {error.msg}", source=source, where=where) from None
+    except json_keys.DuplicateKeyError as error:
+        raise RecordMalformedError(str(error), source=source, where=f"line {first_line}") from None
     if not isinstance(value, dict):
         raise RecordMalformedError(
             f"expected a JSON object (one GameRecord), found {type(value).__name__}",
@@ -133,6 +136,11 @@ def _record_by_json_format(value: dict[str, Any], source: str, first_line: int) 
     Raises:
         RecordMalformedError: the mapping is not a GameRecord.
     """
+    twice = _field_given_twice(value, pb.GameRecord.DESCRIPTOR, "")
+    if twice is not None:
+        raise RecordMalformedError(
+            f"not a GameRecord: {twice}", source=source, where=f"line {first_line}"
+        )
     record = pb.GameRecord()
     try:
         json_format.ParseDict(value, record)
@@ -143,6 +151,33 @@ def _record_by_json_format(value: dict[str, Any], source: str, first_line: int) 
             where=f"line {first_line}",
         ) from None
     return record
+
+
+def _field_given_twice(mapping: Any, message: Descriptor, path: str) -> str | None:
+    """A field given under both its JSON name and its .proto name, said with its path.
+
+    json_format would read the later of the two; ProtoJSON's readers differ on which wins, so
+    the record is refused (docs/encodings.md, "Strict JSON"). Only the slow path needs this:
+    the fast one gives up on such a mapping.
+    """
+    if type(mapping) is not dict:
+        return None
+    for field in message.fields:
+        names = [name for name in dict.fromkeys((field.json_name, field.name)) if name in mapping]
+        if len(names) > 1:
+            where = f"{path}.{field.json_name}" if path else field.json_name
+            return f"{where}: the field is given twice, as {names[0]!r} and {names[1]!r}"
+        inner = field.message_type
+        if not names or inner is None or inner.GetOptions().map_entry:
+            continue
+        value = mapping[names[0]]
+        values = [value] if not field.is_repeated else value if type(value) is list else []
+        for index, item in enumerate(values):
+            step = f"{field.json_name}[{index}]" if field.is_repeated else field.json_name
+            found = _field_given_twice(item, inner, f"{path}.{step}" if path else step)
+            if found is not None:
+                return found
+    return None
 
 
 def _schema_reason(message: str) -> str:

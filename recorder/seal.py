@@ -26,6 +26,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from gamerec.recorder.arguments import require_record
+from gamerec.recorder.ed25519_checks import key_weakness
 from gamerec.recorder.errors import EncodingError
 from gamerec.recorder.grn_values import format_timestamp
 from gamerec.recorder.notation import GameValue, format_action, game_name
@@ -252,6 +253,9 @@ def seal_record(
     for key in [*keys, host]:
         if key and len(key) != KEY_BYTES:
             raise EncodingError(f"an Ed25519 public key has {KEY_BYTES} bytes, not {len(key)}")
+        weakness = key_weakness(key) if key else None
+        if weakness is not None:
+            raise EncodingError(f"the Ed25519 public key {key.hex()} is refused: {weakness}")
     chain = chain_of(record, keys, host)
     same_keys = list(old.seat_keys) == keys and old.host_key == host
     seal = spb.Seal(version=SEAL_VERSION, seat_keys=keys, host_key=host)

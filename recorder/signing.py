@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Final
 
 from gamerec.recorder.arguments import require_record
 from gamerec.recorder.atomic import atomic_output
+from gamerec.recorder.ed25519_checks import key_weakness, signature_is_canonical
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.seal import (
     HOST,
@@ -153,12 +154,24 @@ def load_public_key(path: str | Path) -> bytes:
     data = _key_bytes(path)
     if data.lstrip().startswith(SSH_KEY_TYPE):
         try:
-            return parse_openssh_line(data.decode("ascii", "replace"))
+            return _strong(path, parse_openssh_line(data.decode("ascii", "replace")))
         except KeyFileError as error:
             raise KeyFileError(f"{path}: {error}") from None
     if b"PRIVATE KEY" in data:
         return public_bytes(load_private_key(path))
-    return _public_pem(path, data)
+    return _strong(path, _public_pem(path, data))
+
+
+def _strong(path: Path, key: bytes) -> bytes:
+    """The key, unless it is weak (small order, non-canonical: docs/seals.md "Keys").
+
+    Raises:
+        KeyFileError: the key is weak, naming the file and why.
+    """
+    weakness = key_weakness(key)
+    if weakness is not None:
+        raise KeyFileError(f"{path}: the key is refused: {weakness}")
+    return key
 
 
 def _public_pem(path: Path, data: bytes) -> bytes:
@@ -231,10 +244,10 @@ def trusted_keys(folder: str | Path) -> dict[bytes, Path]:
     """Every Ed25519 public key in the files of ``folder`` (not recursive), with its file.
 
     Files that hold no key (a README, a private key is not read) are skipped; a folder that
-    cannot be read is an error.
+    cannot be read is an error, and so is a weak key (small order, non-canonical).
 
     Raises:
-        KeyFileError: the folder cannot be listed, or holds no key at all.
+        KeyFileError: the folder cannot be listed, holds no key at all, or a weak key.
     """
     root = Path(folder)
     try:
@@ -260,23 +273,29 @@ def _public_keys_in(path: Path) -> Iterator[bytes]:
         return
     if b"PUBLIC KEY" in data:
         try:
-            yield _public_pem(path, data)
+            key = _public_pem(path, data)
         except KeyFileError:
             return
+        yield _strong(path, key)
         return
     for line in data.decode("utf-8", "replace").splitlines():
         if line.strip().startswith(SSH_KEY_TYPE.decode()):
             try:
-                yield parse_openssh_line(line)
+                key = parse_openssh_line(line)
             except KeyFileError:
                 continue
+            yield _strong(path, key)
 
 
 # -- signatures ------------------------------------------------------------------------------------
 
 
 def verify_signature(public: bytes, message: bytes, signature: bytes) -> bool:
-    """Whether ``signature`` is a valid Ed25519 signature of ``message`` by ``public``."""
+    """Whether ``signature`` is a valid Ed25519 signature of ``message`` by ``public``.
+
+    A weak key (small order, non-canonical) verifies nothing, and a signature whose S is the
+    group's order or more is refused (docs/seals.md "Keys").
+    """
     return verifier(public)(message, signature)
 
 
@@ -287,12 +306,16 @@ def verifier(public: bytes) -> Callable[[bytes, bytes], bool]:
         Ed25519PublicKey,
     )
 
+    if key_weakness(public) is not None:  # it would accept forged signatures
+        return lambda message, signature: False
     try:
         key = Ed25519PublicKey.from_public_bytes(public)
     except ValueError:
         return lambda message, signature: False
 
     def check(message: bytes, signature: bytes) -> bool:
+        if not signature_is_canonical(signature):  # S >= L: a second form of a signature
+            return False
         try:
             key.verify(signature, message)
         except InvalidSignature:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from gamerec.recorder.ed25519_checks import key_weakness
 from gamerec.recorder.errors import EncodingError
 from gamerec.recorder.seal import (
     HEAD_BYTES,
@@ -122,9 +123,9 @@ def malformation(record: pb.GameRecord, seal: spb.Seal) -> str:
     keys = {number: key for number, key in enumerate(seal.seat_keys, start=1) if key}
     if seal.host_key:
         keys[HOST] = seal.host_key
-    for signer, key in keys.items():
-        if len(key) != KEY_BYTES:
-            return f"{signer_name(signer)}'s key has {len(key)} bytes, not {KEY_BYTES}"
+    problem = _keys_malformation(keys)
+    if problem:
+        return problem
     heads = [("the identity head", seal.identity_head), ("the final head", seal.final_head)]
     heads += [(f"the head of ply {n}", ply.head) for n, ply in enumerate(seal.plies, start=1)]
     for name, head in heads:
@@ -136,6 +137,17 @@ def malformation(record: pb.GameRecord, seal: spb.Seal) -> str:
         problem = _signatures_malformation(place, signatures, keys)
         if problem:
             return problem
+    return ""
+
+
+def _keys_malformation(keys: dict[int, bytes]) -> str:
+    """What is wrong with a key of the seal (its length; a weak key), or ``""``."""
+    for signer, key in keys.items():
+        if len(key) != KEY_BYTES:
+            return f"{signer_name(signer)}'s key has {len(key)} bytes, not {KEY_BYTES}"
+        weakness = key_weakness(key)
+        if weakness is not None:
+            return f"{signer_name(signer)}'s key is refused: {weakness}"
     return ""
 
 

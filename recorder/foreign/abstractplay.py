@@ -40,6 +40,7 @@ from typing import Any, BinaryIO, Final, NamedTuple
 
 import orjson
 
+from gamerec.recorder import json_keys
 from gamerec.recorder.errors import EncodingError, NotationError, RecordMalformedError, excerpt
 from gamerec.recorder.foreign.keeping import (
     FORMAT_VERSION,
@@ -49,6 +50,7 @@ from gamerec.recorder.foreign.keeping import (
     record_copy,
     record_of_copy,
     same_json,
+    same_movers,
     store_json,
     stored_json,
     variant_tag_map,
@@ -117,12 +119,14 @@ def parse_abstract_play(
         LimitExceededError: the record exceeds a limit.
     """
     try:
-        value = orjson.loads(data)
+        value = json_keys.loads(data)
     except orjson.JSONDecodeError as error:
         place = f"line {error.lineno}, column {error.colno}"
         raise RecordMalformedError(
             f"not JSON: {error.msg}", source=source, where=_joined(where, place)
         ) from None
+    except json_keys.DuplicateKeyError as error:
+        raise RecordMalformedError(str(error), source=source, where=where) from None
     return record_of_value(value, source, where, limits=limits)
 
 
@@ -172,14 +176,14 @@ def _embedded_record(value: dict[str, Any], reader: _Reader) -> pb.GameRecord:
     header = dict(value["header"])
     copy = record_of_copy(header.pop(EMBEDDED), reader.source, reader.place(f"header.{EMBEDDED}"))
     plain = {**value, "header": header}
-    reader.record(plain)  # the file's own fields must read
+    own = reader.record(plain)  # the file's own fields must read
     try:
         written = _plain_value(copy)
     except EncodingError as error:
         raise reader.fault(
             f"header.{EMBEDDED}", f"the embedded record has no Abstract Play form: {error}"
         ) from None
-    if not same_json(written, plain):
+    if not same_json(written, plain) or not same_movers(copy, own):
         raise RecordMalformedError(
             f"header.{EMBEDDED} holds a record whose Abstract Play form is not this file's "
             "(the file was changed after gamerec wrote it); remove header.gamerec to read "
@@ -378,7 +382,9 @@ class _Reader:
         claim = record.result
         ranks = [value if value is not None else -1 for value in results]
         best = max(ranks)
-        if any(rank < best for rank in ranks):
+        # A draw (gameslib's last move "draw", an agreement) is shared first place, as a
+        # live match's agreed draw is (docs/live.md): every player with the best result wins.
+        if any(rank < best for rank in ranks) or ending == pb.TERMINATION_AGREEMENT:
             claim.winners.extend(seat for seat, rank in enumerate(ranks, 1) if rank == best)
         if form.results_are_scores and all(value is not None and value >= 0 for value in results):
             claim.scores.values.extend(ranks)
@@ -480,7 +486,9 @@ def abstract_play_value(record: pb.GameRecord, warn: Warn | None = None) -> dict
 def _plain_value(record: pb.GameRecord, tokens: list[str] | None = None) -> dict[str, Any]:
     """The Abstract Play form of a record, its kept patch applied, nothing embedded.
 
-    ``tokens``, when given, are the plies' GRN tokens (the reader's, to save formatting).
+    ``tokens``, when given, are the plies' GRN tokens (the reader's, to save formatting). A
+    sealed record's form is its fields' alone: the patch is a free tag, outside the seal, so
+    it is not applied (docs/seals.md, "Records of other tools").
     """
     syntax = syntax_of(record.rules.game)
     form = syntax.abstract_play if syntax is not None else None
@@ -492,6 +500,8 @@ def _plain_value(record: pb.GameRecord, tokens: list[str] | None = None) -> dict
     tags = variant_tag_map(record.rules)
     writer = _Writer(record, form, tags, tokens)
     value = {"header": writer.header(), "moves": writer.moves()}
+    if record.HasField("seal"):
+        return value
     patch = stored_json(record, PATCH_TAG, f"metadata.extra_tags[{PATCH_TAG!r}]")
     if isinstance(patch, list):
         value = apply_patch(value, patch)

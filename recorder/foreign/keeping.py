@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import orjson
 
+from gamerec.recorder import json_keys
 from gamerec.recorder.errors import RecordMalformedError
 from gamerec.v1 import record_pb2 as pb
 
@@ -224,9 +225,11 @@ def stored_json(record: pb.GameRecord, name: str, where: str) -> Any:
     if text is None:
         return None
     try:
-        return orjson.loads(text)
+        return json_keys.loads(text)
     except orjson.JSONDecodeError as error:
         raise RecordMalformedError(f"tag {name} is not JSON ({error.msg})", where=where) from None
+    except json_keys.DuplicateKeyError as error:
+        raise RecordMalformedError(f"tag {name}: {error}", where=where) from None
 
 
 def store_json(record: pb.GameRecord, name: str, value: Any) -> None:
@@ -262,6 +265,21 @@ def record_of_copy(mapping: Any, source: str, where: str) -> pb.GameRecord:
         raise RecordMalformedError(
             f"the embedded gamerec record: {error.reason}", source=source, where=where
         ) from None
+
+
+def same_movers(copy: pb.GameRecord, own: pb.GameRecord) -> bool:
+    """Whether the file's plies are the copy's, each by the seat the copy names (when it does).
+
+    A foreign file shows who made each ply by its place (a round's slot, a trial's mover),
+    which the writer derives from the order of the plies; the seat a record names is sealed,
+    so the two must agree.
+    """
+    if len(own.moves) > len(copy.moves):
+        return False
+    return all(
+        not mine.seat or mine.seat == theirs.seat
+        for mine, theirs in zip(copy.moves, own.moves, strict=False)
+    )
 
 
 def lost_fields(record: pb.GameRecord, back: pb.GameRecord) -> list[str]:

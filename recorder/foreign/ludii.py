@@ -45,6 +45,7 @@ from typing import Any, BinaryIO, Final, NamedTuple
 
 import orjson
 
+from gamerec.recorder import json_keys
 from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.foreign.keeping import (
     FORMAT_VERSION,
@@ -53,6 +54,7 @@ from gamerec.recorder.foreign.keeping import (
     needs_copy,
     record_copy,
     record_of_copy,
+    same_movers,
     store_json,
     stored_json,
     variant_tag_map,
@@ -145,13 +147,21 @@ def _embedded_record(lines: list[str], embedded: list[int], source: str) -> pb.G
     if len(embedded) > 1:
         raise RecordMalformedError("two embedded gamerec records", source=source, where=where)
     try:
-        mapping = orjson.loads(lines[number][len(EMBEDDED_PREFIX) :])
+        mapping = json_keys.loads(lines[number][len(EMBEDDED_PREFIX) :])
     except orjson.JSONDecodeError as error:
         raise RecordMalformedError(f"not JSON: {error.msg}", source=source, where=where) from None
+    except json_keys.DuplicateKeyError as error:
+        raise RecordMalformedError(
+            f"the embedded gamerec record: {error}", source=source, where=where
+        ) from None
     copy = record_of_copy(mapping, source, where)
     plain = lines[:number] + lines[number + 1 :]
     own = _Reader(plain, source).record()  # the trial's own lines must read
-    if not _same_trial(copy, own, plain):
+    if copy.HasField("seal"):
+        same = _sealed_trial_is(copy, own, plain, source, where)
+    else:
+        same = _same_trial(copy, own, plain)
+    if not same:
         raise RecordMalformedError(
             "the embedded gamerec record's trial is not this file's (the file was changed "
             "after gamerec wrote it); remove the gamerec= line to read the trial alone",
@@ -159,6 +169,30 @@ def _embedded_record(lines: list[str], embedded: list[int], source: str) -> pb.G
             where=where,
         )
     return copy
+
+
+def _sealed_trial_is(
+    copy: pb.GameRecord, own: pb.GameRecord, lines: list[str], source: str, where: str
+) -> bool:
+    """Whether ``lines`` are, to the byte, the trial a sealed ``copy`` is written as.
+
+    A sealed record's trial is made from its sealed fields alone (each move's effects from the
+    rules engine, no kept text or patch), so every line Ludii shows is the seal's.
+
+    Raises:
+        RecordMalformedError: no rules engine is loaded to tell the moves' effects.
+    """
+    if copy.rules.game not in STEPS:
+        raise RecordMalformedError(
+            "checking a sealed trial's moves needs the rules engine: load "
+            "gamerec.validator.games first (the command line does)",
+            source=source,
+            where=where,
+        )
+    try:
+        return _plain_lines(copy) == lines and same_movers(copy, own)
+    except EncodingError:
+        return False
 
 
 def _same_trial(copy: pb.GameRecord, own: pb.GameRecord, lines: list[str]) -> bool:
@@ -246,21 +280,47 @@ class _Reader:
             if end is None or end < start:
                 raise self.fault(start, "START GAME OPTIONS without END GAME OPTIONS")
             options = self.lines[start + 1 : end]
+            self.once(range(start + 1, end), lambda line: line.rpartition("/")[0] or line)
         try:
             return form.tags_for(options)
         except ValueError as error:
             raise self.fault(start or 0, str(error)) from None
 
     def _index(self, line: str) -> int | None:
-        return next((n for n, each in enumerate(self.lines) if each == line), None)
+        found = [n for n, each in enumerate(self.lines) if each == line]
+        if len(found) > 1:
+            raise self.fault(found[1], f"{line} is given twice (first on line {found[0] + 1})")
+        return found[0] if found else None
+
+    def once(self, numbers: Iterable[int], name_of: Callable[[str], str]) -> None:
+        """Refuse a line whose name (``name_of`` it) an earlier line of ``numbers`` has.
+
+        A trial's reader would keep one of the two; which one differs between readers.
+        """
+        first: dict[str, int] = {}
+        for number in numbers:
+            name = name_of(self.lines[number])
+            if name in first:
+                raise self.fault(
+                    number, f"{excerpt(name)} is given twice (first on line {first[name] + 1})"
+                )
+            first[name] = number
 
     def fields(self) -> dict[str, tuple[int, str]]:
-        """The ``name=value`` lines that are not moves: ``{name: (line index, value)}``."""
+        """The ``name=value`` lines that are not moves: ``{name: (line index, value)}``.
+
+        Raises:
+            RecordMalformedError: a name given twice, naming the second line.
+        """
         found: dict[str, tuple[int, str]] = {}
+        numbers = []
         for number, line in enumerate(self.lines):
             name, equals, value = line.partition("=")
-            if equals and name != "Move" and name not in found:
-                found[name] = (number, value)
+            if equals and name != "Move":
+                numbers.append(number)
+                found.setdefault(name, (number, value))
+        if len(numbers) != len(found):
+            self.once(numbers, lambda line: line.partition("=")[0] + "=")
         return found
 
     def moves(
@@ -415,6 +475,9 @@ def trial_text(record: pb.GameRecord, warn: Warn | None = None) -> str:
 def _plain_lines(record: pb.GameRecord, moves: list[str] | None = None) -> list[str]:
     """The trial's lines (the last one empty: the text ends with a newline), patch applied.
 
+    A sealed record's lines are its sealed fields' and its named free tags' alone: its kept
+    move text and patch are not used (docs/seals.md, "Records of other tools").
+
     ``moves``, when given, are the ``Move=`` lines to write instead of the record's own.
     """
     syntax = syntax_of(record.rules.game)
@@ -439,6 +502,8 @@ def _plain_lines(record: pb.GameRecord, moves: list[str] | None = None) -> list[
     lines.append("numInitialPlacementMoves=0")
     lines += _status_lines(record)
     lines += ["SANDBOX=false", f"LUDII_VERSION={extra.get(VERSION_TAG, DEFAULT_VERSION)}", ""]
+    if record.HasField("seal"):
+        return lines
     patch = stored_json(record, PATCH_TAG, f"metadata.extra_tags[{PATCH_TAG!r}]")
     if isinstance(patch, list):
         lines = apply_patch(lines, patch)
@@ -446,8 +511,15 @@ def _plain_lines(record: pb.GameRecord, moves: list[str] | None = None) -> list[
 
 
 def _move_lines(record: pb.GameRecord, form: LudiiForm, sites: dict[str, int]) -> list[str]:
+    """The ``Move=`` lines' text.
+
+    The kept text while it holds the record's decisions, else each move's effects from the
+    rules engine (always, for a sealed record: its kept text is a free tag, outside the seal).
+    """
     wanted = _decisions_of(record, sites)
-    kept = stored_json(record, MOVES_TAG, f"metadata.extra_tags[{MOVES_TAG!r}]")
+    kept = None
+    if not record.HasField("seal"):
+        kept = stored_json(record, MOVES_TAG, f"metadata.extra_tags[{MOVES_TAG!r}]")
     stored = _stored_moves(kept)
     if stored is not None and _plies([decision for decision, _ in stored], form.chains) == wanted:
         lines = []
@@ -545,12 +617,24 @@ def _status_lines(record: pb.GameRecord) -> list[str]:
     )
     if not ended:
         return ["rankings=" + ",".join(["0.0"] * (seats + 1))]
-    winners = set(claim.winners)
+    winners = set(claim.winners) or _winners_of_scores(list(claim.scores.values))
     if not winners <= set(range(1, seats + 1)):
         raise EncodingError(f"the record claims winners {sorted(winners)} of {seats} seats")
-    winner = claim.winners[0] if len(winners) == 1 else 0
+    winner = min(winners) if len(winners) == 1 else 0
     ranks = ["0.0", *(_rank(seat, winners, seats) for seat in range(1, seats + 1))]
     return [f"winner={winner}", "endtype=NaturalEnd", "rankings=" + ",".join(ranks)]
+
+
+def _winners_of_scores(scores: list[int]) -> set[int]:
+    """The seats with the best score, when a record's ``Result`` names no ``Winner``.
+
+    GRN's ``Winner`` is needed only where the winner does not follow from the scores
+    (docs/notation.md); where it does, the best score wins, as the Abstract Play writer's
+    results say. Equal scores name no winner.
+    """
+    if not scores or min(scores) == max(scores):
+        return set()
+    return {seat for seat, score in enumerate(scores, start=1) if score == max(scores)}
 
 
 def _rank(seat: int, winners: set[int], seats: int) -> str:

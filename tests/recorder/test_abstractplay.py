@@ -489,3 +489,18 @@ def test_a_record_of_the_wrong_shape_names_the_field(change: Any, where: str, re
         ap.record_of_value(value, "x")
     assert caught.value.where == where
     assert reason in caught.value.reason
+
+
+@pytest.mark.parametrize("results", [[0, 0], [1, 1]])
+def test_a_draw_reads_back_as_shared_first_place(results: list[int]) -> None:
+    # issue 34 item 10: gameslib's "draw" (an agreement) with equal results: every player with
+    # the best result is a winner, as docs/formats.md's table and a live match's draw say.
+    value = json.loads((FOLDER / "oust-hex8-resign.json").read_text())
+    value["moves"][-1][-1] = "draw"
+    for player, result in zip(value["header"]["players"], results, strict=True):
+        player["result"] = result
+    record = ap.record_of_value(copy.deepcopy(value), "x")
+    assert record.result.termination == pb.TERMINATION_AGREEMENT
+    assert list(record.result.winners) == [1, 2]
+    assert list(record.result.scores.values) == results
+    assert ap.abstract_play_value(record) == value

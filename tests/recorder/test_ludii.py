@@ -289,6 +289,14 @@ def test_bad_trials_are_refused_naming_the_line(name: str, line: int, reason: st
         (("winner=1", "winner=7"), 10, "winner='7' names no seat"),
         (("END GAME OPTIONS\n", ""), 2, "START GAME OPTIONS without END GAME OPTIONS"),
         (("game=", "gam="), 1, "a Ludii trial starts with game="),
+        # issue 38: a line given twice is refused (readers differ on which one they keep)
+        (("Board Size/7x7\n", "Board Size/7x7\nBoard Size/9x9\n"), 4, "'Board Size' is given"),
+        (("Board Size/7x7\n", "Board Size/9x9\nBoard Size/7x7\n"), 4, "(first on line 3)"),
+        (("winner=1\n", "winner=1\nwinner=2\n"), 11, "'winner=' is given twice"),
+        (("rankings=", "rankings=0.0,2.0,1.0\nrankings="), 13, "'rankings=' is given twice"),
+        (("SANDBOX=false\n", "game=Oust.lud\nSANDBOX=false\n"), 13, "'game=' is given twice"),
+        (("RNG internal", "RNG internal state=1\nRNG internal"), 6, "'RNG internal state="),
+        (("END GAME OPTIONS\n", "END GAME OPTIONS\nSTART GAME OPTIONS\n"), 5, "START GAME OP"),
     ],
 )
 def test_a_trial_of_the_wrong_shape_names_the_line(
@@ -310,3 +318,32 @@ def test_a_trial_that_is_not_utf8_names_the_byte() -> None:
 def test_text_starting_with_game_is_sniffed_as_a_trial() -> None:
     (record,) = read_records(io.BytesIO(WIN.read_bytes()))  # no name: sniffed
     assert [format_action(move) for move in record.moves] == ["g7", "h7", "f7"]
+
+
+# -- issue 34 item 10: a winner that follows from the result -----------------------------------
+
+
+@pytest.mark.parametrize(("scores", "winner"), [((1, 0), 1), ((0, 1), 2)])
+def test_a_result_without_a_winner_tag_gives_the_trial_its_winner(
+    scores: tuple[int, int], winner: int
+) -> None:
+    # A finished Oust game, its Winner removed: the Result still names the winner (GRN's
+    # Winner is needed only where the scores do not say it), and the trial alone says it too.
+    games = generate("Oust", {"Pie": "off"}, 40, seed=5)
+    record = next(found for found in games if list(found.result.winners) == [winner])
+    assert list(record.result.scores.values) == list(scores)
+    del record.result.winners[:]
+    text = trial(record)
+    assert f"winner={winner}\n" in text
+    assert ("rankings=0.0,1.0,2.0" if winner == 1 else "rankings=0.0,2.0,1.0") in text
+    plain = read("\n".join(line for line in text.split("\n") if not line.startswith("gamerec=")))
+    assert list(plain.result.scores.values) == list(scores)
+    assert list(plain.result.winners) == [winner]
+
+
+def test_equal_scores_without_a_winner_tag_name_no_winner() -> None:
+    (record,) = read_records(WIN)
+    del record.result.winners[:]
+    record.result.scores.values[:] = [0, 0]
+    text = trial(record)
+    assert "winner=0\n" in text and "rankings=0.0,1.5,1.5" in text

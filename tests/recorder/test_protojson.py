@@ -40,8 +40,11 @@ def test_extra_tags_are_written_sorted_by_name() -> None:
     assert list(orjson.loads(encode_jsonl(record))["metadata"]["extraTags"]) == ["C", "a", "b"]
 
 
-def test_json_reads_either_field_name_form() -> None:
-    assert json_records('{"format_version": 1, "formatVersion": 1}')[0].format_version == 1
+def test_json_reads_either_field_name_form_but_not_both() -> None:
+    assert json_records('{"format_version": 1}')[0].format_version == 1
+    assert json_records('{"formatVersion": 1}')[0].format_version == 1
+    with pytest.raises(RecordMalformedError, match="formatVersion: the field is given twice"):
+        json_records('{"format_version": 1, "formatVersion": 1}')  # issue 38: never pick one
 
 
 def test_a_json_syntax_error_names_its_line_and_column() -> None:

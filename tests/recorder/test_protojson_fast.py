@@ -158,6 +158,11 @@ def reference_parse(
     reference_check_mapping(value, limits, where)
     check_seal_base64(value, SOURCE, where)  # gamerec's own refusals come before ParseDict's
     check_clocks(value, SOURCE, where)
+    twin = reference_twin(value, pb.GameRecord.DESCRIPTOR)
+    if twin is not None:  # issue 38: a field under both its names is refused
+        path, first, second = twin
+        reason = f"not a GameRecord: {path}: the field is given twice, as {first!r} and {second!r}"
+        raise RecordMalformedError(reason, source=SOURCE, where=where)
     record = pb.GameRecord()
     try:
         json_format.ParseDict(value, record)
@@ -167,6 +172,30 @@ def reference_parse(
         ) from None
     reference_check_record(record, limits, where)
     return record
+
+
+def reference_twin(value: Any, message: Any) -> tuple[str, str, str] | None:
+    """The first field (depth first, in field order) a mapping holds under both its names."""
+    if not isinstance(value, dict):
+        return None
+    for field in message.fields:
+        if field.json_name != field.name and field.json_name in value and field.name in value:
+            return field.json_name, field.json_name, field.name
+        key = field.json_name if field.json_name in value else field.name
+        if key not in value or field.message_type is None:
+            continue
+        if field.message_type.GetOptions().map_entry:
+            continue
+        items = value[key]
+        each: list[tuple[int | None, Any]] = [(None, items)]
+        if field.is_repeated:
+            each = list(enumerate(items)) if isinstance(items, list) else []
+        for index, item in each:
+            inner = reference_twin(item, field.message_type)
+            if inner is not None:
+                step = field.json_name if index is None else f"{field.json_name}[{index}]"
+                return f"{step}.{inner[0]}", inner[1], inner[2]
+    return None
 
 
 def reference_mapping(record: pb.GameRecord) -> dict[str, Any]:

@@ -37,6 +37,12 @@ from gamerec.validator.generation import generate
 from gamerec.validator.identity import RulesError
 from gamerec.validator.judge import score, validate
 from gamerec.validator.verification import verify
+from tests.robustness.trust_oracles import (
+    assert_a_sealed_file_shows_its_record,
+    assert_no_key_twice,
+    sealed_foreign_inputs,
+    twin_a_key,
+)
 from tests.sealing import GAME_FIXTURES, signed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,8 +99,9 @@ def short_seed_records(plies: int = 12) -> tuple[pb.GameRecord, ...]:
 @functools.cache
 def seed_inputs(encoding: Encoding) -> tuple[bytes, ...]:
     """The seed records encoded in ``encoding`` (those it can hold); for another tool's
-    format, its hand-made files (fixtures/foreign) first."""
+    format, its hand-made files (fixtures/foreign) first, then the same sealed and signed."""
     encoded = [path.read_bytes() for path in _foreign_fixtures(encoding)]
+    encoded += sealed_foreign_inputs(encoding)
     for record in seed_records():
         try:
             encoded.append(encode_record(record, encoding))
@@ -134,6 +141,9 @@ def decode_checked(
         check_record(record, limits)  # whatever a decoder returns is within the limits
         if encoding is not None:
             _assert_round_trip(record, encoding, limits)
+    if records:
+        assert_no_key_twice(data, encoding)
+        assert_a_sealed_file_shows_its_record(data, encoding, records)
     return records
 
 
@@ -393,10 +403,14 @@ def _number_fields(message: object) -> Iterator[tuple[object, FieldDescriptor]]:
 
 
 def mutate_bytes(data: bytes, choose: Choose, donors: Sequence[bytes], count: int) -> bytes:
-    """``data`` after ``count`` byte-level changes: flips, inserts, deletions, repeats, splices."""
+    """``data`` after ``count`` changes: flips, inserts, deletions, repeats, splices, and a
+    JSON key given a twin (issue 38)."""
     buffer = bytearray(data)
     for _ in range(count):
-        kind = choose(6)
+        kind = choose(7)
+        if kind == 6:
+            buffer = bytearray(twin_a_key(bytes(buffer), choose))
+            continue
         at = choose(len(buffer) + 1)
         if kind == 0 and buffer:
             buffer[min(at, len(buffer) - 1)] ^= 1 << choose(8)

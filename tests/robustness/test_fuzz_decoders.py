@@ -24,6 +24,12 @@ from gamerec.recorder.codecs import Encoding, encode_record
 from gamerec.recorder.encoding import OWN_ENCODINGS
 from gamerec.recorder.limits import Limits
 from tests.robustness.fuzzing import decode_checked, judge_checked, mutate_bytes, seed_inputs
+from tests.robustness.trust_oracles import (
+    has_key_twice,
+    json_texts,
+    sealed_foreign_inputs,
+    twin_a_key,
+)
 from tests.strategies import records
 
 FUZZ = settings(
@@ -140,13 +146,17 @@ def mutated_seeds(draw: st.DrawFn) -> tuple[bytes, Encoding]:
     """A seed record (fixture or generated game) in some encoding, damaged in 1 to 4 places
     and maybe spliced with another seed (another tool's format: its hand-made files too)."""
     encoding = draw(st.sampled_from(list(Encoding)))
-    seeds = seed_inputs(encoding)
+    return _damaged(draw, seed_inputs(encoding), 4), encoding
+
+
+def _damaged(draw: st.DrawFn, seeds: tuple[bytes, ...], most: int) -> bytes:
+    """One of ``seeds`` damaged in 1 to ``most`` places, maybe spliced with another."""
     data = seeds[draw(st.integers(0, len(seeds) - 1))]
 
     def choose(count: int) -> int:
         return draw(st.integers(0, count - 1)) if count > 1 else 0
 
-    return mutate_bytes(data, choose, seeds, draw(st.integers(1, 4))), encoding
+    return mutate_bytes(data, choose, seeds, draw(st.integers(1, most)))
 
 
 @FUZZ
@@ -236,3 +246,45 @@ def test_any_trial_like_text_is_a_record_or_a_malformed_error(
 ) -> None:
     text = ("\r\n" if crlf else "\n").join(lines)
     decode_checked(text.encode("utf-8", "surrogatepass"), encoding)
+
+
+# -- issue 38: keys given twice, seals on other tools' files ------------------------------------
+
+
+@st.composite
+def twinned_seeds(draw: st.DrawFn) -> tuple[bytes, Encoding]:
+    """A seed in a JSON-reading encoding (sealed foreign files too) with a key given a twin."""
+    encoding = draw(
+        st.sampled_from([Encoding.JSON, Encoding.JSONL, Encoding.ABSTRACT_PLAY, Encoding.LUDII])
+    )
+    seeds = seed_inputs(encoding)
+    data = seeds[draw(st.integers(0, len(seeds) - 1))]
+    return twin_a_key(data, lambda count: draw(st.integers(0, count - 1))), encoding
+
+
+@FUZZ
+@given(twinned_seeds(), st.booleans())
+def test_a_key_given_twice_is_refused_by_every_json_reader(
+    case: tuple[bytes, Encoding], sniff: bool
+) -> None:
+    data, encoding = case
+    records = decode_checked(data, None if sniff else encoding)
+    if any(has_key_twice(text) for text in json_texts(data, encoding)):
+        assert not records
+
+
+@st.composite
+def damaged_sealed_foreign_files(draw: st.DrawFn) -> tuple[bytes, Encoding]:
+    """A sealed, signed Abstract Play file or Ludii trial, damaged in 1 to 3 places."""
+    encoding = draw(st.sampled_from(FOREIGN))
+    return _damaged(draw, sealed_foreign_inputs(encoding), 3), encoding
+
+
+@FUZZ
+@given(damaged_sealed_foreign_files())
+def test_a_damaged_sealed_foreign_file_is_refused_or_shows_its_sealed_record(
+    case: tuple[bytes, Encoding],
+) -> None:
+    data, encoding = case  # decode_checked holds what a file whose seal holds may show
+    for record in decode_checked(data, encoding):
+        judge_checked(record)

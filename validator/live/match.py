@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Final
 from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from gamerec.recorder.ed25519_checks import key_weakness
 from gamerec.recorder.errors import (
     EncodingError,
     GamerecError,
@@ -1065,6 +1066,10 @@ def _seat_keys(request: mpb.CreateMatchRequest) -> dict[int, bytes]:
                 "BAD_KEY",
                 f"an Ed25519 public key is {KEY_BYTES} bytes, not {len(seat.public_key)}",
             )
+        weakness = key_weakness(seat.public_key) if seat.public_key else None
+        if weakness is not None:
+            reason = f"the key is refused: {weakness}"
+            raise _invalid(f"seats[{index}].public_key", "BAD_KEY", reason)
         if seat.public_key:
             keys[index + 1] = seat.public_key
     return keys

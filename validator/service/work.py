@@ -17,6 +17,7 @@ from typing import Final, NamedTuple, Protocol, TypeAlias, TypeVar
 from google.protobuf.message import DecodeError
 
 from gamerec.recorder.codecs import Encoding, decode_record, encode_record
+from gamerec.recorder.ed25519_checks import key_weakness
 from gamerec.recorder.errors import (
     DeadlineExceededError,
     EncodingError,
@@ -233,6 +234,9 @@ def verify_job(request: bytes, deadline: float | None) -> Answer:
             if len(key) != KEY_BYTES:
                 problem = f"an Ed25519 public key has {KEY_BYTES} bytes, not {len(key)}"
                 raise BadFieldError(f"trusted_keys[{index}]", problem)
+            weakness = key_weakness(key)
+            if weakness is not None:
+                raise BadFieldError(f"trusted_keys[{index}]", f"the key is refused: {weakness}")
         trusted = set(parsed.trusted_keys)
     answer = verify(record, trusted, deadline=deadline)
     word = "verified" if answer.verified else "not verified"
