@@ -182,6 +182,11 @@ class Match:
             for i in range(len(start.record.seats))
         )
         self.seats = len(start.record.seats)
+        if self.seats != self._builder.state.seats:
+            raise MatchLogError(
+                f"match {self.match_id}: its creation lists {self.seats} seats, its variant "
+                f"has {self._builder.state.seats} players"
+            )
         self.status: mpb.MatchStatus.ValueType = OPEN
         self._events: list[Logged] = [created]
         self._clocks = [self.time_control.start_ms() or 0] * self.seats
@@ -228,6 +233,15 @@ class Match:
         except RulesError as error:
             field_name = "seats" if error.code == "SEAT_COUNT_MISMATCH" else "rules"
             raise _invalid(field_name, error.code, str(error)) from None
+        players = builder.state.seats
+        if len(record.seats) != players:
+            # A record may leave its seats out; a match cannot: every seat plays and has a clock.
+            raise _invalid(
+                "seats",
+                "SEAT_COUNT_MISMATCH",
+                f"the match lists {len(record.seats)} seats but its variant has {players} "
+                "players: give one seat per player",
+            )
         start_ms = time_control.start_ms()
         created = mpb.MatchCreated(
             record=builder.record,
@@ -236,7 +250,12 @@ class Match:
             clocks=[_duration(start_ms)] * len(record.seats) if start_ms is not None else [],
         )
         event = mpb.MatchEvent(match_id=match_id, number=1, time=_timestamp(at), created=created)
-        return cls(Logged(event, at), host_key, max_plies)
+        match = cls(Logged(event, at), host_key, max_plies)
+        try:  # what is stored must load again: a server restarts from it
+            cls.from_log(match.events, host_key=host_key, max_plies=max_plies)
+        except MatchLogError as error:
+            raise _invalid("(request)", "NOT_A_MATCH", str(error)) from None
+        return match
 
     @classmethod
     def from_log(

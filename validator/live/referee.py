@@ -238,24 +238,32 @@ class Referee:
         self._finished: OrderedDict[str, None] = OrderedDict()
         self._tasks: list[asyncio.Task[None]] = []
         self._flags = FlagTimer(clock, self._flag_fell)
+        #: The open matches :meth:`start` could not load, by id: why.
+        self.damaged: dict[str, str] = {}
 
     # -- life -----------------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Register with the store, hold every open match (recording an outage), run timers.
 
+        An open match that does not rebuild from the store (a damaged event, another host
+        key) is not held: it is named in :attr:`damaged` and every call about it fails with
+        its :class:`MatchLogError`; the other matches are served.
+
         Raises:
             StoreError: the store cannot be read or written.
-            MatchLogError: a stored match does not rebuild (another host key).
         """
         now = self.clock.now()
         start = await self.store.start(now)
         self._flags.start()
         last_alive = start.last_alive if start.alone else None
         for match_id in await self.store.open_matches():
-            held = await self._hold(match_id)
-            if last_alive is not None:
-                await self._run(held, partial(Match.outage, down_since=last_alive), now)
+            try:
+                held = await self._hold(match_id)
+                if last_alive is not None:
+                    await self._run(held, partial(Match.outage, down_since=last_alive), now)
+            except MatchLogError as error:
+                self.damaged[match_id] = str(error)
         await self.store.started(self.clock.now())
         self._tasks = [
             asyncio.create_task(self._poll(), name="gamerec-referee-poll"),
@@ -302,6 +310,7 @@ class Referee:
         tokens = [TOKEN_PREFIX + secrets.token_urlsafe(24) for _ in range(match.seats)]
         hashes = tuple(token_hash(token) for token in tokens)
         created = match.events[0]
+        falls = match.flag_falls_at()
         try:
             await self.store.create(
                 created,
@@ -316,7 +325,7 @@ class Referee:
         held = _Held(match_id, hashes, match, published=1)
         self._held[match_id] = held
         self._index_seats(held)
-        self._flags.set(match_id, match.flag_falls_at())
+        self._flags.set(match_id, falls)
         return mpb.CreateMatchResponse(match_id=match_id, seat_tokens=tokens, created=created.event)
 
     async def seat_of_token(self, digest: bytes) -> tuple[str, int] | None:

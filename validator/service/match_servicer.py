@@ -43,7 +43,14 @@ from gamerec.recorder.signing import (
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.live.clocks import Clock, FileClock, Instant, SystemClock
-from gamerec.validator.live.match import ADMIN, CommandRefusedError, Match, Outcome, Refusal
+from gamerec.validator.live.match import (
+    ADMIN,
+    CommandRefusedError,
+    Match,
+    MatchLogError,
+    Outcome,
+    Refusal,
+)
 from gamerec.validator.live.postgres_store import is_postgres
 from gamerec.validator.live.referee import (
     BadTokenError,
@@ -193,6 +200,14 @@ async def running_matches(
     except BaseException:
         await store.close()
         raise
+    for match_id, why in referee.damaged.items():
+        message = bounded(
+            f"match {match_id} cannot be loaded from the store and is not served: {why}", 400
+        )
+        LOGGER.error(
+            message,
+            extra={"fields": {"event": "damaged match", "match_id": match_id, "message": message}},
+        )
     referee.on_stored = metrics.stored
     servicer = MatchServicer(referee, client_limits or ClientLimits())
     counting = asyncio.create_task(_count_open(referee)) if metrics.counting() else None
@@ -506,6 +521,20 @@ def status_of(error: Exception) -> grpc.Status | None:
         )
         return _status(
             code_pb2.RESOURCE_EXHAUSTED, str(error), "LIMIT_REACHED", error.field, detail
+        )
+    return _store_status(error)
+
+
+def _store_status(error: Exception) -> grpc.Status | None:
+    """The status of a store that fails (UNAVAILABLE) or holds a damaged match (DATA_LOSS)."""
+    if isinstance(error, MatchLogError):
+        LOGGER.error("a stored match cannot be loaded: %s", error)
+        return _status(
+            code_pb2.DATA_LOSS,
+            f"the match cannot be loaded from the store: {error}",
+            "DAMAGED_MATCH",
+            "match_id",
+            None,
         )
     if isinstance(error, StoreError):
         LOGGER.error("the match store failed: %s", error)
