@@ -67,7 +67,7 @@ from gamerec.validator.service.access import SeatFinder
 from gamerec.validator.service.calls import LOGGER, Call
 from gamerec.validator.service.principal import Role, current_principal
 from gamerec.validator.service.quotas import ClientLimits
-from gamerec.validator.service.server import ExtraService
+from gamerec.validator.service.server import CONNECTION_STREAMS, ExtraService
 from gamerec.validator.service.servicer import Context, cancelled_status, end_with
 from gamerec.validator.service.statuses import status_with
 
@@ -77,6 +77,10 @@ MATCH_SERVICE_NAME: Final = mpb.DESCRIPTOR.services_by_name["MatchService"].full
 DOMAIN: Final = "gamerec.v1.MatchService"
 #: The signature's length (Ed25519).
 SIGNATURE_BYTES: Final = 64
+#: Watch streams one connection may hold open at once: half of its streams, so that the
+#: other half always carries its calls. A connection whose every stream is a Watch waiting
+#: for a move can send no Play: its bots stall, client and server idle (issue 38).
+CONNECTION_WATCHES: Final = CONNECTION_STREAMS // 2
 
 M = TypeVar("M", bound=Message)
 
@@ -238,6 +242,7 @@ class MatchServicer:
         """Serve the referee's matches (``limits``: the open matches per admin)."""
         self.referee = referee
         self.limits = limits
+        self._watches: dict[str, int] = {}
 
     def register(self, server: grpc.aio.Server) -> None:
         """Add the service's handlers to a server."""
@@ -337,7 +342,18 @@ class MatchServicer:
         async with _answering(context, call):
             request = self._parse(mpb.WatchRequest, raw)
             _require(request.match_id, "match_id", "the match's id is needed")
+            connection = context.peer()
+            held = self._watches.get(connection, 0)
+            if held >= CONNECTION_WATCHES:
+                raise LimitReachedError(
+                    "connection_watches",
+                    "match_id",
+                    f"this connection holds {held:,} Watch streams, as many as one connection "
+                    f"may ({CONNECTION_WATCHES:,}: half its {CONNECTION_STREAMS:,} streams, "
+                    "the rest carry its calls); open another connection",
+                )
             stream = await self.referee.watch(request.match_id, request.from_event)
+            self._watches[connection] = held + 1
             metrics.watchers(+1)
             try:
                 async for event in stream:
@@ -345,6 +361,15 @@ class MatchServicer:
                     yield event.SerializeToString()
             finally:
                 metrics.watchers(-1)
+                self._let_go(connection)
+
+    def _let_go(self, connection: str) -> None:
+        """A Watch stream of ``connection`` ended."""
+        left = self._watches.get(connection, 0) - 1
+        if left > 0:
+            self._watches[connection] = left
+        else:
+            self._watches.pop(connection, None)
 
     # -- the shell ------------------------------------------------------------------------------
 
