@@ -83,6 +83,11 @@ ADMIN: Final = 0
 MAX_MATCH_TEXT: Final = 200
 #: The code of a finding about a move that is no token of the game.
 MALFORMED_MOVE: Final = "MALFORMED_MOVE"
+#: The events of one match, at most (``gamerec limits``: events).
+MAX_EVENTS: Final = 250_000
+#: Events kept below the events limit for a command's own (a ply, the resignations it
+#: brings due, a lapsed offer, the end): a command that finds less room abandons the match.
+EVENTS_ROOM: Final = 2 * DEFAULT_LIMITS.max_seats + 8
 
 
 class Refusal(StrEnum):
@@ -156,7 +161,13 @@ class _Turn:
 class Match:
     """One live match (see the module docstring): :meth:`create` or :meth:`from_log` it."""
 
-    def __init__(self, created: Logged, host_key: Ed25519PrivateKey | None, max_plies: int) -> None:
+    def __init__(
+        self,
+        created: Logged,
+        host_key: Ed25519PrivateKey | None,
+        max_plies: int,
+        max_events: int = MAX_EVENTS,
+    ) -> None:
         """Start from the ``created`` event (use :meth:`create` or :meth:`from_log`).
 
         Raises:
@@ -170,6 +181,7 @@ class Match:
         self.time_control = parse_time_control(start.time_control)
         self.policy = start.illegal_move_policy or REJECT
         self.max_plies = max_plies
+        self.max_events = max_events
         seal = start.record.seal
         if seal.host_key and (host_key is None or public_bytes(host_key) != seal.host_key):
             raise MatchLogError(
@@ -194,6 +206,7 @@ class Match:
         self._moved: set[int] = set()
         self._draw_by = 0
         self._draw_accepted: set[int] = set()
+        self._offered_after: dict[int, int] = {}
         self._pending_resign: list[int] = []
         self._notes: list[str] = []
         self._ended: mpb.MatchEnded | None = None
@@ -210,6 +223,7 @@ class Match:
         host_key: Ed25519PrivateKey | None = None,
         client: str = "",
         max_plies: int = DEFAULT_LIMITS.max_plies,
+        max_events: int = MAX_EVENTS,
     ) -> Match:
         """A new match for ``request`` (its first event: :attr:`events` ``[0]``).
 
@@ -250,7 +264,7 @@ class Match:
             clocks=[_duration(start_ms)] * len(record.seats) if start_ms is not None else [],
         )
         event = mpb.MatchEvent(match_id=match_id, number=1, time=_timestamp(at), created=created)
-        match = cls(Logged(event, at), host_key, max_plies)
+        match = cls(Logged(event, at), host_key, max_plies, max_events)
         try:  # what is stored must load again: a server restarts from it
             cls.from_log(match.events, host_key=host_key, max_plies=max_plies)
         except MatchLogError as error:
@@ -264,6 +278,7 @@ class Match:
         *,
         host_key: Ed25519PrivateKey | None = None,
         max_plies: int = DEFAULT_LIMITS.max_plies,
+        max_events: int = MAX_EVENTS,
     ) -> Match:
         """The match its log describes, every event applied in order.
 
@@ -275,7 +290,7 @@ class Match:
         first = next(logged, None)
         if first is None:
             raise MatchLogError("an empty log holds no match")
-        match = cls(first, host_key, max_plies)
+        match = cls(first, host_key, max_plies, max_events)
         for entry in logged:
             match.apply(entry)
         return match
@@ -426,7 +441,7 @@ class Match:
         accepted = self._earlier_acceptance(seat, ply, token)
         if accepted is not None:
             return accepted
-        late = self._flag_if_fallen(at)
+        late = self._flag_if_fallen(at) or self._full(at)
         if late is not None:
             return late
         self._check_ply(seat, ply)
@@ -438,7 +453,7 @@ class Match:
         Raises:
             CommandRefusedError: the match is over, or the seat has resigned already.
         """
-        late = self._flag_if_fallen(at)
+        late = self._flag_if_fallen(at) or self._full(at)
         if late is not None:
             return late
         self._check_open()
@@ -460,7 +475,7 @@ class Match:
         Raises:
             CommandRefusedError: the match is over, or the seat has resigned.
         """
-        late = self._flag_if_fallen(at)
+        late = self._flag_if_fallen(at) or self._full(at)
         if late is not None:
             return late
         self._check_open()
@@ -469,6 +484,13 @@ class Match:
             return Outcome(repeated=True)
         if self._draw_by:
             return self._answer(seat, accept=True, at=at)
+        if self._offered_after.get(seat) == self.plies:
+            raise _precondition(
+                "token",
+                "DRAW_OFFERED_ALREADY",
+                f"seat {seat} offered a draw after ply {self.plies} already; it may offer "
+                "again once another ply is played",
+            )
         offer = mpb.DrawOffered(seat=seat, after_ply=self.plies)
         return Outcome([self._append(at, draw_offered=offer)])
 
@@ -479,7 +501,7 @@ class Match:
             CommandRefusedError: no draw on offer, the seat made it, the seat has resigned, or the
                 match is over.
         """
-        late = self._flag_if_fallen(at)
+        late = self._flag_if_fallen(at) or self._full(at)
         if late is not None:
             return late
         self._check_open()
@@ -501,7 +523,7 @@ class Match:
             CommandRefusedError: the match is over, or every seat has moved already (for a
                 seat's abort).
         """
-        late = self._flag_if_fallen(at)
+        late = self._flag_if_fallen(at) or self._full(at)
         if late is not None:
             return late
         self._check_open()
@@ -663,6 +685,7 @@ class Match:
             self._take_move(entry)
         elif kind == "draw_offered":
             self._draw_by, self._draw_accepted = event.draw_offered.seat, set()
+            self._offered_after[event.draw_offered.seat] = event.draw_offered.after_ply
         elif kind == "draw_answered":
             answer = event.draw_answered
             if answer.accept:
@@ -865,6 +888,19 @@ class Match:
         refusal = _precondition(
             "match_id", "TIME_RAN_OUT", f"the match is over: {ended.event.ended.reason}"
         )
+        return Outcome([ended], refusal=refusal)
+
+    def _full(self, at: Instant) -> Outcome | None:
+        """The match abandoned when its log has no room for a command's events; else None."""
+        if self._ended is not None or self.last_event + EVENTS_ROOM <= self.max_events:
+            return None
+        reason = (
+            f"the match reached {self.last_event:,} events: the limit (events "
+            f"{self.max_events:,}) less {EVENTS_ROOM} kept for a command's own; it is abandoned "
+            "with no result"
+        )
+        ended = self._end_abandoned(reason, 0, at)
+        refusal = _precondition("match_id", "TOO_MANY_EVENTS", f"the match is over: {reason}")
         return Outcome([ended], refusal=refusal)
 
     def _answer(self, seat: int, accept: bool, at: Instant) -> Outcome:

@@ -42,7 +42,7 @@ from gamerec.recorder.limits import DEFAULT_LIMITS
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.live.clocks import Clock, Instant
 from gamerec.validator.live.flags import FlagTimer
-from gamerec.validator.live.match import Logged, Match, MatchLogError, Outcome
+from gamerec.validator.live.match import MAX_EVENTS, Logged, Match, MatchLogError, Outcome
 from gamerec.validator.live.store import MatchStore, OpenMatchesLimitError, StoreError
 
 if TYPE_CHECKING:
@@ -69,6 +69,8 @@ class MatchLimits:
         request_bytes: bytes of one MatchService request.
         plies: plies of one match (a record may hold no more); the match is then abandoned.
         listed: matches one ListMatches answer lists at most.
+        events: events of one match (moves, signatures, draw offers and answers, ...); a
+            command that finds too little room left abandons the match.
     """
 
     open_matches: int = 10_000
@@ -76,6 +78,7 @@ class MatchLimits:
     request_bytes: int = 64 * 1024
     plies: int = DEFAULT_LIMITS.max_plies
     listed: int = 1_000
+    events: int = MAX_EVENTS
 
     def with_settings(self, settings: Sequence[str]) -> MatchLimits:
         """These limits with some changed by ``NAME=N`` (``watchers=100``, ``open-matches=50``).
@@ -94,6 +97,8 @@ LIMIT_MEANINGS: Final = {
     "request_bytes": "bytes of one MatchService request",
     "plies": "plies of one match (then it is abandoned: a record may hold no more)",
     "listed": "matches one ListMatches answer lists",
+    "events": "events of one match: moves, signatures, draw offers and answers (near it the "
+    "match is abandoned)",
 }
 
 
@@ -306,6 +311,7 @@ class Referee:
             host_key=self.host_key,
             client=CLIENT,
             max_plies=self.limits.plies,
+            max_events=self.limits.events,
         )
         tokens = [TOKEN_PREFIX + secrets.token_urlsafe(24) for _ in range(match.seats)]
         hashes = tuple(token_hash(token) for token in tokens)
@@ -474,7 +480,12 @@ class Referee:
         """The held match's state, rebuilt from the store's log when it has none."""
         if held.match is None:
             log = await self.store.log(held.match_id)
-            held.match = Match.from_log(log, host_key=self.host_key, max_plies=self.limits.plies)
+            held.match = Match.from_log(
+                log,
+                host_key=self.host_key,
+                max_plies=self.limits.plies,
+                max_events=self.limits.events,
+            )
             self._published(held, held.match)
         return held.match
 
