@@ -552,8 +552,7 @@ def status_of(error: Exception) -> grpc.Status | None:
 
 def _store_status(error: Exception) -> grpc.Status | None:
     """The status of a store that fails (UNAVAILABLE) or holds a damaged match (DATA_LOSS)."""
-    if isinstance(error, MatchLogError):
-        LOGGER.error("a stored match cannot be loaded: %s", error)
+    if isinstance(error, MatchLogError):  # the call's own line says it (DATA_LOSS)
         return _status(
             code_pb2.DATA_LOSS,
             f"the match cannot be loaded from the store: {error}",
