@@ -231,3 +231,36 @@ def test_a_replacement_process_that_cannot_start_is_reported_and_reaped(tmp_path
             assert state.status == mpb.MATCH_STATUS_OPEN
     finally:
         server.stop()
+
+
+def test_on_a_damaged_store_a_killed_server_process_is_replaced(tmp_path: Path) -> None:
+    server = LiveServer(tmp_path)
+    try:
+        seatless = create(server.address, request("ONE", 2, keyed=False)).match_id
+        healthy = create(server.address, request("ONE", 2)).match_id
+        server.stop()
+        rewrite_event(server.store, seatless, 1, without_seats(f"{server.store}.host-key"))
+        server = LiveServer(tmp_path, processes=2)
+        supervisor = server.process.process.pid
+        wait_for(lambda: len(server_processes(supervisor)) == 2)
+        victim = server_processes(supervisor)[0]
+        os.kill(victim, signal.SIGKILL)
+
+        def replaced() -> bool:
+            processes = server_processes(supervisor)
+            return len(processes) == 2 and victim not in processes
+
+        wait_for(replaced)
+        events = [line.get("event") for line in server.process.lines]
+        assert "server process ended" in events and "server process not replaced" not in events
+        damaged = [line for line in server.process.lines if line.get("event") == "damaged match"]
+        assert {line["match_id"] for line in damaged} == {seatless}
+        assert not zombies(supervisor)
+        with grpc.insecure_channel(server.address) as channel:
+            state = mgrpc.MatchServiceStub(channel).GetMatch(
+                mpb.GetMatchRequest(match_id=healthy), timeout=30
+            )
+        assert state.status == mpb.MATCH_STATUS_OPEN
+        assert server.process.terminate() == 0  # after the replacement listens: it stops too
+    finally:
+        server.stop()
