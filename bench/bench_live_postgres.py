@@ -42,8 +42,10 @@ from gamerec.v1 import match_pb2_grpc as mgrpc
 from gamerec.validator.batch import default_workers
 
 #: Connections the bots share, per server (as the ``live`` section's: about 60 bots a
-#: connection; with 16, 125 bots a connection, a run on SQLite once stalled, every seat 1's
-#: bot waiting with client and server idle, not yet understood).
+#: connection). With 16, 125 bots a connection, a run on SQLite once stalled, every seat 1's
+#: bot waiting with client and server idle: the server refused streams opened within its
+#: limit and each refused bot left its old Watch open, until they filled the connection
+#: (found and fixed in issue 38; tests/live/test_connection_streams.py).
 CHANNELS_PER_SERVER = 32
 
 

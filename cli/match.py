@@ -17,7 +17,7 @@ import typer
 
 from gamerec.cli.collected import OutOption, ToOption, output_encoding, written_note
 from gamerec.cli.connection import Connection, with_connection
-from gamerec.cli.edge import fail, reported_errors
+from gamerec.cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors
 from gamerec.recorder.syntax.registered import known_games
 
 if TYPE_CHECKING:
@@ -226,17 +226,23 @@ def export(
 
     Each record is judged, sealed and signed as the referee left it, with every signature
     the seats sent: ready for validate, verify, standings, stats and view. The store is only
-    read (a server may be running on it).
+    read (a server may be running on it). A record the store holds damaged is skipped and
+    named on stderr, and the exit code is then 1.
     """
     from gamerec.recorder.codecs import write_records
     from gamerec.v1 import match_pb2 as mpb
-    from gamerec.validator.live.stores import final_records
+    from gamerec.validator.live.stores import describe, final_records
 
     encoding = output_encoding(output, to)
     statuses = [mpb.MATCH_STATUS_FINISHED] + ([mpb.MATCH_STATUS_ABORTED] if aborted else [])
+    skipped: list[str] = []
     with reported_errors():
-        count = write_records(final_records(store, statuses), output, encoding)
+        count = write_records(final_records(store, statuses, skipped), output, encoding)
     written_note(count, output, encoding)
+    for line in skipped:
+        typer.echo(error_line(f"{describe(store)}: {line}; skipped"), err=True)
+    if skipped:
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 # -- the calls ------------------------------------------------------------------------------

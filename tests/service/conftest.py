@@ -145,6 +145,8 @@ class ServeProcess:
         self.stderr = self.process.stderr
         self.lines: list[dict[str, Any]] = []
         first = self._read_line()
+        while first.get("level") == "error" and first.get("event") == "damaged match":
+            first = self._read_line()  # a match the server cannot load: reported, then it serves
         match = re.search(r":(\d+)$", str(first.get("address", "")))
         assert first.get("event") == "listening" and match, first
         self.port = int(match.group(1))

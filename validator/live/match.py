@@ -84,6 +84,11 @@ ADMIN: Final = 0
 MAX_MATCH_TEXT: Final = 200
 #: The code of a finding about a move that is no token of the game.
 MALFORMED_MOVE: Final = "MALFORMED_MOVE"
+#: The events of one match, at most (``gamerec limits``: events).
+MAX_EVENTS: Final = 250_000
+#: Events kept below the events limit for a command's own (a ply, the resignations it
+#: brings due, a lapsed offer, the end): a command that finds less room abandons the match.
+EVENTS_ROOM: Final = 2 * DEFAULT_LIMITS.max_seats + 8
 
 
 class Refusal(StrEnum):
@@ -157,7 +162,13 @@ class _Turn:
 class Match:
     """One live match (see the module docstring): :meth:`create` or :meth:`from_log` it."""
 
-    def __init__(self, created: Logged, host_key: Ed25519PrivateKey | None, max_plies: int) -> None:
+    def __init__(
+        self,
+        created: Logged,
+        host_key: Ed25519PrivateKey | None,
+        max_plies: int,
+        max_events: int = MAX_EVENTS,
+    ) -> None:
         """Start from the ``created`` event (use :meth:`create` or :meth:`from_log`).
 
         Raises:
@@ -171,6 +182,7 @@ class Match:
         self.time_control = parse_time_control(start.time_control)
         self.policy = start.illegal_move_policy or REJECT
         self.max_plies = max_plies
+        self.max_events = max_events
         seal = start.record.seal
         if seal.host_key and (host_key is None or public_bytes(host_key) != seal.host_key):
             raise MatchLogError(
@@ -183,6 +195,11 @@ class Match:
             for i in range(len(start.record.seats))
         )
         self.seats = len(start.record.seats)
+        if self.seats != self._builder.state.seats:
+            raise MatchLogError(
+                f"match {self.match_id}: its creation lists {self.seats} seats, its variant "
+                f"has {self._builder.state.seats} players"
+            )
         self.status: mpb.MatchStatus.ValueType = OPEN
         self._events: list[Logged] = [created]
         self._clocks = [self.time_control.start_ms() or 0] * self.seats
@@ -190,6 +207,7 @@ class Match:
         self._moved: set[int] = set()
         self._draw_by = 0
         self._draw_accepted: set[int] = set()
+        self._offered_after: dict[int, int] = {}
         self._pending_resign: list[int] = []
         self._notes: list[str] = []
         self._ended: mpb.MatchEnded | None = None
@@ -206,6 +224,7 @@ class Match:
         host_key: Ed25519PrivateKey | None = None,
         client: str = "",
         max_plies: int = DEFAULT_LIMITS.max_plies,
+        max_events: int = MAX_EVENTS,
     ) -> Match:
         """A new match for ``request`` (its first event: :attr:`events` ``[0]``).
 
@@ -229,6 +248,15 @@ class Match:
         except RulesError as error:
             field_name = "seats" if error.code == "SEAT_COUNT_MISMATCH" else "rules"
             raise _invalid(field_name, error.code, str(error)) from None
+        players = builder.state.seats
+        if len(record.seats) != players:
+            # A record may leave its seats out; a match cannot: every seat plays and has a clock.
+            raise _invalid(
+                "seats",
+                "SEAT_COUNT_MISMATCH",
+                f"the match lists {len(record.seats)} seats but its variant has {players} "
+                "players: give one seat per player",
+            )
         start_ms = time_control.start_ms()
         created = mpb.MatchCreated(
             record=builder.record,
@@ -237,7 +265,12 @@ class Match:
             clocks=[_duration(start_ms)] * len(record.seats) if start_ms is not None else [],
         )
         event = mpb.MatchEvent(match_id=match_id, number=1, time=_timestamp(at), created=created)
-        return cls(Logged(event, at), host_key, max_plies)
+        match = cls(Logged(event, at), host_key, max_plies, max_events)
+        try:  # what is stored must load again: a server restarts from it
+            cls.from_log(match.events, host_key=host_key, max_plies=max_plies)
+        except MatchLogError as error:
+            raise _invalid("(request)", "NOT_A_MATCH", str(error)) from None
+        return match
 
     @classmethod
     def from_log(
@@ -246,6 +279,7 @@ class Match:
         *,
         host_key: Ed25519PrivateKey | None = None,
         max_plies: int = DEFAULT_LIMITS.max_plies,
+        max_events: int = MAX_EVENTS,
     ) -> Match:
         """The match its log describes, every event applied in order.
 
@@ -257,7 +291,7 @@ class Match:
         first = next(logged, None)
         if first is None:
             raise MatchLogError("an empty log holds no match")
-        match = cls(first, host_key, max_plies)
+        match = cls(first, host_key, max_plies, max_events)
         for entry in logged:
             match.apply(entry)
         return match
@@ -408,7 +442,7 @@ class Match:
         accepted = self._earlier_acceptance(seat, ply, token)
         if accepted is not None:
             return accepted
-        late = self._flag_if_fallen(at)
+        late = self._flag_if_fallen(at) or self._full(at)
         if late is not None:
             return late
         self._check_ply(seat, ply)
@@ -420,7 +454,7 @@ class Match:
         Raises:
             CommandRefusedError: the match is over, or the seat has resigned already.
         """
-        late = self._flag_if_fallen(at)
+        late = self._flag_if_fallen(at) or self._full(at)
         if late is not None:
             return late
         self._check_open()
@@ -442,7 +476,7 @@ class Match:
         Raises:
             CommandRefusedError: the match is over, or the seat has resigned.
         """
-        late = self._flag_if_fallen(at)
+        late = self._flag_if_fallen(at) or self._full(at)
         if late is not None:
             return late
         self._check_open()
@@ -451,6 +485,13 @@ class Match:
             return Outcome(repeated=True)
         if self._draw_by:
             return self._answer(seat, accept=True, at=at)
+        if self._offered_after.get(seat) == self.plies:
+            raise _precondition(
+                "token",
+                "DRAW_OFFERED_ALREADY",
+                f"seat {seat} offered a draw after ply {self.plies} already; it may offer "
+                "again once another ply is played",
+            )
         offer = mpb.DrawOffered(seat=seat, after_ply=self.plies)
         return Outcome([self._append(at, draw_offered=offer)])
 
@@ -461,7 +502,7 @@ class Match:
             CommandRefusedError: no draw on offer, the seat made it, the seat has resigned, or the
                 match is over.
         """
-        late = self._flag_if_fallen(at)
+        late = self._flag_if_fallen(at) or self._full(at)
         if late is not None:
             return late
         self._check_open()
@@ -483,7 +524,7 @@ class Match:
             CommandRefusedError: the match is over, or every seat has moved already (for a
                 seat's abort).
         """
-        late = self._flag_if_fallen(at)
+        late = self._flag_if_fallen(at) or self._full(at)
         if late is not None:
             return late
         self._check_open()
@@ -645,6 +686,7 @@ class Match:
             self._take_move(entry)
         elif kind == "draw_offered":
             self._draw_by, self._draw_accepted = event.draw_offered.seat, set()
+            self._offered_after[event.draw_offered.seat] = event.draw_offered.after_ply
         elif kind == "draw_answered":
             answer = event.draw_answered
             if answer.accept:
@@ -847,6 +889,19 @@ class Match:
         refusal = _precondition(
             "match_id", "TIME_RAN_OUT", f"the match is over: {ended.event.ended.reason}"
         )
+        return Outcome([ended], refusal=refusal)
+
+    def _full(self, at: Instant) -> Outcome | None:
+        """The match abandoned when its log has no room for a command's events; else None."""
+        if self._ended is not None or self.last_event + EVENTS_ROOM <= self.max_events:
+            return None
+        reason = (
+            f"the match reached {self.last_event:,} events: the limit (events "
+            f"{self.max_events:,}) less {EVENTS_ROOM} kept for a command's own; it is abandoned "
+            "with no result"
+        )
+        ended = self._end_abandoned(reason, 0, at)
+        refusal = _precondition("match_id", "TOO_MANY_EVENTS", f"the match is over: {reason}")
         return Outcome([ended], refusal=refusal)
 
     def _answer(self, seat: int, accept: bool, at: Instant) -> Outcome:

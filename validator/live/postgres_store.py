@@ -39,7 +39,14 @@ from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.live.clocks import Instant
 from gamerec.validator.live.match import OPEN, Logged
 from gamerec.validator.live.sqlite_store import check_open_matches
-from gamerec.validator.live.store import Change, Start, StoreError
+from gamerec.validator.live.store import (
+    Change,
+    Start,
+    StoreError,
+    final_record,
+    readable_changes,
+    stored_event,
+)
 
 if TYPE_CHECKING:
     import psycopg
@@ -409,11 +416,11 @@ class PostgresMatchStore:
         """The match's events after ``after``."""
         async with self._connection() as connection:
             cursor = await connection.execute(
-                "SELECT wall_ns, mono_ns, boot, body FROM gamerec_events"
+                "SELECT match_id, number, wall_ns, mono_ns, boot, body FROM gamerec_events"
                 " WHERE match_id = %s AND number > %s ORDER BY number",
                 (match_id, after),
             )
-            return [_logged(row) for row in await cursor.fetchall()]
+            return [stored_event(row) for row in await cursor.fetchall()]
 
     async def token_hashes(self, match_id: str) -> tuple[bytes, ...] | None:
         """The seats' token hashes, None for an unknown match."""
@@ -489,7 +496,8 @@ class PostgresMatchStore:
                 ),
             )
             rows = await cursor.fetchall()
-        found = {(str(row[0]), int(row[1])): _logged(row) for row in rows}
+        readable = readable_changes(rows)
+        found = {(change.match_id, change.entry.event.number): change.entry for change in readable}
         changes = []
         for notice in notices:
             for number in range(notice.first, notice.last + 1):
@@ -554,15 +562,12 @@ async def _scalar(connection: Any, query: str, values: Sequence[Any]) -> Any:
     return row[0] if row is not None else None
 
 
-def _logged(row: Sequence[Any]) -> Logged:
-    wall_ns, mono_ns, boot, body = row[-4:]
-    return Logged(mpb.MatchEvent.FromString(body), Instant(int(wall_ns), int(mono_ns), str(boot)))
-
-
 def final_records(
-    url: str, statuses: Sequence[mpb.MatchStatus.ValueType]
+    url: str, statuses: Sequence[mpb.MatchStatus.ValueType], skipped: list[str] | None = None
 ) -> Iterator[pb.GameRecord]:
     """The final records of a database's matches of ``statuses``, oldest first (read only).
+
+    A final record that cannot be read (a damaged store) is left out and named in ``skipped``.
 
     Raises:
         StoreError: the database cannot be reached or holds no match store.
@@ -574,11 +579,13 @@ def final_records(
             connection.cursor(name="gamerec_export") as cursor,
         ):
             cursor.execute(
-                "SELECT final FROM gamerec_matches WHERE status = ANY(%s)"
+                "SELECT match_id, final FROM gamerec_matches WHERE status = ANY(%s)"
                 " AND final IS NOT NULL ORDER BY created_ns, match_id",
                 (list(statuses),),
             )
-            for (final,) in cursor:
-                yield pb.GameRecord.FromString(final)
+            for match_id, final in cursor:
+                record = final_record(str(match_id), final, skipped)
+                if record is not None:
+                    yield record
     except psycopg.Error as error:
         raise StoreError(f"{shown(url)}: cannot read the match store: {error}") from None

@@ -42,7 +42,7 @@ from gamerec.recorder.limits import DEFAULT_LIMITS
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.live.clocks import Clock, Instant
 from gamerec.validator.live.flags import FlagTimer
-from gamerec.validator.live.match import Logged, Match, MatchLogError, Outcome
+from gamerec.validator.live.match import MAX_EVENTS, Logged, Match, MatchLogError, Outcome
 from gamerec.validator.live.store import MatchStore, OpenMatchesLimitError, StoreError
 
 if TYPE_CHECKING:
@@ -69,6 +69,8 @@ class MatchLimits:
         request_bytes: bytes of one MatchService request.
         plies: plies of one match (a record may hold no more); the match is then abandoned.
         listed: matches one ListMatches answer lists at most.
+        events: events of one match (moves, signatures, draw offers and answers, ...); a
+            command that finds too little room left abandons the match.
     """
 
     open_matches: int = 10_000
@@ -76,6 +78,7 @@ class MatchLimits:
     request_bytes: int = 64 * 1024
     plies: int = DEFAULT_LIMITS.max_plies
     listed: int = 1_000
+    events: int = MAX_EVENTS
 
     def with_settings(self, settings: Sequence[str]) -> MatchLimits:
         """These limits with some changed by ``NAME=N`` (``watchers=100``, ``open-matches=50``).
@@ -94,6 +97,8 @@ LIMIT_MEANINGS: Final = {
     "request_bytes": "bytes of one MatchService request",
     "plies": "plies of one match (then it is abandoned: a record may hold no more)",
     "listed": "matches one ListMatches answer lists",
+    "events": "events of one match: moves, signatures, draw offers and answers (near it the "
+    "match is abandoned)",
 }
 
 
@@ -238,24 +243,32 @@ class Referee:
         self._finished: OrderedDict[str, None] = OrderedDict()
         self._tasks: list[asyncio.Task[None]] = []
         self._flags = FlagTimer(clock, self._flag_fell)
+        #: The open matches :meth:`start` could not load, by id: why.
+        self.damaged: dict[str, str] = {}
 
     # -- life -----------------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Register with the store, hold every open match (recording an outage), run timers.
 
+        An open match that does not rebuild from the store (a damaged event, another host
+        key) is not held: it is named in :attr:`damaged` and every call about it fails with
+        its :class:`MatchLogError`; the other matches are served.
+
         Raises:
             StoreError: the store cannot be read or written.
-            MatchLogError: a stored match does not rebuild (another host key).
         """
         now = self.clock.now()
         start = await self.store.start(now)
         self._flags.start()
         last_alive = start.last_alive if start.alone else None
         for match_id in await self.store.open_matches():
-            held = await self._hold(match_id)
-            if last_alive is not None:
-                await self._run(held, partial(Match.outage, down_since=last_alive), now)
+            try:
+                held = await self._hold(match_id)
+                if last_alive is not None:
+                    await self._run(held, partial(Match.outage, down_since=last_alive), now)
+            except MatchLogError as error:
+                self.damaged[match_id] = str(error)
         await self.store.started(self.clock.now())
         self._tasks = [
             asyncio.create_task(self._poll(), name="gamerec-referee-poll"),
@@ -298,10 +311,12 @@ class Referee:
             host_key=self.host_key,
             client=CLIENT,
             max_plies=self.limits.plies,
+            max_events=self.limits.events,
         )
         tokens = [TOKEN_PREFIX + secrets.token_urlsafe(24) for _ in range(match.seats)]
         hashes = tuple(token_hash(token) for token in tokens)
         created = match.events[0]
+        falls = match.flag_falls_at()
         try:
             await self.store.create(
                 created,
@@ -316,7 +331,7 @@ class Referee:
         held = _Held(match_id, hashes, match, published=1)
         self._held[match_id] = held
         self._index_seats(held)
-        self._flags.set(match_id, match.flag_falls_at())
+        self._flags.set(match_id, falls)
         return mpb.CreateMatchResponse(match_id=match_id, seat_tokens=tokens, created=created.event)
 
     async def seat_of_token(self, digest: bytes) -> tuple[str, int] | None:
@@ -465,7 +480,12 @@ class Referee:
         """The held match's state, rebuilt from the store's log when it has none."""
         if held.match is None:
             log = await self.store.log(held.match_id)
-            held.match = Match.from_log(log, host_key=self.host_key, max_plies=self.limits.plies)
+            held.match = Match.from_log(
+                log,
+                host_key=self.host_key,
+                max_plies=self.limits.plies,
+                max_events=self.limits.events,
+            )
             self._published(held, held.match)
         return held.match
 

@@ -40,7 +40,15 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.live.clocks import Instant
 from gamerec.validator.live.match import OPEN, Logged
-from gamerec.validator.live.store import Change, OpenMatchesLimitError, Start, StoreError
+from gamerec.validator.live.store import (
+    Change,
+    OpenMatchesLimitError,
+    Start,
+    StoreError,
+    final_record,
+    readable_changes,
+    stored_event,
+)
 
 T = TypeVar("T")
 
@@ -117,11 +125,6 @@ def _row_of(entry: Logged) -> tuple[str, int, int, int, str, bytes]:
         at.boot,
         event.SerializeToString(),
     )
-
-
-def _logged(row: Sequence[Any]) -> Logged:
-    wall_ns, mono_ns, boot, body = row[-4:]
-    return Logged(mpb.MatchEvent.FromString(body), Instant(wall_ns, mono_ns, boot))
 
 
 @dataclass(slots=True)
@@ -384,11 +387,11 @@ class SQLiteMatchStore:
         def read() -> list[Logged]:
             assert self._read is not None
             rows = self._read.execute(
-                "SELECT wall_ns, mono_ns, boot, body FROM events WHERE match_id = ? AND number > ?"
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE match_id = ? AND number > ?"
                 " ORDER BY number",
                 (match_id, after),
             ).fetchall()
-            return [_logged(row) for row in rows]
+            return [stored_event(row) for row in rows]
 
         return await self._reading(read)
 
@@ -463,7 +466,7 @@ class SQLiteMatchStore:
                 self._data_version = version  # all read: poll again only after a commit
             if rows:
                 self._cursor = int(rows[-1][0])
-            return [Change(str(row[1]), _logged(row)) for row in rows]
+            return readable_changes(rows)
 
         return await self._reading(read)
 
@@ -569,9 +572,13 @@ def _summary_filter(
 
 
 def final_records(
-    path: str | Path, statuses: Sequence[mpb.MatchStatus.ValueType]
+    path: str | Path,
+    statuses: Sequence[mpb.MatchStatus.ValueType],
+    skipped: list[str] | None = None,
 ) -> Iterator[pb.GameRecord]:
     """The final records of a store's matches of ``statuses``, oldest first (read only).
+
+    A final record that cannot be read (a damaged store) is left out and named in ``skipped``.
 
     Raises:
         StoreError: the file is missing or not a match store.
@@ -583,13 +590,15 @@ def final_records(
         connection = _connect(path, read_only=True)
         marks = ", ".join("?" for _ in statuses)
         rows = connection.execute(
-            f"SELECT final FROM matches WHERE status IN ({marks}) AND final IS NOT NULL "
-            "ORDER BY created_ns, rowid",
+            f"SELECT match_id, final FROM matches WHERE status IN ({marks}) "
+            "AND final IS NOT NULL ORDER BY created_ns, rowid",
             tuple(statuses),
         )
         try:
-            for (final,) in rows:
-                yield pb.GameRecord.FromString(final)
+            for match_id, final in rows:
+                record = final_record(str(match_id), final, skipped)
+                if record is not None:
+                    yield record
         finally:
             connection.close()
     except sqlite3.Error as error:

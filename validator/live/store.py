@@ -21,15 +21,18 @@ event appended by another, in the order of their commits.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
+
+from google.protobuf.message import DecodeError
 
 from gamerec.recorder.errors import GamerecError
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.live.clocks import Instant
-from gamerec.validator.live.match import Logged
+from gamerec.validator.live.match import Logged, MatchLogError
 
 
 class StoreError(GamerecError):
@@ -69,6 +72,49 @@ class Start:
 
     alone: bool
     last_alive: Instant | None
+
+
+def stored_event(row: Sequence[Any]) -> Logged:
+    """An event as a store reads it back, from ``(..., match_id, number, wall, mono, boot, body)``.
+
+    Raises:
+        MatchLogError: the body is not that event (a damaged store), naming the match and event.
+    """
+    match_id, number, wall_ns, mono_ns, boot, body = row[-6:]
+    where = f"match {str(match_id)[:64]} event {number}"
+    try:
+        event = mpb.MatchEvent.FromString(bytes(body))
+    except DecodeError as error:
+        raise MatchLogError(f"{where}: the stored event cannot be read ({error})") from None
+    if event.match_id != match_id or event.number != number:
+        raise MatchLogError(
+            f"{where}: the stored event says it is match {event.match_id[:64]!r} event "
+            f"{event.number}"
+        )
+    return Logged(event, Instant(int(wall_ns), int(mono_ns), str(boot)))
+
+
+def readable_changes(rows: Iterable[Sequence[Any]]) -> list[Change]:
+    """The changes of rows ``(..., match_id, number, wall_ns, mono_ns, boot, body)``.
+
+    A damaged event is left out: the referee that holds its match finds the gap, reloads
+    the match from the store and reports the damage then.
+    """
+    changes = []
+    for row in rows:
+        with contextlib.suppress(MatchLogError):
+            changes.append(Change(str(row[-6]), stored_event(row)))
+    return changes
+
+
+def final_record(match_id: str, body: bytes, skipped: list[str] | None) -> pb.GameRecord | None:
+    """A match's final record as a store reads it back; None (named in ``skipped``): damaged."""
+    try:
+        return pb.GameRecord.FromString(bytes(body))
+    except DecodeError as error:
+        if skipped is not None:
+            skipped.append(f"match {match_id[:64]}: its final record cannot be read ({error})")
+        return None
 
 
 class MatchStore(Protocol):

@@ -44,16 +44,20 @@ def tuning_for(location: str, tuning: RefereeTuning) -> RefereeTuning:
 
 
 def final_records(
-    location: str, statuses: Sequence[mpb.MatchStatus.ValueType]
+    location: str,
+    statuses: Sequence[mpb.MatchStatus.ValueType],
+    skipped: list[str] | None = None,
 ) -> Iterator[pb.GameRecord]:
     """The final records of the store's matches of ``statuses``, oldest first (read only).
+
+    A final record that cannot be read is left out and named in ``skipped`` (one line each).
 
     Raises:
         StoreError: the store cannot be read.
     """
     if is_postgres(location):
-        return postgres_records(location, statuses)
-    return sqlite_records(location, statuses)
+        return postgres_records(location, statuses, skipped)
+    return sqlite_records(location, statuses, skipped)
 
 
 def describe(location: str) -> str:

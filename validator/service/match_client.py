@@ -140,14 +140,20 @@ class SeatBot:
         """
         request = mpb.WatchRequest(match_id=self.match_id, from_event=self._last + 1)
         stream = self.stub.Watch(request, metadata=bearer(self.token))
-        if self._player is not None and self._to_move == self.seat:
-            await self._move()
-        async for event in stream:
-            self._last = event.number
-            ended = await self._take(event)
-            if ended is not None:
-                return ended
-        return None
+        try:
+            if self._player is not None and self._to_move == self.seat:
+                await self._move()
+            async for event in stream:
+                self._last = event.number
+                ended = await self._take(event)
+                if ended is not None:
+                    return ended
+            return None
+        finally:
+            # A Play or Sign that failed leaves here with the stream open: left to the
+            # garbage collector, it held one of the connection's streams, and enough such
+            # streams left no room for any call on it (bots stalled; issue 38).
+            stream.cancel()
 
     async def _take(self, event: mpb.MatchEvent) -> mpb.MatchEnded | None:
         kind = event.WhichOneof("kind")

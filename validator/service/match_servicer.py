@@ -43,7 +43,14 @@ from gamerec.recorder.signing import (
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.live.clocks import Clock, FileClock, Instant, SystemClock
-from gamerec.validator.live.match import ADMIN, CommandRefusedError, Match, Outcome, Refusal
+from gamerec.validator.live.match import (
+    ADMIN,
+    CommandRefusedError,
+    Match,
+    MatchLogError,
+    Outcome,
+    Refusal,
+)
 from gamerec.validator.live.postgres_store import is_postgres
 from gamerec.validator.live.referee import (
     BadTokenError,
@@ -60,7 +67,7 @@ from gamerec.validator.service.access import SeatFinder
 from gamerec.validator.service.calls import LOGGER, Call
 from gamerec.validator.service.principal import Role, current_principal
 from gamerec.validator.service.quotas import ClientLimits
-from gamerec.validator.service.server import ExtraService
+from gamerec.validator.service.server import CONNECTION_STREAMS, ExtraService
 from gamerec.validator.service.servicer import Context, cancelled_status, end_with
 from gamerec.validator.service.statuses import status_with
 
@@ -70,6 +77,10 @@ MATCH_SERVICE_NAME: Final = mpb.DESCRIPTOR.services_by_name["MatchService"].full
 DOMAIN: Final = "gamerec.v1.MatchService"
 #: The signature's length (Ed25519).
 SIGNATURE_BYTES: Final = 64
+#: Watch streams one connection may hold open at once: half of its streams, so that the
+#: other half always carries its calls. A connection whose every stream is a Watch waiting
+#: for a move can send no Play: its bots stall, client and server idle (issue 38).
+CONNECTION_WATCHES: Final = CONNECTION_STREAMS // 2
 
 M = TypeVar("M", bound=Message)
 
@@ -193,6 +204,14 @@ async def running_matches(
     except BaseException:
         await store.close()
         raise
+    for match_id, why in referee.damaged.items():
+        message = bounded(
+            f"match {match_id} cannot be loaded from the store and is not served: {why}", 400
+        )
+        LOGGER.error(
+            message,
+            extra={"fields": {"event": "damaged match", "match_id": match_id, "message": message}},
+        )
     referee.on_stored = metrics.stored
     servicer = MatchServicer(referee, client_limits or ClientLimits())
     counting = asyncio.create_task(_count_open(referee)) if metrics.counting() else None
@@ -223,6 +242,7 @@ class MatchServicer:
         """Serve the referee's matches (``limits``: the open matches per admin)."""
         self.referee = referee
         self.limits = limits
+        self._watches: dict[str, int] = {}
 
     def register(self, server: grpc.aio.Server) -> None:
         """Add the service's handlers to a server."""
@@ -322,7 +342,18 @@ class MatchServicer:
         async with _answering(context, call):
             request = self._parse(mpb.WatchRequest, raw)
             _require(request.match_id, "match_id", "the match's id is needed")
+            connection = context.peer()
+            held = self._watches.get(connection, 0)
+            if held >= CONNECTION_WATCHES:
+                raise LimitReachedError(
+                    "connection_watches",
+                    "match_id",
+                    f"this connection holds {held:,} Watch streams, as many as one connection "
+                    f"may ({CONNECTION_WATCHES:,}: half its {CONNECTION_STREAMS:,} streams, "
+                    "the rest carry its calls); open another connection",
+                )
             stream = await self.referee.watch(request.match_id, request.from_event)
+            self._watches[connection] = held + 1
             metrics.watchers(+1)
             try:
                 async for event in stream:
@@ -330,6 +361,15 @@ class MatchServicer:
                     yield event.SerializeToString()
             finally:
                 metrics.watchers(-1)
+                self._let_go(connection)
+
+    def _let_go(self, connection: str) -> None:
+        """A Watch stream of ``connection`` ended."""
+        left = self._watches.get(connection, 0) - 1
+        if left > 0:
+            self._watches[connection] = left
+        else:
+            self._watches.pop(connection, None)
 
     # -- the shell ------------------------------------------------------------------------------
 
@@ -506,6 +546,19 @@ def status_of(error: Exception) -> grpc.Status | None:
         )
         return _status(
             code_pb2.RESOURCE_EXHAUSTED, str(error), "LIMIT_REACHED", error.field, detail
+        )
+    return _store_status(error)
+
+
+def _store_status(error: Exception) -> grpc.Status | None:
+    """The status of a store that fails (UNAVAILABLE) or holds a damaged match (DATA_LOSS)."""
+    if isinstance(error, MatchLogError):  # the call's own line says it (DATA_LOSS)
+        return _status(
+            code_pb2.DATA_LOSS,
+            f"the match cannot be loaded from the store: {error}",
+            "DAMAGED_MATCH",
+            "match_id",
+            None,
         )
     if isinstance(error, StoreError):
         LOGGER.error("the match store failed: %s", error)

@@ -50,7 +50,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Final
 
-from gamerec.recorder.errors import GamerecError
+from gamerec.recorder.errors import GamerecError, bounded
 from gamerec.validator.batch import default_workers
 from gamerec.validator.service.calls import LOGGER, log_event, log_to
 from gamerec.validator.service.metrics import MetricsEndpoint
@@ -253,8 +253,34 @@ class Supervisor:
         if self.metrics is not None and child.process.pid is not None:
             self.metrics.process_ended(child.process.pid)
         replacement = self._start(self.port)
-        replacement.wait_listening()
+        try:
+            replacement.wait_listening()
+        except ListenError as error:
+            self._not_replaced(replacement, str(error))
+            return
         self._watch(replacement)
+
+    def _not_replaced(self, replacement: ServerProcess, why: str) -> None:
+        """A replacement that could not start: reaped (no zombie) and reported; serve on."""
+        replacement.process.join()
+        replacement.connection.close()
+        self.children.remove(replacement)
+        message = (
+            f"a server process could not be replaced ({bounded(why, 300)}); "
+            f"{len(self.children)} of {self.processes} server processes serve"
+        )
+        LOGGER.error(
+            message,
+            extra={
+                "fields": {
+                    "event": "server process not replaced",
+                    "pid": replacement.process.pid,
+                    "exit_code": replacement.process.exitcode,
+                    "serving": len(self.children),
+                    "message": message,
+                }
+            },
+        )
 
     async def _stop_all(self) -> None:
         """SIGTERM every server process; wait for them, killing any that outstays the grace."""

@@ -48,8 +48,11 @@ KEEPALIVE_MS: Final = 60_000
 KEEPALIVE_TIMEOUT_MS: Final = 20_000
 #: A connection must finish its handshake (HTTP/2 preface, TLS) within this time.
 HANDSHAKE_TIMEOUT_MS: Final = 20_000
-#: Calls in flight on one connection at once.
+#: Calls in flight on one connection at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
 CONNECTION_STREAMS: Final = 256
+#: Calls that reached gRPC and wait for the server's event loop to take them (it takes one
+#: at a time), at least; more when the match service allows more watchers of a match.
+PENDING_CALLS: Final = 10_000
 
 
 class ListenError(GamerecError):
@@ -78,6 +81,7 @@ async def create_server(
     reuse_port: bool = False,
     gate: Gate | None = None,
     certificates: ServerCertificates | None = None,
+    pending_calls: int = PENDING_CALLS,
 ) -> tuple[grpc.aio.Server, int]:
     """Build a server for RecordService (and ``extra_services``), bound but not started.
 
@@ -93,6 +97,7 @@ async def create_server(
             fails.
         gate: who may do what (default: the default access settings: open, default limits).
         certificates: serve TLS with these; None: plain text.
+        pending_calls: calls gRPC holds until the event loop takes them (more are refused).
 
     Returns:
         The server and the port it is bound to.
@@ -113,6 +118,16 @@ async def create_server(
         # client's further calls wait on its side. Without a bound, one connection's flood
         # of calls made gRPC cancel other connections' calls too (tests/network).
         ("grpc.max_concurrent_streams", CONNECTION_STREAMS),
+        # Count a connection's streams as HTTP/2 does (closed: no longer counted). gRPC's
+        # default counts a stream until its call is freed, and refuses (REFUSED_STREAM,
+        # UNAVAILABLE) streams its client opened within the limit it was told: bots with a
+        # Watch each and a Play at each turn on one connection then stalled (issue 38).
+        ("grpc.http.overload_protection", 0),
+        # Calls gRPC holds until the event loop takes them. Past grpc's defaults (1,000,
+        # then a random share refused up to 3,000) streams opened at once ended CANCELLED
+        # before any handler ran, below the watchers limit (issue 38).
+        ("grpc.server.max_pending_requests", pending_calls),
+        ("grpc.server.max_pending_requests_hard_limit", pending_calls),
     ]
     gate = gate or Gate(AccessSettings())
     server = grpc.aio.server(options=options, interceptors=[gate])
@@ -250,6 +265,7 @@ async def serve_until(
                 reuse_port=reuse_port,
                 gate=gate,
                 certificates=certificates,
+                pending_calls=pending_calls_of(settings),
             )
             await server.start()
             listening(bound, pool.workers)
@@ -257,6 +273,15 @@ async def serve_until(
             stopping()
             await health.enter_graceful_shutdown()
             await server.stop(settings.grace)
+
+
+def pending_calls_of(settings: ServeSettings) -> int:
+    """Calls gRPC may hold for the event loop: PENDING_CALLS, or twice the watchers limit.
+
+    So every watcher the match service's limit allows can open its stream at once.
+    """
+    watchers = settings.matches.limits.watchers if settings.matches is not None else 0
+    return max(PENDING_CALLS, 2 * watchers)
 
 
 @contextlib.asynccontextmanager
