@@ -487,11 +487,29 @@ def _json_clock_ten_digits(text: str) -> str:
     return text.replace('"clock": "290.250s"', '"clock": "290.2500000001s"', 1)
 
 
+def _json_key_twice(text: str) -> str:
+    """The time control given twice: a first-wins reader would show the forged one."""
+    sealed = '"timeControl": "300+3"'
+    return text.replace(sealed, f'"timeControl": "5+0",\n    {sealed}', 1)
+
+
+def _json_field_under_both_names(text: str) -> str:
+    """The time control under its JSON name and its .proto name."""
+    sealed = '"timeControl": "300+3"'
+    return text.replace(sealed, f'"time_control": "5+0",\n    {sealed}', 1)
+
+
 #: ProtoJSON texts gamerec refuses: (name, what is wrong, the edit of aronda-genuine.json).
 UNREADABLE_JSON: tuple[tuple[str, str, Callable[[str], str]], ...] = (
     ("json-unpadded-head", "identityHead without its padding", _json_unpadded_head),
     ("json-url-safe-signature", "a signature in the URL-safe alphabet", _json_url_safe_signature),
     ("json-clock-ten-digits", "a clock with 10 fraction digits", _json_clock_ten_digits),
+    ("json-key-twice", "the sealed time control given twice", _json_key_twice),
+    (
+        "json-field-under-both-names",
+        "the time control under its JSON and its .proto name",
+        _json_field_under_both_names,
+    ),
 )
 
 
