@@ -92,11 +92,16 @@ class Paired:
     first: tuple[float, ...]
     second: tuple[float, ...]
 
-    def ratios(self, rate: bool = True) -> tuple[float, ...]:
-        """Each pair's ratio: of rates (``second / first`` seconds) or of times (the inverse)."""
+    def rate_ratios(self, first_work: float = 1.0, second_work: float = 1.0) -> tuple[float, ...]:
+        """Each pair's ratio of rates: ``first_work`` per its time over ``second_work`` per its."""
         return tuple(
-            b / a if rate else a / b for a, b in zip(self.first, self.second, strict=True)
+            (first_work / a) / (second_work / b)
+            for a, b in zip(self.first, self.second, strict=True)
         )
+
+    def time_ratios(self) -> tuple[float, ...]:
+        """Each pair's ratio of times (the first's over the second's)."""
+        return tuple(a / b for a, b in zip(self.first, self.second, strict=True))
 
     @property
     def first_seconds(self) -> float:
@@ -109,9 +114,7 @@ class Paired:
         return statistics.median(self.second)
 
 
-def paired(
-    first: Callable[[], object], second: Callable[[], object], repetitions: int
-) -> Paired:
+def paired(first: Callable[[], object], second: Callable[[], object], repetitions: int) -> Paired:
     """Time ``first`` and ``second`` in turn (A, B, A, B, ...), ``repetitions`` pairs.
 
     The order within a pair alternates (A B, B A, ...) so that neither always runs second
@@ -128,26 +131,30 @@ def paired(
     return Paired(tuple(firsts), tuple(seconds))
 
 
-def rate_figure(  # noqa: PLR0913 (a figure has this many parts)
+def rate_figure(
     name: str,
     work: float,
     unit: str,
     reference: str,
     times: Paired,
+    *,
     target: float | None = None,
+    reference_work: float | None = None,
 ) -> Figure:
     """A rate (``work`` per second) next to its reference's, both timed in turn by ``times``.
 
-    ``work`` is done by each run of both (plies, records); the ratio is that of the rates.
+    ``reference_work``: what each run of the reference does (default: ``work``, the same
+    games); the ratio is that of the rates, pair by pair.
     """
+    other = work if reference_work is None else reference_work
     return Figure(
         name,
         work / times.first_seconds,
         unit,
         reference,
-        work / times.second_seconds,
+        other / times.second_seconds,
         target,
-        pairs=times.ratios(rate=True),
+        pairs=times.rate_ratios(work, other),
     )
 
 
