@@ -426,6 +426,12 @@ def startup_figures(scale: Scale) -> list[Figure]:
     if measured.chess:
         figures.append(Figure(chess, statistics.median(measured.chess) * 1000, "ms"))
         figures.append(versus(validate, measured.validate, chess, measured.chess, 0.8))
+    for label, imports in (
+        ("import typer.main: what a path without typer saves", measured.typer),
+        ("import record_pb2: protobuf and the record's descriptors", measured.record_pb2),
+    ):
+        extra = tuple(a - b for a, b in zip(imports, measured.python, strict=True))
+        figures.append(versus(label, extra, validate, measured.validate))
     return figures
 
 

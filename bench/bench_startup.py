@@ -60,6 +60,10 @@ class StartUp:
         help: ``gamerec --help``.
         validate: ``gamerec validate`` of one 60-ply ``.pb``.
         runs: rounds (each command once a round, in turn).
+        typer: ``python -c "import typer.main"`` (less ``python``: what a path without typer
+            would save).
+        record_pb2: ``python -c "from gamerec.v1 import record_pb2"`` (less ``python``: the
+            protobuf runtime and the record's descriptors, which a lazier path could defer).
     """
 
     python: tuple[float, ...]
@@ -67,6 +71,8 @@ class StartUp:
     help: tuple[float, ...]
     validate: tuple[float, ...]
     runs: int
+    typer: tuple[float, ...] = ()
+    record_pb2: tuple[float, ...] = ()
 
 
 def one_record() -> Path:
@@ -122,6 +128,8 @@ def measure(runs: int = RUNS) -> StartUp:
         "python": [python, "-c", "pass"],
         "help": [gamerec, "--help"],
         "validate": [gamerec, "validate", str(one_record())],
+        "typer": [python, "-c", "import typer.main"],
+        "record_pb2": [python, "-c", "from gamerec.v1 import record_pb2"],
     }
     if pgn is not None:
         commands["chess"] = [python, str(script), str(pgn)]
@@ -138,6 +146,8 @@ def measure(runs: int = RUNS) -> StartUp:
         help=tuple(times["help"]),
         validate=tuple(times["validate"]),
         runs=runs,
+        typer=tuple(times["typer"]),
+        record_pb2=tuple(times["record_pb2"]),
     )
 
 
@@ -147,7 +157,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=RUNS)
     measured = measure(parser.parse_args().runs)
     print(f"start-up, median of {measured.runs} runs in turn (ms)")
-    for name in ("python", "chess", "help", "validate"):
+    for name in ("python", "chess", "help", "validate", "typer", "record_pb2"):
         value = getattr(measured, name)
         print(f"{name:>9} {f'{statistics.median(value) * 1000:.0f}' if value else '-'}")
 
