@@ -454,6 +454,7 @@ def service_figures(scale: Scale) -> list[Figure]:
                 "echo, same payload and server",
                 load.echo.calls_per_second,
                 target=0.6 if load.callers == 32 else None,
+                pairs=load.pairs,
             ),
             Figure(f"{name}, p50", load.validate.p50_ms, "ms", "echo p50", load.echo.p50_ms),
             Figure(f"{name}, p99", load.validate.p99_ms, "ms", "echo p99", load.echo.p99_ms),

@@ -96,11 +96,13 @@ class ServiceFigures:
         callers: concurrent callers.
         validate: Validate's figures.
         echo: the echo RPC's figures (same payload, same server).
+        pairs: Validate's calls/s over echo's in each round (the two ran in turn).
     """
 
     callers: int
     validate: Load
     echo: Load
+    pairs: tuple[float, ...] = ()
 
 
 def hundred_ply_request() -> bytes:
@@ -253,8 +255,8 @@ def measure(
         for count in callers:
             rates: dict[str, list[float]] = {ECHO: [], VALIDATE: []}
             latencies: dict[str, list[float]] = {ECHO: [], VALIDATE: []}
-            for _ in range(rounds):
-                for method in (ECHO, VALIDATE):
+            for number in range(rounds):  # in turn, the order swapped every other round
+                for method in (ECHO, VALIDATE) if number % 2 == 0 else (VALIDATE, ECHO):
                     rate, times = asyncio.run(drive(address, method, request, count, seconds))
                     rates[method].append(rate)
                     latencies[method].extend(times)
@@ -263,6 +265,7 @@ def measure(
                     count,
                     _load(rates[VALIDATE], latencies[VALIDATE]),
                     _load(rates[ECHO], latencies[ECHO]),
+                    tuple(v / e for v, e in zip(rates[VALIDATE], rates[ECHO], strict=True)),
                 )
             )
     return figures
