@@ -194,7 +194,8 @@ def _ratio(figure: Figure) -> str:
         return ""
     if spread is None:
         return f"{ratio:.2f}x"
-    return f"{ratio:.2f}x ({spread[0]:.2f}-{spread[1]:.2f}, {len(figure.pairs)} pairs)"
+    count = len(figure.pairs)
+    return f"{ratio:.2f}x ({spread[0]:.2f}-{spread[1]:.2f}, {count} pair{'s' * (count != 1)})"
 
 
 def _met(figure: Figure) -> str:
