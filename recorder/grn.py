@@ -187,14 +187,6 @@ _MOVE_GROUPS: Final = {"whole_ply": "ply_move", "move": "move_token"}
 TOKENS_PER_CHECK: Final = 1024
 
 
-def _paced(tokens: Iterator[re.Match[str]], deadline: float) -> Iterator[re.Match[str]]:
-    """``tokens``, raising once ``deadline`` has passed (checked every few tokens)."""
-    for count, token in enumerate(tokens, start=1):
-        if not count % TOKENS_PER_CHECK and time.monotonic() > deadline:
-            raise DeadlineExceededError(f"{count:,} tokens of a GRN record read")
-        yield token
-
-
 def _placed(places: Places, error: RecordMalformedError, index: int) -> Exception:
     """The same error, placed at the character at ``index``."""
     where = places.where(index)
@@ -384,6 +376,8 @@ class _RecordReader:
         self.ply_seals: list[bytes] = []
         self.deadline = deadline
         self.tokens: Iterator[re.Match[str]] = iter(())
+        #: Tokens read so far (a run of plain plies counts a token a ply), for the deadline.
+        self.tokens_read = 0
         self._tokens_from(0)
 
     def read(self) -> pb.GameRecord:
@@ -554,18 +548,31 @@ class _RecordReader:
         if read < len(plies):  # go on at the first ply not read here
             after = PLAIN_PLY.finditer(text, start, end)
             end = next(islice(after, read, None)).start()
+        self.tokens_read += read - 1  # the first was counted as it was read
         self._tokens_from(end)
         return next(self.tokens)
 
     def _tokens_from(self, index: int) -> None:
-        """Read the tokens from ``index`` on (the deadline still checked, when there is one)."""
+        """Read the tokens from ``index`` on (with a deadline: checked now, then every few)."""
         tokens = PLY_TOKEN.finditer(self.places.text, index)
         if self.deadline is None:
             self.tokens = tokens
             return
-        if index and time.monotonic() > self.deadline:
-            raise DeadlineExceededError(f"{index:,} characters of a GRN record read")
-        self.tokens = _paced(tokens, self.deadline)
+        if index:
+            self._check_deadline(self.deadline)
+        self.tokens = self._paced(tokens, self.deadline)
+
+    def _paced(self, tokens: Iterator[re.Match[str]], deadline: float) -> Iterator[re.Match[str]]:
+        """``tokens``, counted, raising once ``deadline`` has passed (checked every few)."""
+        for token in tokens:
+            self.tokens_read += 1
+            if not self.tokens_read % TOKENS_PER_CHECK:
+                self._check_deadline(deadline)
+            yield token
+
+    def _check_deadline(self, deadline: float) -> None:
+        if time.monotonic() > deadline:
+            raise DeadlineExceededError(f"{self.tokens_read:,} tokens of a GRN record read")
 
     def _whole_ply(self, token: re.Match[str]) -> None:
         """A ply number, its move, the move's glyph and its seat command, read as one."""
