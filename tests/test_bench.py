@@ -7,6 +7,8 @@ import sys
 import pytest
 
 from bench import __main__ as bench_main
+from bench.bench_judge import JudgeRun
+from bench.bench_judge import figures as judge_figures
 from bench.bench_live import LiveFigures, figures
 from bench.bench_live_postgres import PostgresFigures, StoreRun
 from bench.bench_live_postgres import figures as postgres_figures
@@ -159,3 +161,14 @@ def test_the_bench_servers_let_the_bench_own_load_through() -> None:
     limits = BENCH_ACCESS.limits
     assert min(limits.peer_rate, limits.peer_burst, limits.admin_open_matches) >= 1_000_000
     assert "1,000,000" in LIMITS_NOTE
+
+
+def test_the_judge_section_compares_validate_with_the_replay_of_the_same_games_pair_by_pair() -> (
+    None
+):
+    # validate took 2 s, 3 s, 4 s; the replay of the same 600 plies 1 s each time.
+    run = JudgeRun("Oust", 10, 600, Paired((2.0, 3.0, 4.0), (1.0, 1.0, 1.0)))
+    (figure,) = judge_figures([run])
+    assert (figure.value, figure.reference_value) == (200.0, 600.0)
+    assert figure.pairs == (0.5, 1 / 3, 0.25)
+    assert (figure.ratio, figure.target, figure.met) == (1 / 3, 0.6, False)
