@@ -8,66 +8,76 @@ Sections (``--sections`` picks some; all by default):
    same games played with ``check`` and ``play`` per ply (the fast path must pay: above 1x).
 2. ``peers``: the peers themselves (OpenSpiel Oware, python-chess reading and replaying PGN,
    sgfmill replaying 9x9 Go), measured in the same run (the ``bench`` extra installs them).
-3. ``validate``: ``gamerec validate`` over a 20,000-record ``.pbs`` of mixed games with one
-   worker and with all cores: records/s, plies/s (at least 5x python-chess's PGN plies/s)
+3. ``judge``: ``validate(record)`` against ``Engine.replay`` of the same 2,000 games, per game,
+   in one process (at least 0.6x; ``bench/bench_judge.py``).
+4. ``validate``: ``gamerec validate`` over a 20,000-record ``.pbs`` of mixed games with one
+   worker and with all cores: records/s, plies/s (at least 12x python-chess's PGN plies/s)
    and peak memory (at 20,000 records within 1.2x of that at 1,000).
-4. ``encodings``: ``gamerec validate`` of one 5,000-record mixed archive as ``.pbs``,
+5. ``encodings``: ``gamerec validate`` of one 5,000-record mixed archive as ``.pbs``,
    ``.grn`` and ``.jsonl``, one worker and all cores: plies/s against ``.pbs`` at the same
-   worker count (text at least a third of it) and, on all cores, against python-chess's PGN
-   plies/s (at least 5x).
-5. ``startup``: medians of 15 fresh processes: ``gamerec --help`` and ``gamerec validate`` of
-   one 60-ply ``.pb`` against bare ``python -c pass`` (validate within 5x) and against a
-   python-chess script that reads and replays one PGN game (validate no slower).
-6. ``service``: ``Validate`` calls/s and p50/p99 latency at 1, 8 and 32 callers next to an
+   worker count (text at least 0.6x of it) and, on all cores, against python-chess's PGN
+   plies/s (.pbs at least 12x, text at least 8x).
+6. ``startup``: 15 rounds of fresh processes, in turn: ``gamerec --help`` and ``gamerec
+   validate`` of one 60-ply ``.pb`` against bare ``python -c pass`` (validate within 4x) and
+   against a python-chess script that reads and replays one PGN game (within 0.8x).
+7. ``service``: ``Validate`` calls/s and p50/p99 latency at 1, 8 and 32 callers next to an
    echo RPC with the same payload on the same server (at 32 callers, at least 60% of echo).
-7. ``seals``: ``verify`` of a signed 100-ply record (203 signatures) against ``validate`` of
+8. ``seals``: ``verify`` of a signed 100-ply record (203 signatures) against ``validate`` of
    the same record and, as signatures/s, against bare Ed25519 verifies/s (the floor).
-8. ``viewer``: the ``gamerec view`` page of a 100-ply record (Oust on its largest board,
+9. ``viewer``: the ``gamerec view`` page of a 100-ply record (Oust on its largest board,
    Oh-Wah-Ree): its size against the issue's 300 KB (at most 1x) and against the SVG pictures
    of every ply, and its build time against drawing those pictures.
-9. ``collections``: ``gamerec find`` (by a player: nothing replayed; ``--invalid``: every record
+10. ``collections``: ``gamerec find`` (by a player: nothing replayed; ``--invalid``: every record
    replayed) and ``gamerec stats`` over a 200,000-record ``.pbs``, records/s against
    ``validate`` of the same file and peak memory (at 200,000 within 1.2x of that at 20,000),
    and against pgn-extract selecting by player from as many chess games (a ratio).
-10. ``cluster``: ``gamerec validate --scheduler`` on a Dask cluster of 1 and 2 worker processes
+11. ``cluster``: ``gamerec validate --scheduler`` on a Dask cluster of 1 and 2 worker processes
     over a 200,000-record ``.pbs``, records/s against ``--workers 1`` and ``2`` on the same file
     (within 15%: at least 0.85x), and the ``.pbs`` index scan in MB/s beside a plain read.
-11. ``live``: 1,000 matches of bots at once on ``gamerec serve --matches``: moves/s, each
+12. ``live``: 1,000 matches of bots at once on ``gamerec serve --matches``: moves/s, each
     move's round trip against a bare Echo sent beside it on the same server (p99 within 3x),
     a flag's lateness to its watcher (within 100 ms) and the server's memory per open match
     at 4,000 open matches against 1,000 (linear: within 1.2x).
-12. ``foreign``: ``gamerec validate`` of 2,000 Oust games as Abstract Play publishes them (one
+13. ``foreign``: ``gamerec validate`` of 2,000 Oust games as Abstract Play publishes them (one
     JSON array of game records), one worker and all cores: plies/s against the ``.jsonl`` of
     the same records at the same worker count (at least a third of it, as for GRN).
-13. ``tournament``: ``gamerec tournament`` of 200 Aronda games between the two built-in
+14. ``tournament``: ``gamerec tournament`` of 200 Aronda games between the two built-in
     engines as processes, one game at a time and one per core, games/s against the same
     number of games by ``gamerec generate`` (the cost of the protocol, processes, referee).
-14. ``live-postgres``: the same 1,000 matches on two ``gamerec serve`` sharing one PostgreSQL
+15. ``live-postgres``: the same 1,000 matches on two ``gamerec serve`` sharing one PostgreSQL
     store (each match's seats on both), moves/s and p99 round trip against one server on
     SQLite, in the same run (a server from the pgserver wheel; skipped if it cannot start).
 
-Every timing is the median of several repetitions (the machine is shared: ratios are what to
-compare); generated data is seeded and cached in ``bench/.data``. ``--quick`` is a smoke run
-with less data and fewer repetitions (its figures are rougher). Progress goes to stderr, the
-table to stdout. ``make bench`` installs the extra and runs this.
+Every ratio is measured in turn with its reference (A B A B ..., the order reversed every
+other pair) and is the median of the pairs' ratios, shown with the lowest and highest pair:
+on a shared, loaded machine only ratios of runs made under the same load mean anything. The
+header prints the load average before and after. The service and live sections run their
+servers with the limits per client lifted (the bench's callers all come from one address),
+and say so. A section that fails prints why and the others still print their table (the
+exit code is then 1). Generated data is seeded and cached in ``bench/.data``. ``--quick`` is
+a smoke run with less data and fewer repetitions (its figures are rougher). Progress goes to
+stderr, the table to stdout. ``make bench`` installs the extra and runs this.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import statistics
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bench import (
     bench_cluster,
     bench_collections,
     bench_encodings,
     bench_foreign,
+    bench_judge,
     bench_live,
     bench_live_postgres,
     bench_seals,
@@ -79,13 +89,14 @@ from bench import (
     engines,
     peers,
 )
-from bench.figures import Figure, table
+from bench.figures import Figure, Paired, median_seconds, paired, rate_figure, table
 from bench.postgres import PostgresUnavailableError
 from gamerec.validator.batch import default_workers
 
 SECTIONS = (
     "engines",
     "peers",
+    "judge",
     "validate",
     "encodings",
     "startup",
@@ -102,6 +113,8 @@ SECTIONS = (
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
 CHESS = "python-chess PGN read+replay"
+#: The longest reason the table gives for a section that failed.
+MAX_WHY_CHARS = 300
 
 T = TypeVar("T")
 
@@ -151,37 +164,37 @@ QUICK = Scale(
 
 
 class Peers:
-    """The peers' figures, measured once and shared by the sections that compare with them."""
+    """The peers, made ready once and shared by the sections that time them in turn."""
 
     def __init__(self, scale: Scale) -> None:
-        """Measure nothing yet; each peer is measured on first use."""
+        """Make nothing yet; each peer is made ready on first use."""
         self._scale = scale
-        self._rates: dict[str, float | None] = {}
+        self._runs: dict[str, peers.PeerRun | None] = {}
 
-    def rate(self, name: str) -> float | None:
-        """A peer's plies/s, or None when its library is not installed."""
-        if name not in self._rates:
-            self._rates[name] = self._measure(name)
-        return self._rates[name]
+    def runner(self, name: str) -> peers.PeerRun | None:
+        """A peer ready to time, or None when its library is not installed."""
+        if name not in self._runs:
+            self._runs[name] = self._make(name)
+        return self._runs[name]
 
-    def _measure(self, name: str) -> float | None:
+    def _make(self, name: str) -> peers.PeerRun | None:
         scale = self._scale
-        measure: dict[str, Callable[[], peers.PeerFigures]] = {
-            GO: lambda: peers.measure_go(scale.games, scale.repetitions),
-            OWARE: lambda: peers.measure_oware(scale.games, scale.repetitions),
-            CHESS: lambda: peers.measure_chess(scale.chess_games, scale.repetitions),
+        make: dict[str, Callable[[], peers.PeerRun]] = {
+            GO: lambda: peers.go_run(scale.games),
+            OWARE: lambda: peers.oware_run(scale.games),
+            CHESS: lambda: peers.chess_run(scale.chess_games),
         }
         try:
-            figures = _step(f"peer: {name}", measure[name])
+            found = _step(f"peer: {name}", make[name])
         except peers.PeerMissingError as missing:
             print(f"  skipped: {missing}", file=sys.stderr)
             return None
-        print(f"  {figures.games:,} games, {figures.plies:,} plies", file=sys.stderr)
-        return figures.per_second
+        print(f"  {found.games:,} games, {found.plies:,} plies", file=sys.stderr)
+        return found
 
 
 def engine_figures(scale: Scale, known: Peers) -> list[Figure]:
-    """Section 1: each engine's checked replay against its peer."""
+    """Section 1: each engine's checked replay against its peer, in turn with it."""
     figures = []
     for case in engines.CASES:
         measured = _step(
@@ -190,114 +203,235 @@ def engine_figures(scale: Scale, known: Peers) -> list[Figure]:
         )
         oware = case.game == "Oh-Wah-Ree"
         reference = OWARE if oware else GO
-        figures.append(
-            Figure(
-                f"{case.label}: Engine.replay",
-                measured.replay_per_second,
-                "plies/s",
-                reference,
-                known.rate(reference),
-                target=1.0 if oware else 2.0,
+        name = f"{case.label}: Engine.replay"
+        peer = known.runner(reference)
+        if peer is None:
+            figures.append(Figure(name, measured.replay_per_second, "plies/s"))
+        else:
+            times = _step(
+                f"engine: {case.label} in turn with {reference}",
+                partial(paired, measured.replay, peer.run, scale.repetitions),
             )
-        )
+            figures.append(
+                rate_figure(
+                    name,
+                    measured.plies,
+                    "plies/s",
+                    reference,
+                    times,
+                    target=1.0 if oware else 2.0,
+                    reference_work=peer.plies,
+                )
+            )
         figures.append(engines.speedup_figure(measured))
     return figures
 
 
-def peer_figures(known: Peers) -> list[Figure]:
+def peer_figures(scale: Scale, known: Peers) -> list[Figure]:
     """Section 2: the peers on their own."""
-    return [
-        Figure(name, rate, "plies/s") for name in (OWARE, CHESS, GO) if (rate := known.rate(name))
-    ]
+    figures = []
+    for name in (OWARE, CHESS, GO):
+        peer = known.runner(name)
+        if peer is not None:
+            seconds = median_seconds(peer.run, scale.repetitions)
+            figures.append(Figure(name, peer.plies / seconds, "plies/s"))
+    return figures
+
+
+def judge_figures(scale: Scale) -> list[Figure]:
+    """Section 3: ``validate(record)`` against ``Engine.replay`` of the same games, per game."""
+    runs = _step(
+        f"validate(record) and Engine.replay in turn: {scale.games:,} records per game",
+        partial(bench_judge.measure, scale.games, scale.repetitions),
+    )
+    return bench_judge.figures(runs)
+
+
+def _chess_pairs(
+    known: Peers, run: Callable[[], float], repetitions: int
+) -> tuple[peers.PeerRun | None, Paired | None]:
+    """``run`` (a command that gives its own seconds) in turn with python-chess, if installed.
+
+    The command's time is the one it reports (the whole command, start-up included).
+    """
+    chess = known.runner(CHESS)
+    firsts: list[float] = []
+    seconds: list[float] = []
+    for repetition in range(max(1, repetitions)):
+        if chess is not None and repetition % 2:
+            seconds.append(_timed(chess.run))
+        firsts.append(run())
+        if chess is not None and not repetition % 2:
+            seconds.append(_timed(chess.run))
+    if chess is None:
+        return None, None
+    return chess, Paired(tuple(firsts), tuple(seconds))
+
+
+def _timed(run: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    run()
+    return time.perf_counter() - started
 
 
 def validate_figures(scale: Scale, known: Peers) -> list[Figure]:
-    """Section 3: ``gamerec validate`` end to end, one worker and all cores, and its memory."""
+    """Section 4: ``gamerec validate`` end to end, one worker and all cores, and its memory.
+
+    Each round runs the small and the large archive and python-chess, so that the plies/s
+    ratio and the memory ratio are each a median of pairs taken under the same load.
+    """
     large, small = scale.records
     cores = default_workers()
+    paths = {count: bench_validate.collection(count) for count in (large, small)}
     figures = []
     for workers in sorted({1, cores}):
         label = "1 worker" if workers == 1 else f"{workers} workers (all cores)"
-        runs = {
-            count: _step(
-                f"gamerec validate: {count:,} records, {label}",
-                partial(
-                    bench_validate.median_run,
-                    bench_validate.collection(count),
-                    workers,
-                    scale.validate_runs,
-                ),
+        runs: dict[int, list[bench_validate.ValidateRun]] = {large: [], small: []}
+
+        def one_round(workers: int = workers, runs: dict[int, list[Any]] = runs) -> float:
+            for count in (small, large):
+                runs[count].append(bench_validate.measure(paths[count], workers))
+            seconds: float = runs[large][-1].seconds
+            return seconds
+
+        chess, times = _step(
+            f"gamerec validate: {large:,} and {small:,} records, {label}, in turn with "
+            "python-chess",
+            partial(_chess_pairs, known, one_round, scale.validate_runs),
+        )
+        run = bench_validate.median_of(runs[large])
+        name = f"validate {large:,} records, {label}"
+        figures.append(Figure(name, run.records / run.seconds, "records/s"))
+        if chess is None or times is None:
+            figures.append(Figure(name, run.plies / run.seconds, "plies/s"))
+        else:
+            figures.append(
+                rate_figure(
+                    name,
+                    run.plies,
+                    "plies/s",
+                    CHESS,
+                    times,
+                    target=12.0 if workers == cores else None,
+                    reference_work=chess.plies,
+                )
             )
-            for count in (large, small)
-        }
-        run = runs[large]
-        figures += [
-            Figure(f"validate {large:,} records, {label}", run.records / run.seconds, "records/s"),
-            Figure(
-                f"validate {large:,} records, {label}",
-                run.plies / run.seconds,
-                "plies/s",
-                CHESS,
-                known.rate(CHESS),
-                target=5.0 if workers == cores else None,
-            ),
+        figures.append(
             Figure(
                 f"validate peak memory, {label}",
                 run.peak_tree_kib / 1024,
                 "MiB",
                 f"the same at {small:,} records",
-                runs[small].peak_tree_kib / 1024,
+                bench_validate.median_of(runs[small]).peak_tree_kib / 1024,
                 target=1.2,
                 at_most=True,
-            ),
-        ]
+                pairs=tuple(
+                    big.peak_tree_kib / little.peak_tree_kib
+                    for big, little in zip(runs[large], runs[small], strict=True)
+                ),
+            )
+        )
     return figures
 
 
 def encoding_figures(scale: Scale, known: Peers) -> list[Figure]:
-    """Section 4: one archive in every encoding, against ``.pbs`` and python-chess."""
-    runs = _step(
-        f"gamerec validate: {scale.encoding_records:,} records as .pbs, .grn and .jsonl",
-        partial(bench_encodings.measure, scale.encoding_records, scale.validate_runs),
+    """Section 5: one archive in every encoding, against ``.pbs`` and python-chess.
+
+    A round validates every encoding with each worker count and runs python-chess once; each
+    ratio is the median over rounds of the ratio within a round.
+    """
+    paths = {
+        encoding: bench_encodings.archive(scale.encoding_records, encoding)
+        for encoding in bench_encodings.ENCODINGS
+    }
+    rounds: list[dict[tuple[str, int], bench_validate.ValidateRun]] = []
+
+    def one_round() -> float:
+        found = bench_encodings.measure_files(paths, 1)
+        rounds.append({(m.encoding, m.workers): m.run for m in found})
+        return 0.0
+
+    chess, times = _step(
+        f"gamerec validate: {scale.encoding_records:,} records as .pbs, .grn and .jsonl, "
+        "in turn with python-chess",
+        partial(_chess_pairs, known, one_round, scale.validate_runs),
     )
-    rate = {(m.encoding, m.workers): m.run.plies / m.run.seconds for m in runs}
     cores = default_workers()
     figures = []
-    for (encoding, workers), value in rate.items():
-        label = f".{encoding}, {'1 worker' if workers == 1 else f'{workers} workers'}"
-        binary = rate[("pbs", workers)]
+    for encoding, workers in rounds[0]:
+        runs = [found[(encoding, workers)] for found in rounds]
+        binary = [found[("pbs", workers)] for found in rounds]
+        run = bench_validate.median_of(runs)
+        plies = run.plies
+        value = plies / run.seconds
+        label = f"validate .{encoding}, {'1 worker' if workers == 1 else f'{workers} workers'}"
         if encoding != "pbs":
             figures.append(
-                Figure(f"validate {label}", value, "plies/s", ".pbs, same workers", binary, 1 / 3)
+                Figure(
+                    label,
+                    value,
+                    "plies/s",
+                    ".pbs, same workers",
+                    plies / bench_validate.median_of(binary).seconds,
+                    target=0.6,
+                    pairs=tuple(b.seconds / a.seconds for a, b in zip(runs, binary, strict=True)),
+                )
             )
-        if workers == cores:
-            target = None if encoding == "pbs" else 5.0
-            chess = known.rate(CHESS)
-            figures.append(Figure(f"validate {label}", value, "plies/s", CHESS, chess, target))
+        if workers == cores and chess is not None and times is not None:
+            target = 12.0 if encoding == "pbs" else 8.0
+            own = Paired(tuple(r.seconds for r in runs), times.second)
+            figures.append(
+                rate_figure(
+                    label, plies, "plies/s", CHESS, own, target=target, reference_work=chess.plies
+                )
+            )
         elif encoding == "pbs":
-            figures.append(Figure(f"validate {label}", value, "plies/s"))
+            figures.append(Figure(label, value, "plies/s"))
     return figures
 
 
 def startup_figures(scale: Scale) -> list[Figure]:
-    """Section 5: start-up of the main job on one file, against Python and python-chess."""
+    """Section 6: start-up of the main job on one file, against Python and python-chess.
+
+    The commands take turns, one fresh process each per round; each ratio is the median of
+    the rounds' ratios.
+    """
     measured = _step(
-        f"start-up: {scale.startup_runs} fresh processes per command",
+        f"start-up: {scale.startup_runs} rounds of fresh processes, the commands in turn",
         partial(bench_startup.measure, scale.startup_runs),
     )
     python = "python -c pass"
     chess = "python-chess: read+replay one PGN game"
     validate = "gamerec validate, one 60-ply .pb"
-    bare, ms = measured.python * 1000, measured.validate * 1000
+
+    def versus(name: str, runs: tuple[float, ...], reference: str, other: tuple[float, ...],
+               target: float | None = None) -> Figure:  # fmt: skip
+        times = Paired(runs, other)
+        return Figure(
+            name,
+            times.first_seconds * 1000,
+            "ms",
+            reference,
+            times.second_seconds * 1000,
+            target,
+            at_most=True,
+            pairs=times.time_ratios(),
+        )
+
     figures = [
-        Figure(python, bare, "ms"),
-        Figure("gamerec --help", measured.help * 1000, "ms", python, bare),
-        Figure(validate, ms, "ms", python, bare, target=5.0, at_most=True),
+        Figure(python, statistics.median(measured.python) * 1000, "ms"),
+        versus("gamerec --help", measured.help, python, measured.python),
+        versus(validate, measured.validate, python, measured.python, 4.0),
     ]
-    if measured.chess is not None:
-        peer = measured.chess * 1000
-        figures.append(Figure(chess, peer, "ms"))
-        figures.append(Figure(validate, ms, "ms", chess, peer, target=1.0, at_most=True))
+    if measured.chess:
+        figures.append(Figure(chess, statistics.median(measured.chess) * 1000, "ms"))
+        figures.append(versus(validate, measured.validate, chess, measured.chess, 0.8))
+    for label, imports in (
+        ("import typer.main: what a path without typer saves", measured.typer),
+        ("import record_pb2: protobuf and the record's descriptors", measured.record_pb2),
+    ):
+        extra = tuple(a - b for a, b in zip(imports, measured.python, strict=True))
+        figures.append(versus(label, extra, validate, measured.validate))
     return figures
 
 
@@ -320,6 +454,7 @@ def service_figures(scale: Scale) -> list[Figure]:
                 "echo, same payload and server",
                 load.echo.calls_per_second,
                 target=0.6 if load.callers == 32 else None,
+                pairs=load.pairs,
             ),
             Figure(f"{name}, p50", load.validate.p50_ms, "ms", "echo p50", load.echo.p50_ms),
             Figure(f"{name}, p99", load.validate.p99_ms, "ms", "echo p99", load.echo.p99_ms),
@@ -460,7 +595,8 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
     """Each section's measurement, in the order a full run makes them."""
     return {
         "engines": partial(engine_figures, scale, known),
-        "peers": partial(peer_figures, known),
+        "peers": partial(peer_figures, scale, known),
+        "judge": partial(judge_figures, scale),
         "validate": partial(validate_figures, scale, known),
         "encodings": partial(encoding_figures, scale, known),
         "startup": partial(startup_figures, scale),
@@ -493,20 +629,50 @@ def main() -> None:
     scale = QUICK if options.quick else FULL
     known = Peers(scale)
     started = time.perf_counter()
+    load_before = _load()
     figures: list[Figure] = []
+    failed: list[str] = []
     for section, run in _runs(scale, known).items():  # in this order, whatever was asked
         if section in options.sections:
-            figures += run()
+            try:
+                figures += run()
+            except (Exception, SystemExit) as error:
+                failed.append(f"section {section} failed: {_why(error)}")
+                print(failed[-1], file=sys.stderr, flush=True)
     print(
         f"gamerec benchmarks{' (quick)' if options.quick else ''}: {platform.python_version()}, "
         f"{default_workers()} cores, {time.perf_counter() - started:.0f} s; medians of "
         f"{scale.repetitions} repetitions in process, {scale.validate_runs} of gamerec "
         f"validate, {scale.service_rounds} service rounds of {scale.service_seconds:g} s"
     )
+    print(f"load average (1, 5, 15 min): before {load_before}, after {_load()}")
+    print(
+        "ratios measured in turn with their reference (A B A B ...) are the median of the "
+        "pairs' ratios, with the lowest and highest pair"
+    )
+    if {"service", "live", "live-postgres"} & set(options.sections):
+        print(bench_service.LIMITS_NOTE)
     print(table(figures))
     missed = [figure.name for figure in figures if figure.met is False]
     if missed:
         print(f"targets missed: {len(missed)}")
+    for line in failed:
+        print(line)
+    if failed:
+        sys.exit(1)
+
+
+def _load() -> str:
+    """The machine's load averages, as the header prints them."""
+    return ", ".join(f"{load:.2f}" for load in os.getloadavg())
+
+
+def _why(error: BaseException) -> str:
+    """A failure in one line of bounded size: its kind and message."""
+    text = " ".join(str(error).split()) or "(no message)"
+    if len(text) > MAX_WHY_CHARS:
+        text = text[: MAX_WHY_CHARS - 1] + "…"
+    return f"{type(error).__name__}: {text}"
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ from typing import cast
 import grpc
 import grpc.aio
 
-from bench.bench_service import ECHO, ECHO_SERVICE, register_echo, start_server
+from bench.bench_service import BENCH_ACCESS, ECHO, ECHO_SERVICE, register_echo, start_server
 from bench.figures import Figure, percentile
 from bench.procfs import process_tree, rss_kib
 from gamerec.recorder.grn_tags import read_tag
@@ -112,6 +112,7 @@ def run_server(store: str, host_key: str = "", processes: int = 0) -> None:
     settings = ServeSettings(
         extra_services=(ExtraService(ECHO_SERVICE, register_echo),),
         matches=MatchSettings(store=store, host_key=key, limits=MatchLimits(watchers=10_000)),
+        access=BENCH_ACCESS,
     )
     asyncio.run(serve(settings, processes))
 

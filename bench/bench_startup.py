@@ -7,7 +7,9 @@ Four commands, each run as a fresh process many times (the median is the figure)
 - ``gamerec --help``;
 - ``gamerec validate`` of one 60-ply ``.pb`` (a seeded two-seat ONE game).
 
-Every command runs under the same interpreter (the project's virtual environment), with
+The commands take turns (one run of each per round, the order reversed every other round), so
+that a ratio compares runs made under the same load. Every command runs under the same
+interpreter (the project's virtual environment), with
 bytecode caching on, after two unmeasured warm-up runs, as an installed tool runs on a
 user's machine once its ``.pyc`` files exist (``PYTHONDONTWRITEBYTECODE`` is dropped from the
 children's environment, so the warm-up writes them).
@@ -50,21 +52,27 @@ print(board.fen())
 
 @dataclass(frozen=True, slots=True)
 class StartUp:
-    """The median wall time of each command, in seconds.
+    """The wall time of each command in each round, in seconds (the rounds in order).
 
     Attributes:
         python: ``python -c pass``.
-        chess: the python-chess script (None: python-chess is not installed).
+        chess: the python-chess script (empty: python-chess is not installed).
         help: ``gamerec --help``.
         validate: ``gamerec validate`` of one 60-ply ``.pb``.
-        runs: timed runs per command.
+        runs: rounds (each command once a round, in turn).
+        typer: ``python -c "import typer.main"`` (less ``python``: what a path without typer
+            would save).
+        record_pb2: ``python -c "from gamerec.v1 import record_pb2"`` (less ``python``: the
+            protobuf runtime and the record's descriptors, which a lazier path could defer).
     """
 
-    python: float
-    chess: float | None
-    help: float
-    validate: float
+    python: tuple[float, ...]
+    chess: tuple[float, ...]
+    help: tuple[float, ...]
+    validate: tuple[float, ...]
     runs: int
+    typer: tuple[float, ...] = ()
+    record_pb2: tuple[float, ...] = ()
 
 
 def one_record() -> Path:
@@ -93,39 +101,53 @@ def one_pgn() -> Path | None:
     return path
 
 
-def median_wall(command: list[str], runs: int) -> float:
-    """The median wall time of ``command`` over ``runs`` runs, after the warm-up runs.
+def wall(command: list[str]) -> float:
+    """The wall time of one run of ``command`` (bytecode caching on).
 
     Raises:
         SystemExit: the command failed.
     """
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    times = []
-    for index in range(WARM_UP_RUNS + runs):
-        started = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, env=environment, check=False)
-        elapsed = time.perf_counter() - started
-        if done.returncode != 0:
-            raise SystemExit(f"{' '.join(command)} failed: {done.stderr.decode()[-500:]}")
-        if index >= WARM_UP_RUNS:
-            times.append(elapsed)
-    return statistics.median(times)
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, env=environment, check=False)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {done.stderr.decode()[-500:]}")
+    return elapsed
 
 
 def measure(runs: int = RUNS) -> StartUp:
-    """Time the four commands."""
+    """Time the four commands in turn: each runs once a round, after the warm-up rounds."""
     bin_dir = Path(sys.executable).parent
     python, gamerec = str(bin_dir / "python"), str(bin_dir / "gamerec")
     script = DATA / "chess_one.py"
     DATA.mkdir(exist_ok=True)
     script.write_text(CHESS_SCRIPT, encoding="utf-8")
     pgn = one_pgn()
+    commands = {
+        "python": [python, "-c", "pass"],
+        "help": [gamerec, "--help"],
+        "validate": [gamerec, "validate", str(one_record())],
+        "typer": [python, "-c", "import typer.main"],
+        "record_pb2": [python, "-c", "from gamerec.v1 import record_pb2"],
+    }
+    if pgn is not None:
+        commands["chess"] = [python, str(script), str(pgn)]
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for index in range(WARM_UP_RUNS + runs):
+        order = list(commands.items())
+        for name, command in order if index % 2 else order[::-1]:
+            took = wall(command)
+            if index >= WARM_UP_RUNS:
+                times[name].append(took)
     return StartUp(
-        python=median_wall([python, "-c", "pass"], runs),
-        chess=None if pgn is None else median_wall([python, str(script), str(pgn)], runs),
-        help=median_wall([gamerec, "--help"], runs),
-        validate=median_wall([gamerec, "validate", str(one_record())], runs),
+        python=tuple(times["python"]),
+        chess=tuple(times.get("chess", ())),
+        help=tuple(times["help"]),
+        validate=tuple(times["validate"]),
         runs=runs,
+        typer=tuple(times["typer"]),
+        record_pb2=tuple(times["record_pb2"]),
     )
 
 
@@ -134,10 +156,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=RUNS)
     measured = measure(parser.parse_args().runs)
-    print(f"start-up, median of {measured.runs} runs (ms)")
-    for name in ("python", "chess", "help", "validate"):
+    print(f"start-up, median of {measured.runs} runs in turn (ms)")
+    for name in ("python", "chess", "help", "validate", "typer", "record_pb2"):
         value = getattr(measured, name)
-        print(f"{name:>9} {'-' if value is None else f'{value * 1000:.0f}'}")
+        print(f"{name:>9} {f'{statistics.median(value) * 1000:.0f}' if value else '-'}")
 
 
 if __name__ == "__main__":

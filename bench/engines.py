@@ -6,9 +6,9 @@ with a digest of the engine's source so a changed engine makes new games), then 
 ``ENGINE.replay`` over all of them, median of several repetitions. The replay is the
 validator's own checked path: every ply is checked (``NOT_YOUR_TURN`` included, with the seats
 stated) and a rejected ply fails the benchmark. The step-by-step ``check``/``play`` path of the
-engine's state class is measured too, on the same games and interleaved with the replay (the
-machine is noisy), as the reference of what the fast replay saves: :func:`speedup_figure` is
-the table's row "fast replay vs check+play" of a case.
+engine's state class is measured too, on the same games and in turn with the replay (A B A
+B: the machine is noisy; the ratio is the median of each pair's), as the reference of what
+the fast replay saves: :func:`speedup_figure` is the table's row "fast replay vs check+play".
 
 Run one game alone with ``.venv/bin/python -m bench.engines ONE`` (any registry name).
 """
@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import pickle
 import random
-import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.figures import DATA, Figure, source_digest
+from bench.figures import DATA, Figure, paired, source_digest
 from gamerec.validator.games import engine, game_names
 from gamerec.validator.games.protocol import Engine
 
@@ -72,6 +71,8 @@ class ReplayFigures:
         plies: plies in all of them.
         replay_per_second: plies per second of ``Engine.replay`` (median).
         step_per_second: plies per second of ``check`` then ``play`` on the state (median).
+        pairs: the ratio of the two rates in each pair of runs (taken in turn).
+        replay: one run of ``Engine.replay`` over every game (to time beside a peer).
     """
 
     case: EngineCase
@@ -79,6 +80,8 @@ class ReplayFigures:
     plies: int
     replay_per_second: float
     step_per_second: float
+    pairs: tuple[float, ...] = ()
+    replay: Callable[[], object] = lambda: None
 
     @property
     def speedup(self) -> float:
@@ -137,20 +140,6 @@ def check_and_play_all(found: Engine[Any, Any], variant: Any, games: list[list[A
             state.play(move)
 
 
-def interleaved_medians(runs: Sequence[Callable[[], object]], repetitions: int) -> list[float]:
-    """The median wall time of each run, the runs taking turns (A, B, A, B, ...).
-
-    Taking turns puts every run through the same moments of a shared, noisy machine.
-    """
-    times: list[list[float]] = [[] for _ in runs]
-    for _ in range(max(1, repetitions)):
-        for run, took in zip(runs, times, strict=True):
-            started = time.perf_counter()
-            run()
-            took.append(time.perf_counter() - started)
-    return [statistics.median(took) for took in times]
-
-
 def measure(case: EngineCase, count: int, repetitions: int) -> ReplayFigures:
     """Generate (or load) the games of ``case`` and time both replays, taking turns."""
     found = engine(case.game)
@@ -158,14 +147,20 @@ def measure(case: EngineCase, count: int, repetitions: int) -> ReplayFigures:
     games = seeded_games(case, count)
     seats = seats_of(found, variant, games)
     plies = sum(map(len, games))
-    replay, step = interleaved_medians(
-        [
-            lambda: replay_all(found, variant, games, seats),
-            lambda: check_and_play_all(found, variant, games),
-        ],
-        repetitions,
+
+    def replay() -> None:
+        replay_all(found, variant, games, seats)
+
+    times = paired(replay, lambda: check_and_play_all(found, variant, games), repetitions)
+    return ReplayFigures(
+        case,
+        len(games),
+        plies,
+        plies / times.first_seconds,
+        plies / times.second_seconds,
+        times.rate_ratios(),
+        replay,
     )
-    return ReplayFigures(case, len(games), plies, plies / replay, plies / step)
 
 
 def speedup_figure(figures: ReplayFigures) -> Figure:
@@ -180,6 +175,7 @@ def speedup_figure(figures: ReplayFigures) -> Figure:
         "check+play per ply",
         figures.step_per_second,
         target=1.0,
+        pairs=figures.pairs,
     )
 
 

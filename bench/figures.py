@@ -2,8 +2,11 @@
 
 Every section of ``python -m bench`` returns :class:`Figure` values: a measured value, the
 reference it is compared with (measured in the same run, on the same machine and data), their
-ratio and, where the issue sets one, the target the ratio must meet. Timings are medians of
-several repetitions (:func:`median_seconds`), because the machine is shared and noisy.
+ratio and, where the issue sets one, the target the ratio must meet.
+
+The machine is shared and noisy, so a figure and its reference are timed in turn (A, B, A,
+B, ...: :func:`paired`) and the ratio is the median of the ratios of each pair, shown with
+their spread (the lowest and highest pair): each pair ran under the same moment's load.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ class Figure:
         reference_value: the reference's value, measured in the same run (None: not measured).
         target: the least ratio the issue asks for (the most, when ``at_most``); None: none.
         at_most: the target is an upper bound (memory growth, latency).
+        pairs: the ratios of each pair measured in turn (empty: the ratio is
+            ``value / reference_value``); the ratio is then their median.
     """
 
     name: str
@@ -40,13 +45,21 @@ class Figure:
     reference_value: float | None = None
     target: float | None = None
     at_most: bool = False
+    pairs: tuple[float, ...] = ()
 
     @property
     def ratio(self) -> float | None:
-        """``value / reference_value``, or None without a reference."""
+        """The median of the pairs' ratios, else ``value / reference_value``; None: none."""
+        if self.pairs:
+            return statistics.median(self.pairs)
         if not self.reference_value:
             return None
         return self.value / self.reference_value
+
+    @property
+    def spread(self) -> tuple[float, float] | None:
+        """The lowest and highest ratio of the pairs (None: not measured in pairs)."""
+        return (min(self.pairs), max(self.pairs)) if self.pairs else None
 
     @property
     def met(self) -> bool | None:
@@ -65,6 +78,84 @@ def median_seconds(run: Callable[[], object], repetitions: int) -> float:
         run()
         times.append(time.perf_counter() - started)
     return statistics.median(times)
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """Two things timed in turn: each one's times, in the order they were taken.
+
+    Attributes:
+        first: the seconds of each run of the first (the measured figure).
+        second: the seconds of each run of the second (its reference).
+    """
+
+    first: tuple[float, ...]
+    second: tuple[float, ...]
+
+    def rate_ratios(self, first_work: float = 1.0, second_work: float = 1.0) -> tuple[float, ...]:
+        """Each pair's ratio of rates: ``first_work`` per its time over ``second_work`` per its."""
+        return tuple(
+            (first_work / a) / (second_work / b)
+            for a, b in zip(self.first, self.second, strict=True)
+        )
+
+    def time_ratios(self) -> tuple[float, ...]:
+        """Each pair's ratio of times (the first's over the second's)."""
+        return tuple(a / b for a, b in zip(self.first, self.second, strict=True))
+
+    @property
+    def first_seconds(self) -> float:
+        """The median time of the first."""
+        return statistics.median(self.first)
+
+    @property
+    def second_seconds(self) -> float:
+        """The median time of the second."""
+        return statistics.median(self.second)
+
+
+def paired(first: Callable[[], object], second: Callable[[], object], repetitions: int) -> Paired:
+    """Time ``first`` and ``second`` in turn (A, B, A, B, ...), ``repetitions`` pairs.
+
+    The order within a pair alternates (A B, B A, ...) so that neither always runs second
+    (a warm cache, a load that starts mid-pair).
+    """
+    firsts: list[float] = []
+    seconds: list[float] = []
+    for repetition in range(max(1, repetitions)):
+        order = ((first, firsts), (second, seconds))
+        for run, took in order if repetition % 2 == 0 else order[::-1]:
+            started = time.perf_counter()
+            run()
+            took.append(time.perf_counter() - started)
+    return Paired(tuple(firsts), tuple(seconds))
+
+
+def rate_figure(
+    name: str,
+    work: float,
+    unit: str,
+    reference: str,
+    times: Paired,
+    *,
+    target: float | None = None,
+    reference_work: float | None = None,
+) -> Figure:
+    """A rate (``work`` per second) next to its reference's, both timed in turn by ``times``.
+
+    ``reference_work``: what each run of the reference does (default: ``work``, the same
+    games); the ratio is that of the rates, pair by pair.
+    """
+    other = work if reference_work is None else reference_work
+    return Figure(
+        name,
+        work / times.first_seconds,
+        unit,
+        reference,
+        other / times.second_seconds,
+        target,
+        pairs=times.rate_ratios(work, other),
+    )
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -97,17 +188,29 @@ def _target(figure: Figure) -> str:
     return f"{'<=' if figure.at_most else '>='} {figure.target:.2f}x"
 
 
+def _ratio(figure: Figure) -> str:
+    ratio, spread = figure.ratio, figure.spread
+    if ratio is None:
+        return ""
+    if spread is None:
+        return f"{ratio:.2f}x"
+    count = len(figure.pairs)
+    return f"{ratio:.2f}x ({spread[0]:.2f}-{spread[1]:.2f}, {count} pair{'s' * (count != 1)})"
+
+
 def _met(figure: Figure) -> str:
     met = figure.met
     return "" if met is None else "yes" if met else "NO"
 
 
 def table(figures: Iterable[Figure]) -> str:
-    """The figures as one table: figure, value, reference, its value, ratio, target, met."""
+    """The figures as one table: figure, value, reference, its value, ratio, target, met.
+
+    A ratio measured in pairs shows its spread: ``0.61x (0.58-0.66, 5 pairs)``.
+    """
     header = ("figure", "value", "unit", "reference", "ref. value", "ratio", "target", "met?")
     rows = [header]
     for figure in figures:
-        ratio = figure.ratio
         rows.append(
             (
                 figure.name,
@@ -117,7 +220,7 @@ def table(figures: Iterable[Figure]) -> str:
                 ""
                 if figure.reference_value is None
                 else _number(figure.reference_value, figure.unit),
-                "" if ratio is None else f"{ratio:.2f}x",
+                _ratio(figure),
                 _target(figure),
                 _met(figure),
             )

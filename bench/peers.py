@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bench.figures import DATA, median_seconds
+from bench.figures import DATA
 
 #: Random Go games stop here if both players have not passed before (random play on 9x9
 #: otherwise fills and refills the board for hundreds of plies).
@@ -42,20 +42,47 @@ class PeerMissingError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class PeerFigures:
-    """What one peer measured.
+class PeerRun:
+    """A peer ready to be timed in turn with what it is compared with.
 
     Attributes:
-        name: the peer and what it does (``python-chess: read and replay PGN``).
-        games: how many games.
-        plies: plies in all of them.
-        per_second: plies per second (median).
+        name: the peer and what it does.
+        games: how many games each run replays.
+        plies: plies in all of them (each run's work).
+        run: one run over all the games.
     """
 
     name: str
     games: int
     plies: int
-    per_second: float
+    run: Callable[[], object]
+
+
+def oware_run(count: int, seed: int = 20261129) -> PeerRun:
+    """OpenSpiel Oware's checked replay of ``count`` random games, ready to time."""
+    game, games = oware_games(_import("pyspiel"), count, seed)
+    plies = sum(map(len, games))
+    return PeerRun(
+        "OpenSpiel Oware: checked replay", count, plies, lambda: oware_replay_all(game, games)
+    )
+
+
+def chess_run(count: int, seed: int = 20261129) -> PeerRun:
+    """python-chess reading and replaying ``count`` random PGN games, ready to time."""
+    pgn = _import("chess.pgn")
+    text = chess_pgn(count, seed)
+    plies = chess_read_and_replay(pgn, text)
+    return PeerRun(
+        "python-chess: read and replay PGN", count, plies, lambda: chess_read_and_replay(pgn, text)
+    )
+
+
+def go_run(count: int, seed: int = 20261129) -> PeerRun:
+    """Sgfmill's 9x9 Go replay of ``count`` random games, ready to time."""
+    boards = _import("sgfmill.boards")
+    games = go_games(count, seed)
+    plies = sum(map(len, games))
+    return PeerRun("sgfmill: 9x9 Go replay", count, plies, lambda: go_replay_all(boards, games))
 
 
 def _import(name: str) -> Any:
@@ -96,14 +123,6 @@ def oware_replay_all(game: Any, games: list[list[int]]) -> None:
             if action not in state.legal_actions():
                 raise AssertionError("a generated Oware game does not replay")
             state.apply_action(action)
-
-
-def measure_oware(count: int, repetitions: int, seed: int = 20261129) -> PeerFigures:
-    """OpenSpiel Oware's checked replay, plies per second."""
-    game, games = oware_games(_import("pyspiel"), count, seed)
-    return _figures(
-        "OpenSpiel Oware: checked replay", games, lambda: oware_replay_all(game, games), repetitions
-    )
 
 
 # -- python-chess --------------------------------------------------------------------------------
@@ -147,15 +166,6 @@ def chess_read_and_replay(pgn: Any, text: str) -> int:
             board.push(move)
             plies += 1
     return plies
-
-
-def measure_chess(count: int, repetitions: int, seed: int = 20261129) -> PeerFigures:
-    """python-chess reading and replaying PGN, plies per second."""
-    pgn = _import("chess.pgn")
-    text = chess_pgn(count, seed)
-    plies = chess_read_and_replay(pgn, text)
-    seconds = median_seconds(lambda: chess_read_and_replay(pgn, text), repetitions)
-    return PeerFigures("python-chess: read and replay PGN", count, plies, plies / seconds)
 
 
 # -- sgfmill Go ----------------------------------------------------------------------------------
@@ -215,20 +225,3 @@ def go_replay_all(boards: Any, games: list[list[GoMove]]) -> None:
             ko = board.play(row, col, colour)  # raises ValueError on an occupied point
             if board.get(row, col) is None:
                 raise AssertionError("a generated Go game commits suicide")
-
-
-def measure_go(count: int, repetitions: int, seed: int = 20261129) -> PeerFigures:
-    """The 9x9 Go replay of sgfmill, plies per second."""
-    boards = _import("sgfmill.boards")
-    games = go_games(count, seed)
-    return _figures(
-        "sgfmill: 9x9 Go replay", games, lambda: go_replay_all(boards, games), repetitions
-    )
-
-
-def _figures(
-    name: str, games: list[list[Any]], run: Callable[[], object], repetitions: int
-) -> PeerFigures:
-    """Time ``run`` over ``games`` and count their plies."""
-    plies = sum(map(len, games))
-    return PeerFigures(name, len(games), plies, plies / median_seconds(run, repetitions))

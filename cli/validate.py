@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
     from gamerec.cli.progress import Meter
     from gamerec.recorder.limits import Limits
-    from gamerec.v1 import verdict_pb2 as vpb
     from gamerec.validator.batch import Outcome, Render
     from gamerec.validator.breakdown import Breakdown
 
@@ -153,7 +152,9 @@ def validate(
 
     render = render_verdict_json if as_json else render_verdict_text
     if quiet:  # valid records are not printed, so the workers need not render them
-        render = _render_invalid_json if as_json else _render_invalid_text
+        from gamerec.validator.batch import OnlyInvalid
+
+        render = OnlyInvalid(render)
     limits = limits_of(limit)
     files = input_paths(paths)
     empty = [] if allow_empty else folders_without_records(paths, files)
@@ -243,13 +244,3 @@ def _echo_breakdown(breakdown: Breakdown, tally: Tally, as_json: bool) -> None:
     totals = {"records": tally.records, "valid": tally.valid, "invalid": tally.invalid}
     summary = {**totals, "unreadable": tally.unreadable, "plies": tally.plies}
     typer.echo(orjson.dumps({"summary": {**summary, **breakdown.as_dict()}}).decode(), err=True)
-
-
-def _render_invalid_text(verdict: vpb.Verdict) -> str:
-    """An invalid verdict as text; nothing for a valid one (``--quiet``)."""
-    return "" if verdict.valid else render_verdict_text(verdict)
-
-
-def _render_invalid_json(verdict: vpb.Verdict) -> str:
-    """An invalid verdict as JSON; nothing for a valid one (``--quiet --json``)."""
-    return "" if verdict.valid else render_verdict_json(verdict)

@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import islice
 from typing import BinaryIO, Final
 
 from gamerec.recorder.errors import (
@@ -37,6 +38,8 @@ from gamerec.recorder.errors import (
     excerpt,
 )
 from gamerec.recorder.grn_lexer import (
+    PLAIN_PLY,
+    PLAIN_RUN,
     PLY_TOKEN,
     Places,
     RawRecord,
@@ -182,14 +185,6 @@ _MOVE_GROUPS: Final = {"whole_ply": "ply_move", "move": "move_token"}
 
 #: How many tokens the reader reads between two looks at a deadline's clock.
 TOKENS_PER_CHECK: Final = 1024
-
-
-def _paced(tokens: Iterator[re.Match[str]], deadline: float) -> Iterator[re.Match[str]]:
-    """``tokens``, raising once ``deadline`` has passed (checked every few tokens)."""
-    for count, token in enumerate(tokens, start=1):
-        if not count % TOKENS_PER_CHECK and time.monotonic() > deadline:
-            raise DeadlineExceededError(f"{count:,} tokens of a GRN record read")
-        yield token
 
 
 def _placed(places: Places, error: RecordMalformedError, index: int) -> Exception:
@@ -379,8 +374,11 @@ class _RecordReader:
         self.result_tag: str | None = None
         self.game_comment = Comment()
         self.ply_seals: list[bytes] = []
-        tokens = PLY_TOKEN.finditer(places.text)
-        self.tokens = tokens if deadline is None else _paced(tokens, deadline)
+        self.deadline = deadline
+        self.tokens: Iterator[re.Match[str]] = iter(())
+        #: Tokens read so far (a run of plain plies counts a token a ply), for the deadline.
+        self.tokens_read = 0
+        self._tokens_from(0)
 
     def read(self) -> pb.GameRecord:
         """The record (see the module docstring for what is checked)."""
@@ -517,8 +515,10 @@ class _RecordReader:
 
         Each is read as :meth:`_whole_ply` reads it, without the checks the conditions here
         make pass: no ply number pending, the number written exactly as expected, no comment
-        text left for the last move, room under the plies and moves limits. The run stops at
-        the first ply it cannot read so (``token`` itself, when it is that ply).
+        text left for the last move, room under the plies and moves limits. The whole run is
+        matched at once and split into its plies by one ``findall`` (:data:`PLAIN_RUN`,
+        :data:`PLAIN_PLY`); the tokens then go on after the last ply read. The run stops at the
+        first ply it cannot read so (``token`` itself, when it is that ply).
         """
         line = self.lines[-1]
         if self.pending_ply is not None or line.comment.pieces:
@@ -527,28 +527,52 @@ class _RecordReader:
         room = self.limits.max_moves - self.moves_read
         if len(self.lines) == 1:
             room = min(room, self.limits.max_plies - len(moves))
+        text, start = self.places.text, token.start()
+        end = PLAIN_RUN.match(text, start).end()  # type: ignore[union-attr] # token is a ply
+        plies = PLAIN_PLY.findall(text, start, end)
         expected = line.first_ply + len(moves)
-        first = expected
-        last_seat: str | None = None
-        tokens, ply_bytes, append = self.tokens, _ply_bytes, moves.append
-        while room > 0 and token.lastgroup == "whole_ply":
-            number, move, glyph, seat = token.group(
-                "ply_number", "ply_move", "ply_glyph", "ply_seat"
-            )
-            if number != str(expected):
+        read = 0
+        ply_bytes, append = _ply_bytes, moves.append
+        for number, move, glyph, seat in plies[: max(room, 0)]:
+            if number != str(expected + read):
                 break
             try:
-                append(ply_bytes(key, game, move, seat, glyph or ""))
+                append(ply_bytes(key, game, move, seat or None, glyph))
             except RecordMalformedError:
                 break  # the full path places the error
-            expected += 1
-            room -= 1
-            last_seat = seat
-            token = next(tokens)
-        if expected > first:
-            self.moves_read += expected - first
-            line.commands = _SEAT_ONLY if last_seat is not None else _NO_COMMANDS
-        return token
+            read += 1
+        if not read:
+            return token
+        self.moves_read += read
+        line.commands = _SEAT_ONLY if plies[read - 1][3] else _NO_COMMANDS
+        if read < len(plies):  # go on at the first ply not read here
+            after = PLAIN_PLY.finditer(text, start, end)
+            end = next(islice(after, read, None)).start()
+        self.tokens_read += read - 1  # the first was counted as it was read
+        self._tokens_from(end)
+        return next(self.tokens)
+
+    def _tokens_from(self, index: int) -> None:
+        """Read the tokens from ``index`` on (with a deadline: checked now, then every few)."""
+        tokens = PLY_TOKEN.finditer(self.places.text, index)
+        if self.deadline is None:
+            self.tokens = tokens
+            return
+        if index:
+            self._check_deadline(self.deadline)
+        self.tokens = self._paced(tokens, self.deadline)
+
+    def _paced(self, tokens: Iterator[re.Match[str]], deadline: float) -> Iterator[re.Match[str]]:
+        """``tokens``, counted, raising once ``deadline`` has passed (checked every few)."""
+        for token in tokens:
+            self.tokens_read += 1
+            if not self.tokens_read % TOKENS_PER_CHECK:
+                self._check_deadline(deadline)
+            yield token
+
+    def _check_deadline(self, deadline: float) -> None:
+        if time.monotonic() > deadline:
+            raise DeadlineExceededError(f"{self.tokens_read:,} tokens of a GRN record read")
 
     def _whole_ply(self, token: re.Match[str]) -> None:
         """A ply number, its move, the move's glyph and its seat command, read as one."""

@@ -84,6 +84,16 @@ PLY_TOKEN: Final = re.compile(
     + ")",
     re.VERBOSE | re.DOTALL,
 )
+#: One plain ply as :data:`PLY_TOKEN`'s ``whole_ply`` reads it, its four parts as groups
+#: (number, move, glyph, seat: ``""`` when absent), for ``findall`` over a run of them.
+_PLAIN_PLY = (
+    r"""\s*+([0-9]+)\.\s*+([A-Za-z0-9,]++)(?!-[0-9]|(?<=[0-9])\.)("""
+    + _GLYPH
+    + r""")?(?:\s*+\{\[%seat\ ([0-9]+)\]\})?"""
+)
+PLAIN_PLY: Final = re.compile(_PLAIN_PLY)
+#: A run of plain plies one after the other (the same pattern, its groups not capturing).
+PLAIN_RUN: Final = re.compile("(?:" + _PLAIN_PLY.replace("(", "(?:").replace("(?:?", "(?") + ")++")
 #: The group of a kind's main text, and of its second part (tag value, glyph after a move).
 GROUPS: Final = {
     "tag": ("tag_name", "tag_value"),

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import sys
+
+import pytest
+
+from bench import __main__ as bench_main
+from bench.bench_judge import JudgeRun
+from bench.bench_judge import figures as judge_figures
 from bench.bench_live import LiveFigures, figures
 from bench.bench_live_postgres import PostgresFigures, StoreRun
 from bench.bench_live_postgres import figures as postgres_figures
-from bench.figures import Figure, percentile, table
+from bench.bench_service import BENCH_ACCESS, LIMITS_NOTE
+from bench.figures import Figure, Paired, paired, percentile, table
 from bench.load import Tally, plan, report
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -110,3 +118,57 @@ def test_the_postgres_section_sets_two_servers_on_one_store_beside_one_on_sqlite
     assert (moves.value, moves.reference_value) == (300.0, 500.0)
     trip = rows["live, PostgreSQL: move round trip p99, 2 servers, 1,000 matches"]
     assert (trip.value, trip.reference_value, trip.ratio) == (198.0, 99.0, 2.0)
+
+
+def test_a_ratio_measured_in_pairs_is_their_median_shown_with_its_spread() -> None:
+    figure = Figure("validate", 60.0, "plies/s", "replay", 100.0, 0.6, pairs=(0.5, 0.7, 0.62))
+    assert (figure.ratio, figure.spread, figure.met) == (0.62, (0.5, 0.7), True)
+    row = table([figure]).splitlines()[2]
+    assert "0.62x (0.50-0.70, 3 pairs)" in row
+
+
+def test_paired_runs_take_turns_and_swap_the_order_every_other_pair() -> None:
+    order: list[str] = []
+    times = paired(lambda: order.append("A"), lambda: order.append("B"), 4)
+    assert order == ["A", "B", "B", "A", "A", "B", "B", "A"]
+    assert len(times.first) == len(times.second) == 4
+    slow_then_fast = Paired((2.0, 4.0), (1.0, 1.0))
+    assert slow_then_fast.rate_ratios(10, 5) == (1.0, 0.5)
+    assert slow_then_fast.time_ratios() == (2.0, 4.0)
+
+
+def test_a_section_that_fails_says_why_and_the_others_print_their_table(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken() -> list[Figure]:
+        raise SystemExit("the server did not start: RESOURCE_EXHAUSTED")
+
+    sections = {"engines": broken, "peers": lambda: [Figure("fine", 1.0, "ms")]}
+    monkeypatch.setattr(bench_main, "_runs", lambda scale, known: sections)
+    monkeypatch.setattr(sys, "argv", ["bench", "--sections", "engines", "peers"])
+    with pytest.raises(SystemExit) as stopped:
+        bench_main.main()
+    out = capsys.readouterr().out
+    assert stopped.value.code == 1
+    assert "load average (1, 5, 15 min): before " in out and ", after " in out
+    assert out.splitlines()[-1] == (
+        "section engines failed: SystemExit: the server did not start: RESOURCE_EXHAUSTED"
+    )
+    assert any(line.startswith("fine ") for line in out.splitlines())
+
+
+def test_the_bench_servers_let_the_bench_own_load_through() -> None:
+    limits = BENCH_ACCESS.limits
+    assert min(limits.peer_rate, limits.peer_burst, limits.admin_open_matches) >= 1_000_000
+    assert "1,000,000" in LIMITS_NOTE
+
+
+def test_the_judge_section_compares_validate_with_the_replay_of_the_same_games_pair_by_pair() -> (
+    None
+):
+    # validate took 2 s, 3 s, 4 s; the replay of the same 600 plies 1 s each time.
+    run = JudgeRun("Oust", 10, 600, Paired((2.0, 3.0, 4.0), (1.0, 1.0, 1.0)))
+    (figure,) = judge_figures([run])
+    assert (figure.value, figure.reference_value) == (200.0, 600.0)
+    assert figure.pairs == (0.5, 1 / 3, 0.25)
+    assert (figure.ratio, figure.target, figure.met) == (1 / 3, 0.6, False)

@@ -23,7 +23,7 @@ from gamerec.recorder.limits import Limits
 from gamerec.recorder.notation import game_label
 from gamerec.recorder.raw import Frame
 from gamerec.v1 import verdict_pb2 as vpb
-from gamerec.validator.judge import validate
+from gamerec.validator.judge import judge, verdict_of
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -62,6 +62,30 @@ class Outcome(NamedTuple):
 
 _Item = InputRecord | InputFailure
 Render = Callable[[vpb.Verdict], str]
+
+
+class OnlyInvalid:
+    """A render that writes invalid verdicts only (``gamerec validate --quiet``).
+
+    A valid verdict renders as ``""``; since nothing shows it, its final digest is not
+    computed (see :func:`judge_item`).
+    """
+
+    __slots__ = ("render",)
+
+    def __init__(self, render: Render) -> None:
+        """Write invalid verdicts with ``render`` (a module-level function: it is pickled)."""
+        self.render = render
+
+    def __call__(self, verdict: vpb.Verdict) -> str:
+        """The invalid verdict's text, or ``""`` for a valid one."""
+        return "" if verdict.valid else self.render(verdict)
+
+    def __reduce__(self) -> tuple[type[OnlyInvalid], tuple[Render]]:
+        """Pickled by its render (worker processes receive it)."""
+        return OnlyInvalid, (self.render,)
+
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -181,7 +205,10 @@ def judge_item(item: _Item, render: Render) -> Outcome:
         return Outcome("unreadable", item.source, item.number, 0, item.message)
     try:
         record = item.parse()
-        verdict = validate(record, limits=item.frame.limits, serialized=item.frame.serialized)
+        judgement = judge(record, limits=item.frame.limits, serialized=item.frame.serialized)
+        # A valid verdict that will not be shown needs no final digest (--quiet).
+        shown = bool(judgement.findings) or not isinstance(render, OnlyInvalid)
+        verdict = verdict_of(record, judgement, digest=shown)
     except GamerecError as error:
         return Outcome("unreadable", item.source, item.number, 0, str(error))
     verdict.source = item.source

@@ -172,7 +172,6 @@ class RecordBuilder:
         self._reader = reader_for(self._identity)
         self._state: GameState[Any] = self._identity.engine.new_game(self._identity.variant)
         self._state_seats = state_seats
-        self._last_token = ""
         self._seal: LiveSeal | None = None
         if signing_keys or public_keys:
             self._seal = LiveSeal(record, dict(public_keys or {}), dict(signing_keys or {}))
@@ -274,7 +273,6 @@ class RecordBuilder:
         mover = self._state.to_move
         events = self._state.play(engine_move)
         self._record.moves.append(recorded)
-        self._last_token = self._reader.text(recorded)
         if self._seal is not None:
             self._seal.ply_played(self._record, mover)
         if self._state.is_over:
@@ -385,7 +383,7 @@ class RecordBuilder:
             identity=self._identity,
             state=self._state,
             plies=self.plies,
-            last_token=self._last_token,
+            last_move=self._record.moves[-1] if self._record.moves else None,
         )
         computed = computed_result(self._record, judgement)
         assert computed.termination not in OUTSIDE_TERMINATIONS

@@ -183,8 +183,9 @@ def _resignation_ended(judgement: Judgement) -> bool:
     A ``resign`` that completes the last round of a game of three or more seats, with several
     seats still playing, ends the game by its normal end rule, not by resignation.
     """
-    state = judgement.state
-    if judgement.last_token != "resign" or state is None:
+    state, last = judgement.state, judgement.last_move
+    # A ply's token is "resign" exactly when its action is (notation.format_action).
+    if state is None or last is None or last.WhichOneof("action") != "resign":
         return False
     return state.seats - len(state.position().resigned) <= 1
 
@@ -291,12 +292,18 @@ def format_seats(seats: Any) -> str:
 
 
 def verdict_of(
-    record: pb.GameRecord, judgement: Judgement, *, seal: spb.SealStatus.ValueType | None = None
+    record: pb.GameRecord,
+    judgement: Judgement,
+    *,
+    seal: spb.SealStatus.ValueType | None = None,
+    digest: bool = True,
 ) -> vpb.Verdict:
     """Shape a judgement as the Verdict message.
 
     ``seal``: the record's ``SealStatus`` when already known; else its seal is checked here
-    (chain and signatures, docs/seals.md) when it has one.
+    (chain and signatures, docs/seals.md) when it has one. ``digest``: False leaves
+    ``final_digest`` empty, for a caller that shows no one the verdict (a valid record under
+    ``gamerec validate --quiet``).
     """
     verdict = vpb.Verdict(
         valid=not judgement.findings,
@@ -309,7 +316,8 @@ def verdict_of(
     if judgement.state is None:
         verdict.status = vpb.GAME_STATUS_NOT_REPLAYED
     else:
-        verdict.final_digest = judgement.state.digest()
+        if digest:
+            verdict.final_digest = judgement.state.digest()
         finished = judgement.finished
         verdict.status = vpb.GAME_STATUS_FINISHED if finished else vpb.GAME_STATUS_UNFINISHED
     return verdict

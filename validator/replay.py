@@ -42,7 +42,7 @@ class Judgement:
         findings: every finding, in order.
         stopped: the replay stopped before the end of the record (an illegal ply, or the
             record could not be replayed); the claimed result is then not compared.
-        last_token: the token of the last legal ply (``""`` when none).
+        last_move: the record move of the last legal ply (None when none).
         result: the computed result, once ``judge.computed_result`` has made it.
     """
 
@@ -51,13 +51,20 @@ class Judgement:
     plies: int = 0
     findings: list[vpb.Finding] = field(default_factory=list)
     stopped: bool = False
-    last_token: str = ""
+    last_move: pb.Move | None = None
     result: vpb.ComputedResult | None = None
 
     @property
     def finished(self) -> bool:
         """Whether the game reached its end by the rules."""
         return self.state is not None and self.state.is_over
+
+    @property
+    def last_token(self) -> str:
+        """The token of the last legal ply (``""`` when none), written when asked for."""
+        if self.last_move is None or self.identity is None:
+            return ""
+        return reader_for(self.identity).text(self.last_move)
 
 
 class Step(NamedTuple):
@@ -111,7 +118,8 @@ def walk(
     """
     reader = reader_for(identity)
     total = len(record.moves)
-    check_deadline(deadline, f"0 of {plural(total, 'ply')}")
+    if deadline is not None:
+        check_deadline(deadline, f"0 of {plural(total, 'ply')}")
     read = reader.main_line(record, serialized)
     if not steps:
         return _fast(record, identity, read, deadline)
@@ -132,7 +140,7 @@ def walk(
         seat = state.to_move
         events = state.play(read.moves[index])
         token = reader.text(move)
-        judgement.plies, judgement.last_token = index + 1, token
+        judgement.plies, judgement.last_move = index + 1, move
         yield Step(index + 1, seat, token, state.copy(), events)
     return judgement
 
@@ -168,22 +176,22 @@ def _fast(
 ) -> Judgement:
     """The engine's checked fast replay of the first ``plies`` plies (None: all of them)."""
     total = len(record.moves) if plies is None else plies
-    check_deadline(deadline, f"0 of {plural(total, 'ply')}")
-    readable = read.moves[:total] if total < len(read.moves) else read.moves
-    outcome = identity.engine.replay(
-        identity.variant, paced(readable, deadline), read.seats[: len(readable)]
-    )
-    check_deadline(deadline, f"{outcome.plies:,} of {plural(total, 'ply')}")
-    judgement = Judgement(identity=identity, state=outcome.state, plies=outcome.plies)
-    reader = reader_for(identity)
-    if outcome.plies:
-        judgement.last_token = reader.text(record.moves[outcome.plies - 1])
+    if deadline is not None:
+        check_deadline(deadline, f"0 of {plural(total, 'ply')}")
+    moves, seats = read.moves, read.seats
+    if total < len(moves):
+        moves, seats = moves[:total], seats[:total]
+    outcome = identity.engine.replay(identity.variant, paced(moves, deadline), seats)
+    if deadline is not None:
+        check_deadline(deadline, f"{outcome.plies:,} of {plural(total, 'ply')}")
     index = outcome.plies
+    judgement = Judgement(identity, outcome.state, index)
+    if index:
+        judgement.last_move = record.moves[index - 1]
     if outcome.illegal is not None:
         move = record.moves[index]
-        finding = illegal_finding(
-            index + 1, move, reader.text(move), outcome.state, outcome.illegal
-        )
+        text = reader_for(identity).text(move)
+        finding = illegal_finding(index + 1, move, text, outcome.state, outcome.illegal)
         judgement.findings.append(finding)
     elif index < total and read.problem is not None:
         problem = read.problem

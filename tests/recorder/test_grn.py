@@ -217,6 +217,26 @@ def test_ply_numbers_are_optional_and_checked_when_present() -> None:
     assert (found.where, found.reason) == ("line 3, column 13", "expected ply number 3, found 4")
 
 
+def test_a_run_of_plain_plies_is_read_whole_and_its_first_unreadable_ply_placed() -> None:
+    plies = [f"{n}. {'g7' if n % 2 else 'h7!?'} {{[%seat {2 - n % 2}]}}" for n in range(1, 61)]
+    record = one('[Game "Oust"]\n\n' + " ".join(plies) + " *")
+    assert [move.seat for move in record.moves] == [2 - n % 2 for n in range(1, 61)]
+    assert [move.glyph for move in record.moves[:2]] == [pb.GLYPH_UNSPECIFIED, pb.GLYPH_INTERESTING]
+    broken = " ".join(plies[:40]) + " 42. g7 " + " ".join(plies[41:])
+    found = error('[Game "Oust"]\n\n' + broken)
+    column = len(" ".join(plies[:40])) + 2
+    assert (found.where, found.reason) == (
+        f"line 3, column {column}",
+        "expected ply number 41, found 42",
+    )
+    bad_move = " ".join(plies[:30]) + " 31. zz9 " + " ".join(plies[31:])
+    found = error('[Game "Oust"]\n\n' + bad_move)
+    assert found.where == f"line 3, column {len(' '.join(plies[:30])) + 6}"
+    assert found.reason.startswith("move 'zz9': expected an Oust cell")
+    after_comment = " ".join(plies[:10]) + " {a word} " + " ".join(plies[10:])
+    assert len(one('[Game "Oust"]\n\n' + after_comment).moves) == 60
+
+
 def test_a_ply_number_must_be_followed_by_a_move() -> None:
     assert "expected a move after ply number 2" in error('[Game "Oust"]\n\n1. g7 2. {x}').reason
     assert "expected a move after ply number 2" in error('[Game "Oust"]\n\n1. g7 2.').reason

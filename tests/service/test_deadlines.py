@@ -126,6 +126,19 @@ def test_a_long_grn_decode_stops_at_the_deadline() -> None:
     assert re.fullmatch(expected, answer.problem)
 
 
+def test_runs_of_plain_plies_between_comments_still_look_at_the_deadline() -> None:
+    # Each run of plain plies is read at once and the tokens restart after it: the clock is
+    # looked at on every restart, so plies and comments in turn cannot slip past a deadline.
+    plies = " ".join(f"{n}. {'g7' if n % 2 else 'h7'} {{x}}" for n in range(1, 200))
+    data = f'[Game "Oust"]\n\n{plies} *\n'.encode()
+    request = spb.ValidateRequest(data=data, encoding=spb.RECORD_ENCODING_GRN)
+    answer = work.run_unary("Validate", request.SerializeToString(), time.monotonic() - 1)
+    assert answer.status == work.DEADLINE_EXCEEDED
+    assert re.fullmatch(
+        r"deadline exceeded after [\d,]+ tokens of a GRN record read", answer.problem
+    )
+
+
 # -- through the server -------------------------------------------------------------------------
 
 

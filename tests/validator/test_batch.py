@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
+
+import pytest
 
 from gamerec.recorder.codecs import write_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
-from gamerec.validator.batch import CHUNK_RECORDS, judge_sources
+from gamerec.validator.batch import CHUNK_RECORDS, OnlyInvalid, judge_sources
+from gamerec.validator.games.aronda import ArondaState
 from gamerec.validator.generation import generate
 
 
@@ -73,3 +77,29 @@ def test_a_record_that_does_not_parse_is_unreadable_but_the_stream_goes_on(
     outcomes = list(judge_sources([str(path)], describe, workers=1))
     assert [o.status for o in outcomes] == ["valid", "unreadable", "valid"]
     assert "record 2" in outcomes[1].text
+
+
+def test_only_invalid_renders_skip_the_digest_of_valid_records_and_keep_that_of_invalid(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    valid = next(generate("Aronda", {}, 1, seed=3))
+    invalid = pb.GameRecord()
+    invalid.CopyFrom(valid)
+    invalid.result.scores.values[:] = [9, 9]  # a wrong claim: RESULT_MISMATCH
+    path = tmp_path / "two.pbs"
+    write_records([valid, invalid], path)
+    digests: list[str] = []
+    real = ArondaState.digest
+
+    def counted(state: ArondaState) -> str:
+        digests.append(real(state))
+        return digests[-1]
+
+    monkeypatch.setattr(ArondaState, "digest", counted)
+    quiet = list(judge_sources([str(path)], OnlyInvalid(describe), workers=1))
+    assert [outcome.status for outcome in quiet] == ["valid", "invalid"]
+    assert quiet[0].text == ""
+    assert len(digests) == 1 and quiet[1].text.endswith(f":False:{digests[0]}")
+    loud = list(judge_sources([str(path)], describe, workers=1))
+    assert len(digests) == 3 and loud[0].text.endswith(f":True:{digests[1]}")
+    assert pickle.loads(pickle.dumps(OnlyInvalid(describe))).render is describe

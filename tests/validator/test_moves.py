@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 
 from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.generation import generate
 from gamerec.validator.identity import identify
-from gamerec.validator.moves import main_line_keys, reader_for
+from gamerec.validator.moves import MAX_REMEMBERED_MOVES, MoveReader, main_line_keys, reader_for
 from tests.service.conftest import GAMES
 from tests.strategies import records
 
@@ -29,3 +30,29 @@ def test_reading_the_main_line_gives_what_reading_move_by_move_gives() -> None:
         reader = reader_for(identify(record))
         assert reader.main_line(record) == reader.engine_moves(record.moves)
         assert len(reader.main_line(record).moves) == len(record.moves)
+
+
+def test_a_flood_of_distinct_moves_stays_within_the_bound_and_common_moves_stay_remembered() -> (
+    None
+):
+    record = next(generate("Aronda", {}, 1, seed=1))
+    reader = MoveReader(identify(record))
+    common = main_line_keys(record)
+    assert reader.engine_moves_of_keys(common).problem is None
+    first = record.moves[0]
+    sizes = []
+    for start in range(0, 2_000_000, 100_000):  # two million distinct moves (distinct seats)
+        flood = []
+        for seat in range(start + 10, start + 100_010):
+            move = pb.Move()
+            move.CopyFrom(first)
+            move.seat = seat
+            flood.append(move.SerializeToString())
+        read = reader.engine_moves_of_keys(flood)
+        assert read.problem is None and read.seats[-1] == start + 100_009
+        sizes.append(len(reader._move_by_key))
+        assert len(reader._seat_by_key) == sizes[-1]
+    assert max(sizes) <= MAX_REMEMBERED_MOVES
+    assert sizes[-1] >= MAX_REMEMBERED_MOVES // 2  # forgotten by halves, never all at once
+    # The cache is big enough that one game's archive is not translated twice.
+    assert MAX_REMEMBERED_MOVES >= 24_935 + 1

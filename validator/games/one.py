@@ -27,10 +27,11 @@ State
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, pairwise, repeat
+from itertools import chain, compress, pairwise, repeat
+from operator import itemgetter
 from typing import Final, NamedTuple
 
 from gamerec.recorder.errors import NotationError
@@ -209,6 +210,7 @@ class Board:
             successor side, ring predecessor side, spoke outward, spoke inward.
         jumped_between: per point p, ``{landing: jumped}`` (p and t determine q, §2.1).
         opposite: per point, its opposite point on an even ring, else ``NO_POINT``.
+        on_points: a callable that gives a cell table's entries at ``points``, in order.
     """
 
     __slots__ = (
@@ -217,6 +219,7 @@ class Board:
         "jumps",
         "lines",
         "neighbours",
+        "on_points",
         "opposite",
         "points",
         "rings",
@@ -240,6 +243,7 @@ class Board:
         self.neighbours, self.jumps = self._links_and_jumps()
         self.jumped_between = tuple({t: q for q, t in pairs} for pairs in self.jumps)
         self.opposite = self._opposites()
+        self.on_points: Callable[[Sequence[int]], tuple[int, ...]] = itemgetter(*self.points)
 
     def _links_and_jumps(
         self,
@@ -779,22 +783,22 @@ class OneState:
         return self._largest
 
     def _find_largest_groups(self) -> tuple[int, ...]:
-        """Flood-fill every group of the board once."""
-        cells = self._cells
-        neighbours = self._board.neighbours
+        """Flood-fill every group of the board once (on a copy of the cells, emptied as read)."""
+        board = self._board
+        cells = self._cells.copy()
+        neighbours = board.neighbours
         largest = [0] * (self.seats + 1)
-        seen = bytearray(self._board.span)
-        for p in self._board.points:
+        for p in compress(board.points, board.on_points(cells)):  # the stones only
             seat = cells[p]
-            if seat <= 0 or seen[p]:
+            if seat <= 0:  # emptied: a stone of a group already counted
                 continue
-            seen[p] = 1
+            cells[p] = EMPTY
             group, size = [p], 0
             while group:
                 size += 1
                 for q in neighbours[group.pop()]:
-                    if not seen[q] and cells[q] == seat:
-                        seen[q] = 1
+                    if cells[q] == seat:
+                        cells[q] = EMPTY
                         group.append(q)
             largest[seat] = max(largest[seat], size)
         return tuple(largest[1:])
@@ -861,7 +865,7 @@ class OneState:
             self._board.text(),
             variant.mirror,
             variant.tiebreak,
-            "".join(str(cells[p]) for p in self._board.points),
+            "".join(map(str, self._board.on_points(cells))),
             ",".join(map(str, self.supplies)),
             ",".join(map(str, self.captured)),
             ",".join(map(str, self._resigned)),
