@@ -1,0 +1,225 @@
+"""The Swiss for two seats: the FIDE (Dutch) system, C.04.3, as far as this module goes.
+
+What it applies (docs/events.md, "Swiss for two seats"):
+
+- **Absolute criteria**: C1 no two players meet twice; C2 a player has at most one
+  pairing-allocated bye; C3 two players with the same absolute colour preference do not meet.
+- **Order and brackets**: players by score, then pairing number; a bracket is the players
+  moved down from above (first) and a scoregroup. Its first ``k`` players are S1, the others
+  S2, for ``k`` from half the bracket down to 0 (most pairs first); S2 is tried in
+  transposition order (lexicographic, as C.04.3 D.1 lists them) and S1[i] meets S2[i]; the
+  players left over float down to the next bracket. Within a ``k``, a pairing that gives
+  every player its colour preference is taken before one that does not. A bracket's pairing
+  is kept only when the players below can still all be paired (else the next is tried).
+- **Bye**: with an odd number of players, the lowest-ranked player who has had no bye and
+  without whom the others can be paired.
+- **Colours** (C.04.3 E): both preferences granted when they differ; else the stronger
+  (absolute, strong, mild) is granted (between two absolute ones, the larger colour
+  difference); else the colours alternate from the latest round in which the two had
+  different colours; else the higher-ranked player's preference; with no preference at all,
+  the higher-ranked player has the initial colour (white) when his pairing number is odd.
+
+Not applied (a later step): the exchanges between S1 and S2 (D.2) and the quality criteria
+C5-C21 beyond the number of pairs and colour preferences (floats in consecutive rounds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import islice, permutations
+
+#: Transpositions tried per bracket and size, beyond which the next size is tried.
+TRANSPOSITIONS = 5000
+#: Steps the completion check may take before it assumes the rest can be paired.
+COMPLETION_STEPS = 20000
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player to pair.
+
+    Attributes:
+        number: the pairing number.
+        score: the score before the round.
+        opponents: the pairing numbers met.
+        colours: one letter per round so far: ``w``, ``b``, or ``-`` (did not play).
+        had_bye: whether the player had a pairing-allocated bye.
+    """
+
+    number: int
+    score: Fraction
+    opponents: frozenset[int]
+    colours: str
+    had_bye: bool = False
+
+
+@dataclass(frozen=True)
+class Preference:
+    """A colour preference: ``colour`` (``w`` or ``b``), ``strength`` 3 absolute .. 1 mild."""
+
+    colour: str
+    strength: int
+    difference: int
+
+
+class NoPairingError(Exception):
+    """No pairing meets the absolute criteria."""
+
+
+def preference(colours: str) -> Preference | None:
+    """A player's colour preference from the colours played (C.04.3 A.6)."""
+    played = colours.replace("-", "")
+    if not played:
+        return None
+    difference = played.count("w") - played.count("b")
+    if difference < -1 or played[-2:] == "bb":
+        return Preference("w", 3, difference)
+    if difference > 1 or played[-2:] == "ww":
+        return Preference("b", 3, difference)
+    if difference:
+        return Preference("w" if difference < 0 else "b", 2, difference)
+    return Preference("w" if played[-1] == "b" else "b", 1, difference)
+
+
+def compatible(a: Entrant, b: Entrant) -> bool:
+    """C1 and C3: not met before, not the same absolute colour preference."""
+    if b.number in a.opponents:
+        return False
+    pa, pb = preference(a.colours), preference(b.colours)
+    return not (pa and pb and pa.strength == pb.strength == 3 and pa.colour == pb.colour)
+
+
+def _agreeable(a: Entrant, b: Entrant) -> bool:
+    pa, pb = preference(a.colours), preference(b.colours)
+    return not (pa and pb and pa.colour == pb.colour)
+
+
+def colours(higher: Entrant, lower: Entrant) -> tuple[int, int]:
+    """``(white, black)`` for a pair, ``higher`` being the higher-ranked (module docstring)."""
+    ph, pl = preference(higher.colours), preference(lower.colours)
+    white_for_higher: bool
+    if ph is None and pl is None:
+        white_for_higher = higher.number % 2 == 1
+    elif ph is None or pl is None:
+        white_for_higher = (ph.colour == "w") if ph else (pl is not None and pl.colour == "b")
+    elif ph.colour != pl.colour:
+        white_for_higher = ph.colour == "w"
+    elif ph.strength != pl.strength or (
+        ph.strength == 3 and abs(ph.difference) != abs(pl.difference)
+    ):
+        stronger_is_higher = (ph.strength, abs(ph.difference)) > (pl.strength, abs(pl.difference))
+        white_for_higher = (ph.colour == "w") == stronger_is_higher
+    else:
+        white_for_higher = _alternated(higher.colours, lower.colours, ph.colour)
+    return (higher.number, lower.number) if white_for_higher else (lower.number, higher.number)
+
+
+def _alternated(higher: str, lower: str, wanted: str) -> bool:
+    """E.4: alternate from the latest round in which the two had different colours."""
+    for mine, theirs in zip(reversed(higher), reversed(lower), strict=False):
+        if mine in "wb" and theirs in "wb" and mine != theirs:
+            return mine == "b"
+    return wanted == "w"
+
+
+def _options(
+    bracket: Sequence[Entrant],
+) -> Iterator[tuple[list[tuple[Entrant, Entrant]], list[Entrant]]]:
+    """The bracket's pairings in the order tried: most pairs, agreeable colours, transpositions."""
+    for k in range(len(bracket) // 2, -1, -1):
+        s1, s2 = bracket[:k], bracket[k:]
+        for agreeable in (True, False):
+            seen: set[tuple[int, ...]] = set()
+            for order in islice(permutations(s2), TRANSPOSITIONS):
+                pairs = list(zip(s1, order[:k], strict=True))
+                if not all(compatible(a, b) for a, b in pairs):
+                    continue
+                if agreeable and not all(_agreeable(a, b) for a, b in pairs):
+                    continue
+                key = tuple(b.number for b in order[:k])
+                if key in seen:
+                    continue
+                seen.add(key)
+                yield pairs, sorted(order[k:], key=_rank)
+            if k == 0:
+                break
+
+
+def _rank(entrant: Entrant) -> tuple[Fraction, int]:
+    return (-entrant.score, entrant.number)
+
+
+def completable(players: Sequence[Entrant]) -> bool:
+    """Whether ``players`` can all be paired under C1 and C3 (a bounded search)."""
+    steps = [0]
+
+    def search(left: list[Entrant]) -> bool:
+        if not left:
+            return True
+        steps[0] += 1
+        if steps[0] > COMPLETION_STEPS:
+            return True
+        first, rest = left[0], left[1:]
+        return any(
+            compatible(first, other) and search(rest[:i] + rest[i + 1 :])
+            for i, other in enumerate(rest)
+        )
+
+    return len(players) % 2 == 0 and search(list(players))
+
+
+def _pair(
+    groups: list[list[Entrant]], carried: list[Entrant]
+) -> list[tuple[Entrant, Entrant]] | None:
+    if not groups:
+        return [] if not carried else None
+    bracket = carried + groups[0]
+    below = [p for g in groups[1:] for p in g]
+    for pairs, left in _options(bracket):
+        if len(groups) == 1 and left:
+            continue
+        if left and not completable(left + below):
+            continue
+        rest = _pair(groups[1:], left)
+        if rest is not None:
+            return pairs + rest
+    return None
+
+
+def pair_round(entrants: Sequence[Entrant]) -> tuple[list[tuple[int, int]], int | None]:
+    """The boards ``(white, black)``, best-ranked first, and the bye (None when even).
+
+    Raises:
+        NoPairingError: no pairing meets C1-C3.
+    """
+    ranked = sorted(entrants, key=_rank)
+    bye: Entrant | None = None
+    if len(ranked) % 2:
+        for candidate in reversed(ranked):
+            rest = [p for p in ranked if p is not candidate]
+            if not candidate.had_bye and completable(rest):
+                bye = candidate
+                break
+        if bye is None:
+            raise NoPairingError("no player can have the bye without a second bye or a repeat")
+        ranked = [p for p in ranked if p is not bye]
+    groups: list[list[Entrant]] = []
+    for entrant in ranked:
+        if groups and groups[-1][0].score == entrant.score:
+            groups[-1].append(entrant)
+        else:
+            groups.append([entrant])
+    pairs = _pair(groups, [])
+    if pairs is None:
+        raise NoPairingError("no pairing avoids a repeat and two equal absolute colour preferences")
+    boards = [colours(*sorted(pair, key=_rank)) for pair in pairs]
+    position = {p.number: i for i, p in enumerate(ranked)}
+    boards.sort(key=lambda b: min(position[b[0]], position[b[1]]))
+    boards.sort(key=lambda b: -max(_score(ranked, b[0]), _score(ranked, b[1])))
+    return boards, None if bye is None else bye.number
+
+
+def _score(ranked: Sequence[Entrant], number: int) -> Fraction:
+    return next(p.score for p in ranked if p.number == number)
