@@ -28,10 +28,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import islice, permutations
+from functools import lru_cache
+from itertools import combinations, islice
 
-#: Transpositions tried per bracket and size, beyond which the next size is tried.
-TRANSPOSITIONS = 5000
+#: Transpositions tried per choice of S1, beyond which the next choice is tried.
+TRANSPOSITIONS = 2000
+#: Choices of S1 (the first players, then exchanges) tried per bracket and number of pairs.
+EXCHANGES = 200
 #: Steps the completion check may take before it assumes the rest can be paired.
 COMPLETION_STEPS = 20000
 
@@ -68,6 +71,7 @@ class NoPairingError(Exception):
     """No pairing meets the absolute criteria."""
 
 
+@lru_cache(maxsize=4096)
 def preference(colours: str) -> Preference | None:
     """A player's colour preference from the colours played (C.04.3 A.6)."""
     played = colours.replace("-", "")
@@ -124,27 +128,101 @@ def _alternated(higher: str, lower: str, wanted: str) -> bool:
     return wanted == "w"
 
 
+def _s1_choices(size: int, k: int) -> Iterator[tuple[int, ...]]:
+    """The positions of S1 in a bracket of ``size`` for ``k`` pairs, in the order tried.
+
+    The first ``k``, then exchanges (D.2): fewest players exchanged first, then the smallest
+    difference between the positions moved up and those moved down, then lexicographic order.
+    """
+    yielded = 0
+    for moved in range(min(k, size - k) + 1):
+        options = []
+        for out in combinations(range(k), moved):
+            for into in combinations(range(k, size), moved):
+                kept = sorted(set(range(k)) - set(out) | set(into))
+                options.append((sum(into) - sum(out), tuple(kept)))
+        for _, chosen in sorted(options):
+            yield chosen
+            yielded += 1
+            if yielded >= EXCHANGES:
+                return
+
+
+def _assignments(
+    s1: Sequence[Entrant], s2: Sequence[Entrant], agreeable: bool
+) -> Iterator[list[Entrant]]:
+    """S2's players for S1's, in transposition order (lexicographic).
+
+    Every transposition that pairs two players who cannot meet (or disagree on colours, when
+    ``agreeable``) is skipped, and so is every branch after which S1 cannot be completed.
+    """
+    chosen: list[Entrant] = []
+    used = [False] * len(s2)
+    fits = [[compatible(a, b) and (not agreeable or _agreeable(a, b)) for b in s2] for a in s1]
+
+    def extend(index: int) -> Iterator[list[Entrant]]:
+        if index == len(s1):
+            yield list(chosen)
+            return
+        if not _matchable(fits, index, used):
+            return
+        for j in range(len(s2)):
+            if used[j] or not fits[index][j]:
+                continue
+            other = s2[j]
+            used[j] = True
+            chosen.append(other)
+            yield from extend(index + 1)
+            chosen.pop()
+            used[j] = False
+
+    return extend(0)
+
+
+def _matchable(fits: list[list[bool]], start: int, used: list[bool]) -> bool:
+    """Whether S1's players from ``start`` can each have a free S2 player they fit.
+
+    Augmenting paths (Kuhn's algorithm) over the fits.
+    """
+    owner: dict[int, int] = {}
+
+    def augment(row: int, seen: set[int]) -> bool:
+        for column, fit in enumerate(fits[row]):
+            if fit and not used[column] and column not in seen:
+                seen.add(column)
+                if column not in owner or augment(owner[column], seen):
+                    owner[column] = row
+                    return True
+        return False
+
+    return all(augment(row, set()) for row in range(start, len(fits)))
+
+
 def _options(
     bracket: Sequence[Entrant],
 ) -> Iterator[tuple[list[tuple[Entrant, Entrant]], list[Entrant]]]:
-    """The bracket's pairings in the order tried: most pairs, agreeable colours, transpositions."""
+    """The bracket's pairings in the order tried.
+
+    Most pairs first; then agreeable colours before others; then exchanges; then transpositions.
+    """
     for k in range(len(bracket) // 2, -1, -1):
-        s1, s2 = bracket[:k], bracket[k:]
         for agreeable in (True, False):
-            seen: set[tuple[int, ...]] = set()
-            for order in islice(permutations(s2), TRANSPOSITIONS):
-                pairs = list(zip(s1, order[:k], strict=True))
-                if not all(compatible(a, b) for a, b in pairs):
-                    continue
-                if agreeable and not all(_agreeable(a, b) for a, b in pairs):
-                    continue
-                key = tuple(b.number for b in order[:k])
-                if key in seen:
-                    continue
-                seen.add(key)
-                yield pairs, sorted(order[k:], key=_rank)
+            seen: set[frozenset[tuple[int, int]]] = set()
+            for chosen in _s1_choices(len(bracket), k):
+                s1 = [bracket[i] for i in chosen]
+                s2 = [p for i, p in enumerate(bracket) if i not in chosen]
+                for partners in islice(_assignments(s1, s2, agreeable), TRANSPOSITIONS):
+                    pairs = list(zip(s1, partners, strict=True))
+                    key = frozenset(
+                        (min(a.number, b.number), max(a.number, b.number)) for a, b in pairs
+                    )
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    left = [p for p in s2 if all(p is not q for q in partners)]
+                    yield pairs, sorted(left, key=_rank)
             if k == 0:
-                break
+                return
 
 
 def _rank(entrant: Entrant) -> tuple[Fraction, int]:
@@ -168,6 +246,22 @@ def completable(players: Sequence[Entrant]) -> bool:
         )
 
     return len(players) % 2 == 0 and search(list(players))
+
+
+def _any_pairing(players: Sequence[Entrant]) -> list[tuple[Entrant, Entrant]] | None:
+    """Any pairing under C1 and C3: the last resort when the brackets' bounded search found none.
+
+    The first player with the first it can meet, backtracking.
+    """
+    if not players:
+        return []
+    first, rest = players[0], list(players[1:])
+    for i, other in enumerate(rest):
+        if compatible(first, other):
+            tail = _any_pairing(rest[:i] + rest[i + 1 :])
+            if tail is not None:
+                return [(first, other), *tail]
+    return None
 
 
 def _pair(
@@ -211,7 +305,7 @@ def pair_round(entrants: Sequence[Entrant]) -> tuple[list[tuple[int, int]], int 
             groups[-1].append(entrant)
         else:
             groups.append([entrant])
-    pairs = _pair(groups, [])
+    pairs = _pair(groups, []) or _any_pairing(ranked)
     if pairs is None:
         raise NoPairingError("no pairing avoids a repeat and two equal absolute colour preferences")
     boards = [colours(*sorted(pair, key=_rank)) for pair in pairs]
