@@ -85,9 +85,9 @@ def test_s2_is_tried_in_transposition_order_d1() -> None:
 
 
 def test_a_downfloater_meets_the_next_bracket() -> None:
-    """Scores 2, 1, 1, 1: the lone leader floats down; colours decide whom it meets (C12).
+    """Scores 2, 1, 1, 1: the lone leader floats down and meets the first resident, 1.
 
-    2 (had black) and 3 (had black) both want white; 2 meets 4, and 3 meets 1."""
+    The moved-down player is paired first (S1 = the MDPs), then the remainder 3 - 4."""
     players = [
         Entrant(1, Fraction(1), frozenset(), "w"),
         Entrant(2, Fraction(2), frozenset(), "b"),
@@ -95,7 +95,7 @@ def test_a_downfloater_meets_the_next_bracket() -> None:
         Entrant(4, Fraction(1), frozenset(), "w"),
     ]
     boards, _ = pair_round(players)
-    assert boards == [(2, 4), (3, 1)]
+    assert boards == [(2, 1), (3, 4)]
 
 
 def _simulate(count: int, rounds: int, seed: int) -> list[tuple[list[tuple[int, int]], int | None]]:

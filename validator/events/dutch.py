@@ -8,11 +8,11 @@ What it applies (docs/events.md, "Swiss for two seats"):
   moved down from above (first) and a scoregroup. Its first ``k`` players are S1, the others
   S2, for ``k`` from half the bracket down to 0 (most pairs first); S2 is tried in
   transposition order (lexicographic, as C.04.3 D.1 lists them) and S1[i] meets S2[i]; the
-  players left over float down to the next bracket. Within a ``k``, a pairing that gives
-  every player its colour preference is taken before one that does not. A bracket's pairing
+  players left over float down to the next bracket. Within a ``k``, the pairings with the
+  fewest pairs of players who want the same colour come first (C12). A bracket's pairing
   is kept only when the players below can still all be paired (else the next is tried).
-- **Bye**: with an odd number of players, the lowest-ranked player who has had no bye and
-  without whom the others can be paired.
+- **Bye**: with an odd number of players, the player the last bracket leaves over; it must
+  not have had a bye (C2).
 - **Colours** (C.04.3 E): both preferences granted when they differ; else the stronger
   (absolute, strong, mild) is granted (between two absolute ones, the larger colour
   difference); else the colours alternate from the latest round in which the two had
@@ -149,34 +149,39 @@ def _s1_choices(size: int, k: int) -> Iterator[tuple[int, ...]]:
 
 
 def _assignments(
-    s1: Sequence[Entrant], s2: Sequence[Entrant], agreeable: bool
-) -> Iterator[list[Entrant]]:
-    """S2's players for S1's, in transposition order (lexicographic).
+    s1: Sequence[Entrant], s2: Sequence[Entrant], conflicts: int
+) -> Iterator[tuple[list[Entrant], int]]:
+    """S2's players for S1's in transposition order (lexicographic), with their conflicts.
 
-    Every transposition that pairs two players who cannot meet (or disagree on colours, when
-    ``agreeable``) is skipped, and so is every branch after which S1 cannot be completed.
+    Only assignments with at most ``conflicts`` pairs of players who want the same colour.
+
+    Every transposition that pairs two players who cannot meet is skipped, and so is every
+    branch after which S1 cannot be completed or that has more conflicts.
     """
     chosen: list[Entrant] = []
     used = [False] * len(s2)
-    fits = [[compatible(a, b) and (not agreeable or _agreeable(a, b)) for b in s2] for a in s1]
+    fits = [[compatible(a, b) for b in s2] for a in s1]
+    agree = [[_agreeable(a, b) for b in s2] for a in s1]
 
-    def extend(index: int) -> Iterator[list[Entrant]]:
+    def extend(index: int, count: int) -> Iterator[tuple[list[Entrant], int]]:
         if index == len(s1):
-            yield list(chosen)
+            yield list(chosen), count
             return
         if not _matchable(fits, index, used):
             return
         for j in range(len(s2)):
             if used[j] or not fits[index][j]:
                 continue
-            other = s2[j]
+            added = 0 if agree[index][j] else 1
+            if count + added > conflicts:
+                continue
             used[j] = True
-            chosen.append(other)
-            yield from extend(index + 1)
+            chosen.append(s2[j])
+            yield from extend(index + 1, count + added)
             chosen.pop()
             used[j] = False
 
-    return extend(0)
+    return extend(0, 0)
 
 
 def _matchable(fits: list[list[bool]], start: int, used: list[bool]) -> bool:
@@ -198,31 +203,53 @@ def _matchable(fits: list[list[bool]], start: int, used: list[bool]) -> bool:
     return all(augment(row, set()) for row in range(start, len(fits)))
 
 
-def _options(
-    bracket: Sequence[Entrant],
+def _homogeneous(
+    bracket: Sequence[Entrant], k: int, conflicts: int
 ) -> Iterator[tuple[list[tuple[Entrant, Entrant]], list[Entrant]]]:
-    """The bracket's pairings in the order tried.
+    """``k`` pairs of a bracket (or remainder) with exactly ``conflicts`` colour conflicts.
 
-    Most pairs first; then agreeable colours before others; then exchanges; then transpositions.
+    Exchanges, then transpositions.
     """
-    for k in range(len(bracket) // 2, -1, -1):
-        for agreeable in (True, False):
-            seen: set[frozenset[tuple[int, int]]] = set()
-            for chosen in _s1_choices(len(bracket), k):
-                s1 = [bracket[i] for i in chosen]
-                s2 = [p for i, p in enumerate(bracket) if i not in chosen]
-                for partners in islice(_assignments(s1, s2, agreeable), TRANSPOSITIONS):
-                    pairs = list(zip(s1, partners, strict=True))
-                    key = frozenset(
-                        (min(a.number, b.number), max(a.number, b.number)) for a, b in pairs
-                    )
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    left = [p for p in s2 if all(p is not q for q in partners)]
-                    yield pairs, sorted(left, key=_rank)
-            if k == 0:
-                return
+    seen: set[frozenset[tuple[int, int]]] = set()
+    for chosen in _s1_choices(len(bracket), k):
+        s1 = [bracket[i] for i in chosen]
+        s2 = [p for i, p in enumerate(bracket) if i not in chosen]
+        for partners, count in islice(_assignments(s1, s2, conflicts), TRANSPOSITIONS):
+            if count != conflicts:
+                continue
+            pairs = list(zip(s1, partners, strict=True))
+            key = frozenset((min(a.number, b.number), max(a.number, b.number)) for a, b in pairs)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield pairs, [p for p in s2 if all(p is not q for q in partners)]
+
+
+def _options(
+    moved: Sequence[Entrant], residents: Sequence[Entrant]
+) -> Iterator[tuple[list[tuple[Entrant, Entrant]], list[Entrant]]]:
+    """A bracket's pairings in the order tried, with the players left to float down.
+
+    Most pairs first; then the fewest pairs of players who want the same colour (C12); then
+    the most moved-down players paired (the higher-ranked first), each with a resident in
+    transposition order; then the remainder's pairs (exchanges, then transpositions).
+    """
+    size = len(moved) + len(residents)
+    for total in range(size // 2, -1, -1):
+        for conflicts in range(total + 1):
+            for paired in range(min(len(moved), len(residents), total), -1, -1):
+                rest = total - paired
+                for chosen in combinations(moved, paired):
+                    unpaired = [p for p in moved if p not in chosen]
+                    for partners, upper in islice(
+                        _assignments(chosen, residents, conflicts), TRANSPOSITIONS
+                    ):
+                        remainder = [p for p in residents if all(p is not q for q in partners)]
+                        if 2 * rest > len(remainder):
+                            continue
+                        first = list(zip(chosen, partners, strict=True))
+                        for pairs, left in _homogeneous(remainder, rest, conflicts - upper):
+                            yield first + pairs, sorted(unpaired + left, key=_rank)
 
 
 def _rank(entrant: Entrant) -> tuple[Fraction, int]:
@@ -230,7 +257,10 @@ def _rank(entrant: Entrant) -> tuple[Fraction, int]:
 
 
 def completable(players: Sequence[Entrant]) -> bool:
-    """Whether ``players`` can all be paired under C1 and C3 (a bounded search)."""
+    """Whether ``players`` can all be paired under C1-C3 (a bounded search).
+
+    With an odd number, one player who had no bye is left over for the bye.
+    """
     steps = [0]
 
     def search(left: list[Entrant]) -> bool:
@@ -245,7 +275,12 @@ def completable(players: Sequence[Entrant]) -> bool:
             for i, other in enumerate(rest)
         )
 
-    return len(players) % 2 == 0 and search(list(players))
+    if len(players) % 2 == 0:
+        return search(list(players))
+    return any(
+        not bye.had_bye and search([p for p in players if p is not bye])
+        for bye in reversed(players)
+    )
 
 
 def _any_pairing(players: Sequence[Entrant]) -> list[tuple[Entrant, Entrant]] | None:
@@ -264,21 +299,34 @@ def _any_pairing(players: Sequence[Entrant]) -> list[tuple[Entrant, Entrant]] | 
     return None
 
 
-def _pair(
-    groups: list[list[Entrant]], carried: list[Entrant]
-) -> list[tuple[Entrant, Entrant]] | None:
-    if not groups:
-        return [] if not carried else None
-    bracket = carried + groups[0]
+Pairing = tuple[list[tuple[Entrant, Entrant]], Entrant | None]
+
+
+def _pair(groups: list[list[Entrant]], carried: list[Entrant]) -> Pairing | None:
+    """The brackets paired from the top; the last one leaves at most the bye over (C2)."""
     below = [p for g in groups[1:] for p in g]
-    for pairs, left in _options(bracket):
-        if len(groups) == 1 and left:
-            continue
+    for pairs, left in _options(carried, groups[0]):
+        if len(groups) == 1:
+            if len(left) > 1 or (left and left[0].had_bye):
+                continue
+            return pairs, left[0] if left else None
         if left and not completable(left + below):
             continue
         rest = _pair(groups[1:], left)
         if rest is not None:
-            return pairs + rest
+            return pairs + rest[0], rest[1]
+    return None
+
+
+def _last_resort(ranked: list[Entrant]) -> Pairing | None:
+    if len(ranked) % 2 == 0:
+        pairs = _any_pairing(ranked)
+        return None if pairs is None else (pairs, None)
+    for bye in reversed(ranked):
+        if not bye.had_bye:
+            pairs = _any_pairing([p for p in ranked if p is not bye])
+            if pairs is not None:
+                return pairs, bye
     return None
 
 
@@ -289,25 +337,18 @@ def pair_round(entrants: Sequence[Entrant]) -> tuple[list[tuple[int, int]], int 
         NoPairingError: no pairing meets C1-C3.
     """
     ranked = sorted(entrants, key=_rank)
-    bye: Entrant | None = None
-    if len(ranked) % 2:
-        for candidate in reversed(ranked):
-            rest = [p for p in ranked if p is not candidate]
-            if not candidate.had_bye and completable(rest):
-                bye = candidate
-                break
-        if bye is None:
-            raise NoPairingError("no player can have the bye without a second bye or a repeat")
-        ranked = [p for p in ranked if p is not bye]
     groups: list[list[Entrant]] = []
     for entrant in ranked:
         if groups and groups[-1][0].score == entrant.score:
             groups[-1].append(entrant)
         else:
             groups.append([entrant])
-    pairs = _pair(groups, []) or _any_pairing(ranked)
-    if pairs is None:
-        raise NoPairingError("no pairing avoids a repeat and two equal absolute colour preferences")
+    found = (_pair(groups, []) if groups else ([], None)) or _last_resort(ranked)
+    if found is None:
+        raise NoPairingError(
+            "no pairing avoids a repeat, two equal absolute colour preferences and a second bye"
+        )
+    pairs, bye = found
     boards = [colours(*sorted(pair, key=_rank)) for pair in pairs]
     position = {p.number: i for i, p in enumerate(ranked)}
     boards.sort(key=lambda b: min(position[b[0]], position[b[1]]))
