@@ -198,6 +198,10 @@ def results(
         list[str], typer.Argument(metavar="PATH...", help="Record files (any encoding).")
     ],
     *,
+    round_: Annotated[
+        int | None,
+        typer.Option("--round", min=1, help="Only the records of this round; others are skipped."),
+    ] = None,
     from_: FromOption = None,
     workers: WorkersOption = 1,
     limit: LimitOption = None,
@@ -220,10 +224,16 @@ def results(
     if unread:
         Failures().report_all(unread)
         fail(f"{path}: {len(unread)} input(s) could not be read; no result recorded")
+    skipped = 0
+    if round_ is not None:
+        kept = [game for game in found if game.round.strip() == str(round_)]
+        skipped, found = len(found) - len(kept), kept
     with reported_errors(), store.editing(path) as event:
         intake = operations.add_results(event, found)
     for line in intake.counted + intake.copies:
         typer.echo(line)
+    if skipped:
+        typer.echo(f"{skipped} record(s) of other rounds skipped")
     for line in intake.conflicts:
         typer.echo("conflict: " + line)
     raise typer.Exit(EXIT_FINDINGS if intake.conflicts else EXIT_OK)

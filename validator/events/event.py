@@ -292,10 +292,16 @@ def add_results(event: Event, outcomes: Sequence[Outcome]) -> Intake:
         table = event.rounds[number - 1].tables[board - 1]
         where = f"round {number} table {board} ({' - '.join(table.seats)})"
         earlier = [table.result.sources[0]] if table.result else []
+        known = set(table.result.sources) if table.result else set()
+        again = [game for game in games if game.source in known]
+        games = [game for game in games if game.source not in known]
+        intake.copies.extend(f"{where}: {game.source} is already counted" for game in again)
+        if not games:
+            continue
         keys = {game.key for game in games} | ({table.result.key} if table.result else set())
         if len(keys) > 1:
             named = earlier + [game.source for game in games]
-            files = " ".join(sorted({source.rsplit("#", 1)[0] for source in named}))
+            files = " ".join(dict.fromkeys(source.rsplit("#", 1)[0] for source in named))
             intake.conflicts.append(
                 f"{where}: different games in {', '.join(named)} (gamerec diff {files}); "
                 "no result recorded for this pairing"
@@ -312,7 +318,7 @@ def add_results(event: Event, outcomes: Sequence[Outcome]) -> Intake:
                 f"{where}: {_ranks_text(first.ranks, table.seats)} ({first.source})"
             )
         else:
-            table.result.sources = sources
+            table.result.sources += [game.source for game in games]
     return intake
 
 
