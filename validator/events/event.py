@@ -289,37 +289,40 @@ def add_results(event: Event, outcomes: Sequence[Outcome]) -> Intake:
         found.setdefault((number, table.number), []).append(outcome)
     intake = Intake([], [], [])
     for (number, board), games in found.items():
-        table = event.rounds[number - 1].tables[board - 1]
-        where = f"round {number} table {board} ({' - '.join(table.seats)})"
-        earlier = [table.result.sources[0]] if table.result else []
-        known = set(table.result.sources) if table.result else set()
-        again = [game for game in games if game.source in known]
-        games = [game for game in games if game.source not in known]
-        intake.copies.extend(f"{where}: {game.source} is already counted" for game in again)
-        if not games:
-            continue
-        keys = {game.key for game in games} | ({table.result.key} if table.result else set())
-        if len(keys) > 1:
-            named = earlier + [game.source for game in games]
-            files = " ".join(dict.fromkeys(source.rsplit("#", 1)[0] for source in named))
-            intake.conflicts.append(
-                f"{where}: different games in {', '.join(named)} (gamerec diff {files}); "
-                "no result recorded for this pairing"
-            )
-            continue
-        sources = earlier + [game.source for game in games]
-        for copy in sources[1:]:
-            intake.copies.append(f"{where}: the same game in {sources[0]} and {copy}: counted once")
-        if table.result is None:
-            first = games[0]
-            assert first.ranks is not None
-            table.result = Result(first.ranks, first.key, sources)
-            intake.counted.append(
-                f"{where}: {_ranks_text(first.ranks, table.seats)} ({first.source})"
-            )
-        else:
-            table.result.sources += [game.source for game in games]
+        _take(event.rounds[number - 1].tables[board - 1], number, games, intake)
     return intake
+
+
+def _take(table: Table, number: int, given: list[Outcome], intake: Intake) -> None:
+    """Record one table's result from the games given for it (see :func:`add_results`)."""
+    where = f"round {number} table {table.number} ({' - '.join(table.seats)})"
+    earlier = [table.result.sources[0]] if table.result else []
+    known = set(table.result.sources) if table.result else set()
+    intake.copies.extend(
+        f"{where}: {game.source} is already counted" for game in given if game.source in known
+    )
+    games = [game for game in given if game.source not in known]
+    if not games:
+        return
+    keys = {game.key for game in games} | ({table.result.key} if table.result else set())
+    if len(keys) > 1:
+        named = earlier + [game.source for game in games]
+        files = " ".join(dict.fromkeys(source.rsplit("#", 1)[0] for source in named))
+        intake.conflicts.append(
+            f"{where}: different games in {', '.join(named)} (gamerec diff {files}); "
+            "no result recorded for this pairing"
+        )
+        return
+    sources = earlier + [game.source for game in games]
+    for copy in sources[1:]:
+        intake.copies.append(f"{where}: the same game in {sources[0]} and {copy}: counted once")
+    if table.result is None:
+        first = games[0]
+        assert first.ranks is not None
+        table.result = Result(first.ranks, first.key, sources)
+        intake.counted.append(f"{where}: {_ranks_text(first.ranks, table.seats)} ({first.source})")
+    else:
+        table.result.sources += [game.source for game in games]
 
 
 def _ranks_text(ranks: tuple[int, ...], seats: tuple[str, ...]) -> str:
