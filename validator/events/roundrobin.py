@@ -64,9 +64,9 @@ def table_round(
     equals). A player's *turn* is the seat after the ones it took so far: seat
     ``(number - 1 + games) mod seats`` (from 0). Each table starts with the first player not
     yet seated, then takes one at a time the unseated player that adds the least
-    ``(1 if its turn is taken at the table else 0, meeting cost, number)`` (meeting cost as
-    in :func:`gamerec.validator.events.tables.group`); swaps then lower the meeting cost of
-    the tables when they keep the turns apart; the seats are given by
+    ``(meeting cost, 1 if its turn is taken at the table else 0, number order)`` (meeting
+    cost as in :func:`gamerec.validator.events.tables.group`); swaps of any two players of
+    two tables then lower the meeting cost as there; the seats are given by
     :func:`gamerec.validator.events.tables.seat`.
     """
     spare = len(numbers) % seats

@@ -7,19 +7,20 @@ Tables are filled one after the other: a table starts with the first player not 
 then takes, one at a time, the unseated player that adds the least cost to it (the first in
 the order among equals; with ``by_rank`` the order is the ranking, so equal costs keep score
 groups together). Then swaps improve it: for table ``i`` before table ``j``, each player
-``a`` of ``i`` and ``b`` of ``j`` in seat order, ``a`` and ``b`` change tables when that
-lowers the sum of the two tables' costs (the first such swap is made and the scan starts
-again), until no swap lowers it.
+``a`` of ``i`` and ``b`` of ``j`` in the order they were taken (in a Swiss, not the tables'
+first players), ``a`` and ``b`` change tables when that lowers the sum of the two tables' costs (the
+first such swap is made and the scan starts again), until no swap lowers it.
 
-**Seats** (:func:`seat`). Among every order of a table's players in its seats, the one with
-the smallest total of how often each player already sat in the seat it gets; among equals
-the first in lexicographic order of the players' places in the group (itertools order).
+**Seats** (:func:`seat`). Each way of giving the table's players (in the order they were
+taken) seats costs the sum over players of ``4 ** c``, ``c`` being how often the player
+already sat in the seat it gets; the cheapest is taken, and among equals the first in
+lexicographic order of the seats given to the players, taken in order.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations, permutations
 
 #: How often each pair (lower number first) met.
@@ -47,9 +48,8 @@ def group(
 ) -> list[list[int]]:
     """The players of ``order`` (a multiple of ``seats``) grouped into tables (module docstring).
 
-    ``by_rank`` is documentation of the order's meaning; the method is the same.
+    ``by_rank`` (a Swiss): the tables' first players stay where they are.
     """
-    del by_rank
     if len(order) % seats:
         raise ValueError(f"{len(order)} players do not fill tables of {seats}")
     unseated = list(order)
@@ -60,7 +60,7 @@ def group(
             best = min(range(len(unseated)), key=lambda i: (added(unseated[i], table, meetings), i))
             table.append(unseated.pop(best))
         tables.append(table)
-    improve(tables, meetings)
+    improve(tables, meetings, keep_first=by_rank)
     return tables
 
 
@@ -68,11 +68,11 @@ def improve(
     tables: list[list[int]],
     meetings: Meetings,
     *,
-    keep: Callable[[list[int]], bool] | None = None,
+    keep_first: bool = False,
 ) -> None:
     """Make the first swap that lowers the cost, again and again, until none does.
 
-    ``keep``: a swap is made only when both tables it makes keep this (when given).
+    ``keep_first``: the tables' first players do not move.
     """
     improved = True
     while improved:
@@ -81,10 +81,10 @@ def improve(
             before = _cost(tables[i], meetings) + _cost(tables[j], meetings)
             places = [(x, y) for x in range(len(tables[i])) for y in range(len(tables[j]))]
             for x, y in places:
+                if keep_first and 0 in (x, y):
+                    continue
                 left, right = list(tables[i]), list(tables[j])
                 left[x], right[y] = right[y], left[x]
-                if keep is not None and not (keep(left) and keep(right)):
-                    continue
                 if _cost(left, meetings) + _cost(right, meetings) < before:
                     tables[i], tables[j] = left, right
                     improved = True
