@@ -74,8 +74,8 @@ def test_the_same_game_twice_counts_once_with_a_line_naming_both_files(club: Pat
     taken = run("event", "results", str(club), CLUB, SECOND, "--round", "1")
     assert taken.exit_code == 0, taken.output
     assert taken.stdout.splitlines() == [
-        f"round 1 table 1 (Ana - Ben): Ana 1, Ben 2 ({CLUB}#1)",
-        f"round 1 table 2 (Chi - Dev): Chi 1, Dev 1 ({CLUB}#2)",
+        f"round 1 table 1 (Ana - Ben): Ana 1st, Ben 2nd ({CLUB}#1)",
+        f"round 1 table 2 (Chi - Dev): Chi 1st=, Dev 1st= ({CLUB}#2)",
         f"round 1 table 1 (Ana - Ben): the same game in {CLUB}#1 and {SECOND}#1: counted once",
         f"round 1 table 2 (Chi - Dev): the same game in {CLUB}#2 and {SECOND}#2: counted once",
         "6 record(s) of other rounds skipped",

@@ -288,7 +288,7 @@ def add_results(event: Event, outcomes: Sequence[Outcome]) -> Intake:
         table, number = _pairing_of(event, outcome)
         found.setdefault((number, table.number), []).append(outcome)
     intake = Intake([], [], [])
-    for (number, board), games in found.items():
+    for (number, board), games in sorted(found.items()):
         _take(event.rounds[number - 1].tables[board - 1], number, games, intake)
     return intake
 
@@ -326,7 +326,13 @@ def _take(table: Table, number: int, given: list[Outcome], intake: Intake) -> No
 
 
 def _ranks_text(ranks: tuple[int, ...], seats: tuple[str, ...]) -> str:
-    return ", ".join(f"{name} {rank}" for name, rank in zip(seats, ranks, strict=True))
+    """``Ana 1st, Ben 2nd`` (a place shared: ``Chi 1st=, Dev 1st=``)."""
+    words = []
+    for name, rank in zip(seats, ranks, strict=True):
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(rank, "th")
+        shared = "=" if ranks.count(rank) > 1 else ""
+        words.append(f"{name} {rank}{suffix}{shared}")
+    return ", ".join(words)
 
 
 def _pairing_of(event: Event, outcome: Outcome) -> tuple[Table, int]:

@@ -123,7 +123,8 @@ def swiss_round(
     """
     spare = len(ranking) % seats
     position = {p: i for i, p in enumerate(ranking)}
-    bye = sorted(ranking, key=lambda p: (byes[p], -position[p]))[:spare]
-    playing = [p for p in ranking if p not in bye]
+    chosen = set(sorted(ranking, key=lambda p: (byes[p], -position[p]))[:spare])
+    bye = [p for p in ranking if p in chosen]
+    playing = [p for p in ranking if p not in chosen]
     tables = group(playing, seats, meetings, by_rank=True)
     return [seat(table, seat_counts) for table in tables], bye

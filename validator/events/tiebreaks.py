@@ -6,7 +6,8 @@ above, 1/2 when level, 0 below (with two seats: the game's result).
 
 - **buchholz**: per round, the mean final points of the player's table opponents; a round
   the player did not play (bye, absence, before a late entry, after a withdrawal) counts the
-  player's own final points (FIDE's dummy opponent). **buchholz-cut1** drops the lowest of
+  player's own final points (FIDE's dummy opponent); a game whose result is still missing
+  does not count. **buchholz-cut1** drops the lowest of
   these round values, **buchholz-median** the highest and the lowest.
 - **sonneborn-berger**: per game, the sum over opponents of pairing score times the
   opponent's final points, divided by the number of opponents.
@@ -150,7 +151,7 @@ def _buchholz_values(line: Line, points: dict[str, Fraction]) -> list[Fraction]:
             values.append(
                 sum((points[o] for o in game.opponents), Fraction(0)) / len(game.opponents)
             )
-        else:
+        elif not game.opponents:
             values.append(line.points)
     return values
 
