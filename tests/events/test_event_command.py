@@ -237,3 +237,27 @@ def test_results_given_again_are_already_counted(club: Path) -> None:
         f"round 1 table 2 (Chi - Dev): {CLUB}#2 is already counted",
         f"round 1 table 2 (Chi - Dev): the same game in {CLUB}#2 and {SECOND}#2: counted once",
     ]
+
+
+def test_a_damaged_event_file_is_refused_without_a_traceback(club: Path) -> None:
+    with sqlite3.connect(club) as db:
+        db.execute("UPDATE meta SET value = '{\"name\": 1}' WHERE key = 'settings'")
+    for args in (("standings",), ("pair",)):
+        refused = run("event", *args, str(club))
+        assert refused.exit_code == 2, refused.output
+        assert refused.stderr.startswith(f"gamerec: error: {club}: a damaged event file (")
+
+
+def test_a_record_of_players_paired_nowhere_is_refused(club: Path, tmp_path: Path) -> None:
+    run("event", "pair", str(club))
+    stranger = tmp_path / "stranger.grn"
+    text = Path(CLUB).read_text().split("[Game ")[1]
+    stranger.write_text("[Game " + text.replace('"Ana"', '"Eve"').replace('"Ben"', '"Fox"'))
+    before = digest(club)
+    refused = run("event", "results", str(club), str(stranger))
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        f"gamerec: error: event 'Club night', round 1: {stranger}#1: no pairing of Eve - Fox "
+        "in this round\n"
+    )
+    assert digest(club) == before

@@ -126,3 +126,11 @@ def test_table_tiebreaks_read_each_game_as_pairings() -> None:
     wins = {n: line.tiebreaks["wins"] for n, line in lines.items()}
     assert wins == {"P": 1, "Q": 0, "R": 0, "S": 0, "T": 0, "U": 0}
     assert lines["S"].tiebreaks["direct"] == lines["T"].tiebreaks["direct"] == F(1, 2)
+
+
+def test_a_game_without_its_result_yet_is_left_out_of_buchholz(two_seats: Event) -> None:
+    two_seats.rounds.append(Round(3, [Table(1, ("A", "D"))], {}))
+    lines = {line.name: line for line in standings(two_seats, ["buchholz"])}
+    # A: B 1 + C 3/2 (the pending game against D adds nothing); B, C: absent, own points
+    assert lines["A"].tiebreaks["buchholz"] == F(5, 2)
+    assert lines["B"].tiebreaks["buchholz"] == 3

@@ -157,10 +157,15 @@ def load(path: str) -> Event:
     """The event of the file at ``path``, read only."""
     with closing(_connect(path)) as db:
         _check(db, path)
-        try:
-            return _load(db)
-        except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, IndexError) as error:
-            raise EventFileError(f"{path}: a damaged event file ({error})") from None
+        return _loaded(db, path)
+
+
+def _loaded(db: sqlite3.Connection, path: str) -> Event:
+    """:func:`_load`, with what a damaged file raises said as an :class:`EventFileError`."""
+    try:
+        return _load(db)
+    except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, IndexError) as error:
+        raise EventFileError(f"{path}: a damaged event file ({error})") from None
 
 
 @contextmanager
@@ -176,7 +181,7 @@ def editing(path: str) -> Iterator[Event]:
             raise EventFileError(f"{path}: not an event file ({error})") from None
         try:
             _check(db, path)
-            event = _load(db)
+            event = _loaded(db, path)
             yield event
             _save(db, event)
         except BaseException:
