@@ -25,7 +25,7 @@ C5-C21 beyond the number of pairs and colour preferences (floats in consecutive 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -148,6 +148,11 @@ def _s1_choices(size: int, k: int) -> Iterator[tuple[int, ...]]:
                 return
 
 
+def _wanted(entrant: Entrant) -> str:
+    found = preference(entrant.colours)
+    return found.colour if found else ""
+
+
 def _assignments(
     s1: Sequence[Entrant], s2: Sequence[Entrant], conflicts: int
 ) -> Iterator[tuple[list[Entrant], int]]:
@@ -156,51 +161,85 @@ def _assignments(
     Only assignments with at most ``conflicts`` pairs of players who want the same colour.
 
     Every transposition that pairs two players who cannot meet is skipped, and so is every
-    branch after which S1 cannot be completed or that has more conflicts.
+    branch that must exceed ``conflicts`` (counted by colours wanted) or, once a branch has
+    failed, after which S1 cannot be completed (a bipartite matching).
     """
     chosen: list[Entrant] = []
     used = [False] * len(s2)
-    fits = [[compatible(a, b) for b in s2] for a in s1]
-    agree = [[_agreeable(a, b) for b in s2] for a in s1]
+    rows: list[tuple[list[bool], list[bool]] | None] = [None] * len(s1)
+
+    def row(i: int) -> tuple[list[bool], list[bool]]:
+        made = rows[i]
+        if made is None:
+            made = rows[i] = (
+                [compatible(s1[i], b) for b in s2],
+                [_agreeable(s1[i], b) for b in s2],
+            )
+        return made
+
+    want1 = [_wanted(a) for a in s1]
+    want2 = [_wanted(b) for b in s2]
+    # S1 players from index i on wanting white and black; S2's free players by colour wanted
+    tail = {c: [want1[i:].count(c) for i in range(len(s1) + 1)] for c in "wb"}
+    free = {c: want2.count(c) for c in ("w", "b", "")}
+    failed = [False]
+
+    def bound(index: int) -> int:
+        white = max(0, tail["w"][index] - free["b"] - free[""])
+        black = max(0, tail["b"][index] - free["w"] - free[""])
+        return white + black
 
     def extend(index: int, count: int) -> Iterator[tuple[list[Entrant], int]]:
         if index == len(s1):
             yield list(chosen), count
             return
-        if not _matchable(fits, index, used):
+        if count + bound(index) > conflicts:
             return
+        if (index == 0 or failed[0]) and not _matchable(row, len(s1), index, used):
+            failed[0] = True
+            return
+        fits, agree = row(index)
+        found = False
         for j in range(len(s2)):
-            if used[j] or not fits[index][j]:
+            if used[j] or not fits[j]:
                 continue
-            added = 0 if agree[index][j] else 1
+            added = 0 if agree[j] else 1
             if count + added > conflicts:
                 continue
             used[j] = True
+            free[want2[j]] -= 1
             chosen.append(s2[j])
-            yield from extend(index + 1, count + added)
+            for made in extend(index + 1, count + added):
+                found = True
+                yield made
             chosen.pop()
+            free[want2[j]] += 1
             used[j] = False
+        if not found:
+            failed[0] = True
 
     return extend(0, 0)
 
 
-def _matchable(fits: list[list[bool]], start: int, used: list[bool]) -> bool:
+def _matchable(
+    row: Callable[[int], tuple[list[bool], list[bool]]], size: int, start: int, used: list[bool]
+) -> bool:
     """Whether S1's players from ``start`` can each have a free S2 player they fit.
 
     Augmenting paths (Kuhn's algorithm) over the fits.
     """
     owner: dict[int, int] = {}
 
-    def augment(row: int, seen: set[int]) -> bool:
-        for column, fit in enumerate(fits[row]):
+    def augment(s1_index: int, seen: set[int]) -> bool:
+        for column, fit in enumerate(row(s1_index)[0]):
             if fit and not used[column] and column not in seen:
                 seen.add(column)
                 if column not in owner or augment(owner[column], seen):
-                    owner[column] = row
+                    owner[column] = s1_index
                     return True
         return False
 
-    return all(augment(row, set()) for row in range(start, len(fits)))
+    return all(augment(index, set()) for index in range(start, size))
 
 
 def _homogeneous(
