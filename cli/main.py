@@ -126,6 +126,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "standings",
         "The crosstable of an event: points, tie-breaks and results against each opponent.",
     ),
+    "event": CommandSpec(
+        "event",
+        "app",
+        "Run an event on an event file: new, players, pair, results, standings, export.",
+    ),
     "engine": CommandSpec(
         "engine",
         "engine",

@@ -1,0 +1,282 @@
+"""``gamerec event new|players|pair|results|standings|export``: run an event on an event file."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gamerec.cli.arguments import FromOption, LimitOption, limits_of
+from gamerec.cli.collected import Failures, WorkersOption
+from gamerec.cli.edge import EXIT_FINDINGS, EXIT_OK, fail, reported_errors, write_text
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+app = typer.Typer(
+    name="event",
+    help="Run an event on an event file: new, players, pair, results, standings, export.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="markdown",
+    pretty_exceptions_show_locals=False,
+)
+
+EventArgument = Annotated[
+    str, typer.Argument(metavar="EVENT", help="The event file (SQLite; see docs/events.md).")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+class Format(StrEnum):
+    """The pairing system."""
+
+    SWISS = "swiss"
+    ROUNDROBIN = "roundrobin"
+
+
+def _fractions(option: str, text: str) -> list[Fraction]:
+    from fractions import Fraction
+
+    try:
+        return [Fraction(part.strip()) for part in text.split(",")]
+    except (ValueError, ZeroDivisionError):
+        fail(f"{option}: {text!r} is not numbers separated by commas, e.g. 3,1,0,0")
+
+
+def _tiebreaks(text: str) -> tuple[str, ...]:
+    from gamerec.validator.events.model import TIEBREAKS
+
+    names = tuple(part.strip() for part in text.split(",") if part.strip())
+    for name in names:
+        if name not in TIEBREAKS:
+            fail(f"--tiebreaks: unknown tie-break {name!r} (known: {', '.join(TIEBREAKS)})")
+    return names
+
+
+@app.command()
+def new(
+    path: EventArgument,
+    *,
+    name: Annotated[str, typer.Option("--name", help="The event's name (records' Event tag).")],
+    game: Annotated[str, typer.Option("--game", help="The game, in any spelling.")],
+    seats: Annotated[int, typer.Option("--seats", min=2, max=6, help="Seats at a table.")] = 2,
+    form: Annotated[Format, typer.Option("--format", help="swiss or roundrobin.")] = Format.SWISS,
+    rounds: Annotated[
+        int, typer.Option("--rounds", min=0, help="Rounds (0: as many as a round robin needs).")
+    ] = 0,
+    points: Annotated[
+        str | None,
+        typer.Option(
+            "--points", metavar="P1,P2,...", help="Points by place, first first (default: n-r)."
+        ),
+    ] = None,
+    bye_points: Annotated[
+        str | None,
+        typer.Option("--bye-points", metavar="P", help="Points of a bye (default: first place's)."),
+    ] = None,
+    tiebreaks: Annotated[
+        str | None,
+        typer.Option(
+            "--tiebreaks", metavar="T1,T2,...", help="Tie-breaks in the order they apply."
+        ),
+    ] = None,
+    time_control: Annotated[
+        str, typer.Option("--time-control", help="The time control, as written (informative).")
+    ] = "",
+) -> None:
+    """Make a new event file (refused when the file exists)."""
+    from fractions import Fraction
+
+    from gamerec.recorder.syntax import syntax_named
+    from gamerec.validator.events import store
+    from gamerec.validator.events.model import DEFAULT_TIEBREAKS, Settings
+
+    syntax = syntax_named(game)
+    if syntax is None:
+        fail(f"--game: unknown game {game!r}")
+    table = (
+        _fractions("--points", points)
+        if points
+        else [Fraction(seats - r) for r in range(1, seats + 1)]
+    )
+    if len(table) != seats:
+        fail(f"--points: {len(table)} values for {seats} seats; give one per place")
+    if form is Format.SWISS and rounds == 0:
+        fail("--rounds: a Swiss needs its number of rounds")
+    bye = _fractions("--bye-points", bye_points)[0] if bye_points else table[0]
+    settings = Settings(
+        name=name.strip() or fail("--name: the event's name is empty"),
+        game=syntax.name,
+        seats=seats,
+        format=form.value,
+        rounds=rounds,
+        points=tuple(table),
+        bye_points=bye,
+        tiebreaks=_tiebreaks(tiebreaks) if tiebreaks else DEFAULT_TIEBREAKS,
+        time_control=time_control,
+    )
+    with reported_errors():
+        store.create(path, settings)
+    typer.echo(f"{path}: event {settings.name!r}, {settings.game}, {seats} seats, {form.value}")
+
+
+@app.command()
+def players(
+    path: EventArgument,
+    *,
+    add: Annotated[
+        list[str] | None,
+        typer.Option("--add", metavar="NAME[=RATING]", help="Enter a player (repeatable)."),
+    ] = None,
+    withdraw: Annotated[
+        list[str] | None,
+        typer.Option("--withdraw", metavar="NAME", help="Withdraw a player (repeatable)."),
+    ] = None,
+) -> None:
+    """Enter players (late entries after round 1 is paired), withdraw them, list them."""
+    from gamerec.validator.events import event as operations
+    from gamerec.validator.events import store
+    from gamerec.validator.events.report import players_text
+
+    entries = [_entry(text) for text in add or []]
+    with reported_errors():
+        if entries or withdraw:
+            with store.editing(path) as event:
+                operations.add_players(event, entries)
+                for name in withdraw or []:
+                    operations.withdraw(event, name)
+        else:
+            event = store.load(path)
+    typer.echo(players_text(event))
+
+
+def _entry(text: str) -> tuple[str, int | None]:
+    name, _, rating = text.partition("=")
+    if not rating:
+        return name, None
+    if not rating.strip().isdigit():
+        fail(f"--add: {text!r}: the rating after = is not a whole number")
+    return name, int(rating)
+
+
+@app.command()
+def pair(
+    path: EventArgument,
+    *,
+    swap: Annotated[
+        str | None,
+        typer.Option(
+            "--swap",
+            metavar="NAME,NAME",
+            help="Exchange two players' places in the latest round, by hand (recorded so).",
+        ),
+    ] = None,
+) -> None:
+    """Pair the next round (or change the latest by hand with --swap) and print it."""
+    from gamerec.validator.events import event as operations
+    from gamerec.validator.events import store
+    from gamerec.validator.events.report import round_text
+
+    with reported_errors(), store.editing(path) as event:
+        if swap is None:
+            made = operations.pair_next(event)
+        else:
+            names = [name.strip() for name in swap.split(",")]
+            if len(names) != 2:
+                fail(f"--swap: {swap!r} is not two names separated by a comma")
+            made = operations.swap(event, len(event.rounds), names[0], names[1])
+    typer.echo(round_text(event, made))
+
+
+@app.command()
+def results(
+    path: EventArgument,
+    records: Annotated[
+        list[str], typer.Argument(metavar="PATH...", help="Record files (any encoding).")
+    ],
+    *,
+    round_: Annotated[
+        int | None,
+        typer.Option("--round", min=1, help="Only the records of this round; others are skipped."),
+    ] = None,
+    from_: FromOption = None,
+    workers: WorkersOption = 1,
+    limit: LimitOption = None,
+) -> None:
+    """Read games from record files and count each as its pairing's result.
+
+    A game is matched to its pairing by its Round tag and its seats. The same game given
+    twice counts once; two different games for one pairing are a conflict (exit 1), the
+    pairing keeps no result. A record with no pairing, or whose seats differ from its
+    pairing's, is refused (exit 2) and the event file is unchanged.
+    """
+    from gamerec.recorder.inputs import InputFailure
+    from gamerec.validator.events import event as operations
+    from gamerec.validator.events import store
+    from gamerec.validator.events.intake import outcomes
+
+    unread: list[InputFailure] = []
+    with reported_errors():
+        found = outcomes(records, unread, encoding=from_, limits=limits_of(limit), workers=workers)
+    if unread:
+        Failures().report_all(unread)
+        fail(f"{path}: {len(unread)} input(s) could not be read; no result recorded")
+    skipped = 0
+    if round_ is not None:
+        kept = [game for game in found if game.round.strip() == str(round_)]
+        skipped, found = len(found) - len(kept), kept
+    with reported_errors(), store.editing(path) as event:
+        intake = operations.add_results(event, found)
+    for line in intake.counted + intake.copies:
+        typer.echo(line)
+    if skipped:
+        typer.echo(f"{skipped} record(s) of other rounds skipped")
+    for line in intake.conflicts:
+        typer.echo("conflict: " + line)
+    raise typer.Exit(EXIT_FINDINGS if intake.conflicts else EXIT_OK)
+
+
+@app.command()
+def standings(
+    path: EventArgument,
+    *,
+    tiebreaks: Annotated[
+        str | None,
+        typer.Option(
+            "--tiebreaks", metavar="T1,T2,...", help="Tie-breaks in order (default: the event's)."
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The standings with tie-breaks and the crosstable (a cell per round)."""
+    from gamerec.validator.events import store
+    from gamerec.validator.events.report import standings_json, standings_text
+    from gamerec.validator.events.tiebreaks import standings as make
+
+    order = _tiebreaks(tiebreaks) if tiebreaks else None
+    with reported_errors():
+        event = store.load(path)
+        lines = make(event, order)
+    if as_json:
+        typer.echo(json.dumps(standings_json(event, lines), ensure_ascii=False, indent=1))
+    else:
+        typer.echo(standings_text(event, lines))
+
+
+@app.command()
+def export(
+    path: EventArgument,
+    *,
+    output: Annotated[
+        str, typer.Option("-o", "--output", metavar="OUT", help="Where to write, - for stdout.")
+    ] = "-",
+) -> None:
+    """Export a two-seat event in FIDE's TRF (Tournament Report File)."""
+    from gamerec.validator.events import store, trf
+
+    with reported_errors():
+        text = trf.export(store.load(path))
+    write_text(output, text)

@@ -1,0 +1,15 @@
+"""Events: pairings round by round, results matched to pairings, standings and tie-breaks.
+
+What it holds: the event as data (``model``), round robins (``roundrobin``: FIDE's Berger
+tables for two seats, schedules of tables for 3-6 seats), the FIDE Dutch Swiss for two seats
+(``dutch``), the Swiss for tables of 3-6 seats (``tables``), the director's operations on an
+event (``event``: players, late entries, withdrawals, pairing, byes, a pairing changed by
+hand, results), tie-breaks and the crosstable (``tiebreaks``), FIDE's TRF export (``trf``),
+the event file (``store``: SQLite, the only module here that opens a file) and the reading of
+record files into results (``intake``, through ``gamerec.validator.collection``).
+
+What it may import: the standard library, ``gamerec.recorder`` and
+``gamerec.validator.collection`` (records, their reading and their judged results); nothing of
+``gamerec.cli``. Everything but ``store`` and ``intake`` is pure: no I/O, no protobuf.
+docs/events.md describes each method exactly enough to reproduce a round.
+"""
