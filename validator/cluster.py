@@ -61,7 +61,7 @@ from gamerec.recorder.inputs import (
 )
 from gamerec.recorder.limits import Limits, resolved
 from gamerec.v1 import verdict_pb2 as vpb
-from gamerec.validator.batch import Outcome, Render, judge_item
+from gamerec.validator.batch import OnlyInvalid, Outcome, Render, judge_item
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -234,9 +234,20 @@ def _file_shard(group: list[tuple[str, str, int, int]], job: Job) -> Shard:
     return Shard(_key(job, "files", group), files=tuple((path, name) for path, name, _, _ in group))
 
 
+def render_name(render: Render) -> str:
+    """The render's importable name, part of a shard's key: another render, another verdict.
+
+    ``OnlyInvalid`` (``validate --quiet``) is an object, not a function: it names itself and
+    the render it wraps, so a quiet run never takes a shard written by a full one or back.
+    """
+    if isinstance(render, OnlyInvalid):
+        return f"{OnlyInvalid.__module__}.{OnlyInvalid.__qualname__}({render_name(render.render)})"
+    return f"{render.__module__}.{render.__qualname__}"
+
+
 def _key(job: Job, kind: str, what: object) -> str:
     """A digest of what a shard reads and how it is judged."""
-    render = f"{job.render.__module__}.{job.render.__qualname__}"
+    render = render_name(job.render)
     how = (SHARD_FORMAT, kind, render, job.encoding and job.encoding.value, repr(job.limits))
     return blake2b(repr((how, what)).encode(), digest_size=16).hexdigest()
 

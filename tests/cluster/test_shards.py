@@ -20,7 +20,7 @@ from gamerec.cli.verdicts import render_verdict_text
 from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
 from gamerec.recorder.wire import encode_varint
 from gamerec.validator import cluster as on_cluster
-from gamerec.validator.batch import Outcome, judge_sources
+from gamerec.validator.batch import OnlyInvalid, Outcome, judge_sources
 from gamerec.validator.cluster import (
     ClusterError,
     Job,
@@ -81,6 +81,19 @@ def test_the_shards_judged_in_turn_are_the_local_run(folder: Path) -> None:
         for outcome in decode_shard(judge_shard(shard, JOB), shard.key) or []
     ]
     assert judged == local([str(folder)])
+
+
+def test_a_quiet_run_plans_its_own_shards_and_judges_as_the_local_run(folder: Path) -> None:
+    """``validate -q`` (OnlyInvalid) on a cluster: shards keyed apart from a full run's."""
+    quiet = JOB._replace(render=OnlyInvalid(render_verdict_text))
+    shards = plan_shards([str(folder)], quiet)
+    assert {s.key for s in shards}.isdisjoint(s.key for s in plan_shards([str(folder)], JOB))
+    judged = [
+        outcome
+        for shard in shards
+        for outcome in decode_shard(judge_shard(shard, quiet), shard.key) or []
+    ]
+    assert judged == list(judge_sources([str(folder)], OnlyInvalid(render_verdict_text), workers=1))
 
 
 def test_a_shard_task_returns_the_bytes_of_its_shard_file(folder: Path, tmp_path: Path) -> None:
