@@ -81,16 +81,16 @@ import signal
 
 import gamerec.validator.batch as batch
 
-_validate = vars(batch).setdefault("unpoisoned_validate", batch.validate)  # preloaded twice
+_judge = vars(batch).setdefault("unpoisoned_judge", batch.judge)  # preloaded twice
 
 
-def validate(record, **options):
+def judge(record, *args, **options):
     if record.metadata.event == "poison":
         os.kill(os.getpid(), signal.SIGKILL)
-    return _validate(record, **options)
+    return _judge(record, *args, **options)
 
 
-batch.validate = validate
+batch.judge = judge
 """
 
 
