@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import grpc
@@ -50,15 +50,7 @@ from gamerec.validator.service.server import ExtraService, ServeSettings
 #: the bench's own load with RESOURCE_EXHAUSTED. What is measured is the server's speed.
 BENCH_LIMIT = 1_000_000
 BENCH_ACCESS = AccessSettings(
-    limits=ClientLimits(
-        token_rate=BENCH_LIMIT,
-        token_burst=BENCH_LIMIT,
-        peer_rate=BENCH_LIMIT,
-        peer_burst=BENCH_LIMIT,
-        token_streams=BENCH_LIMIT,
-        peer_streams=BENCH_LIMIT,
-        admin_open_matches=BENCH_LIMIT,
-    )
+    limits=ClientLimits(**{limit.name: BENCH_LIMIT for limit in fields(ClientLimits)})
 )
 #: What the table says of those limits.
 LIMITS_NOTE = (

@@ -35,7 +35,6 @@ from gamerec.validator.judge import (
     format_scores,
     format_seats,
     judge,
-    ranks_with_last,
     termination_word,
     verdict_of,
 )
@@ -132,54 +131,50 @@ def _timeout(
     result: vpb.ComputedResult,
     judgement: Judgement,
 ) -> vpb.Ruling:
-    """The seat to move ran out of time: it loses."""
+    """The seat to move ran out of time: it loses.
+
+    ``result`` already ranks it so (``judge._rule_timeout``, as the live referee rules a flag):
+    the seats still playing by the scores of the position reached, the timed-out seat below
+    them, and those ranked first win. With two seats playing the ruling is final; with more,
+    the standing stays provisional.
+    """
     state = judgement.state
     assert state is not None and judgement.identity is not None
     citation = judgement.identity.entry.citation
     loser = state.to_move
-    resigned = state.position().resigned
-    others = [s for s in range(1, state.seats + 1) if s != loser and s not in resigned]
-    ruled = vpb.ComputedResult(scores=result.scores, termination=pb.TERMINATION_TIMEOUT)
-    ruled.ranks.extend(ranks_with_last(list(result.scores), others, loser, resigned))
+    ruled = vpb.ComputedResult()
+    ruled.CopyFrom(result)
+    winners = list(ruled.winners)
+    claimed = sorted(record.result.winners)
+    agrees = not claimed or claimed == winners
     lead = (
         f"Seat {loser} was to move when the record stops after ply {judgement.plies}, so its "
         f"time ran out; timeout is not a rule event ({citation.cite(citation.terminations)}) "
         f"and the seat whose time ran out loses."
     )
-    if len(others) == 1:
-        ruled.winners.append(others[0])
-        claimed = sorted(record.result.winners)
-        agrees = not claimed or claimed == [others[0]]
-        decision = vpb.DECISION_CONFIRMED if agrees else vpb.DECISION_CORRECTED
-        verb = "Confirmed" if agrees else "Corrected"
+    scores = f"{format_scores(result.scores)} ({citation.cite(citation.score)})"
+    playing = state.seats - len(state.position().resigned)
+    if playing == 2:
+        ruled.provisional = False
+        verb, decision = (
+            ("Confirmed", vpb.DECISION_CONFIRMED)
+            if agrees
+            else ("Corrected", vpb.DECISION_CORRECTED)
+        )
         explanation = (
-            f"{verb}. {lead} Seat {others[0]} wins. Scores of the position reached "
-            f"{format_scores(result.scores)} ({citation.cite(citation.score)})."
+            f"{verb}. {lead} Seat {winners[0]} wins. Scores of the position reached {scores}."
         )
         return vpb.Ruling(verdict=verdict, decision=decision, result=ruled, explanation=explanation)
-    # With three or more seats the seats still playing ranked first win, as the live referee
-    # rules a flag (docs/live.md) and the verdict's computed result says (judge._rule_timeout).
-    ruled.provisional = True
-    ranks = list(ruled.ranks)
-    ruled.winners.extend(seat for seat in others if ranks[seat - 1] == 1)
-    winners = list(ruled.winners)
-    claimed = sorted(record.result.winners)
-    agrees = not claimed or claimed == winners
-    explanation = (
-        f"{'Provisional' if agrees else 'Corrected'}. {lead} Seat {loser} ranks last; the seats "
-        f"still playing are ranked by the scores of the position reached, "
-        f"{format_scores(result.scores)} ({citation.cite(citation.score)}): "
-        f"{_seats_win(winners)}."
+    verb, decision = (
+        ("Provisional", vpb.DECISION_PROVISIONAL)
+        if agrees
+        else ("Corrected", vpb.DECISION_CORRECTED)
     )
-    decision = vpb.DECISION_PROVISIONAL if agrees else vpb.DECISION_CORRECTED
+    explanation = (
+        f"{verb}. {lead} Seat {loser} ranks last; the seats still playing are ranked by the "
+        f"scores of the position reached, {scores}: {winners_sentence(winners)}."
+    )
     return vpb.Ruling(verdict=verdict, decision=decision, result=ruled, explanation=explanation)
-
-
-def _seats_win(winners: list[int]) -> str:
-    """``seat 3 wins`` or ``seats 1 and 3 win``."""
-    if len(winners) == 1:
-        return f"seat {winners[0]} wins"
-    return f"seats {', '.join(map(str, winners[:-1]))} and {winners[-1]} win"
 
 
 def _agreement(
