@@ -98,6 +98,24 @@ def test_a_downfloater_meets_the_next_bracket() -> None:
     assert boards == [(2, 1), (3, 4)]
 
 
+def _play(
+    boards: list[tuple[int, int]],
+    rng: random.Random,
+    score: dict[int, Fraction],
+    met: dict[int, set[int]],
+    played: dict[int, str],
+) -> None:
+    """Give each board a random result and note who met whom with which colour."""
+    for white, black in boards:
+        result = rng.choice([Fraction(1), Fraction(1, 2), Fraction(0)])
+        score[white] += result
+        score[black] += 1 - result
+        met[white].add(black)
+        met[black].add(white)
+        played[white] += "w"
+        played[black] += "b"
+
+
 def _simulate(count: int, rounds: int, seed: int) -> list[tuple[list[tuple[int, int]], int | None]]:
     """Play ``rounds`` Swiss rounds with random results; check nothing, return each round."""
     rng = random.Random(seed)
@@ -110,14 +128,7 @@ def _simulate(count: int, rounds: int, seed: int) -> list[tuple[list[tuple[int, 
         entrants = [Entrant(n, score[n], frozenset(met[n]), played[n], n in byes) for n in score]
         boards, bye = pair_round(entrants)
         made.append((boards, bye))
-        for white, black in boards:
-            result = rng.choice([Fraction(1), Fraction(1, 2), Fraction(0)])
-            score[white] += result
-            score[black] += 1 - result
-            met[white].add(black)
-            met[black].add(white)
-            played[white] += "w"
-            played[black] += "b"
+        _play(boards, rng, score, met, played)
         if bye is not None:
             byes.add(bye)
             score[bye] += 1
@@ -181,15 +192,8 @@ def test_a_repeat_is_refused_only_when_none_can_be_avoided(seed: int) -> None:
         except NoPairingError:
             assert not _brute(entrants)
             return
-        for white, black in boards:
-            assert black not in met[white]
-            result = rng.choice([Fraction(1), Fraction(1, 2), Fraction(0)])
-            score[white] += result
-            score[black] += 1 - result
-            met[white].add(black)
-            met[black].add(white)
-            played[white] += "w"
-            played[black] += "b"
+        assert all(black not in met[white] for white, black in boards)
+        _play(boards, rng, score, met, played)
         if bye is not None:
             assert bye not in byes
             byes.add(bye)

@@ -6,18 +6,17 @@ from fractions import Fraction as F  # noqa: N817 - the tables of values read be
 
 import pytest
 
-from gamerec.validator.events.model import Event, EventError, Player, Result, Round, Settings, Table
-from gamerec.validator.events.tiebreaks import standings
-
-ALL = (
-    "buchholz",
-    "buchholz-cut1",
-    "buchholz-median",
-    "sonneborn-berger",
-    "direct",
-    "wins",
-    "progressive",
+from gamerec.validator.events.model import (
+    TIEBREAKS,
+    Event,
+    EventError,
+    Player,
+    Result,
+    Round,
+    Settings,
+    Table,
 )
+from gamerec.validator.events.tiebreaks import standings
 
 
 def _event(seats: int, points: tuple[F, ...], names: str) -> Event:
@@ -43,7 +42,7 @@ def two_seats() -> Event:
 
 
 def test_two_seat_tiebreaks_are_fides(two_seats: Event) -> None:
-    lines = {line.name: line for line in standings(two_seats, ALL)}
+    lines = {line.name: line for line in standings(two_seats, TIEBREAKS)}
     assert {n: line.points for n, line in lines.items()} == {
         "A": 1,
         "B": 1,
@@ -103,7 +102,7 @@ def test_an_unknown_tiebreak_is_refused(two_seats: Event) -> None:
 def test_table_tiebreaks_read_each_game_as_pairings() -> None:
     event = _event(3, (F(2), F(1), F(0)), "P Q R S T U")
     event.rounds = [Round(1, [_table(1, "P Q R", (1, 2, 3)), _table(2, "S T U", (1, 1, 3))])]
-    lines = {line.name: line for line in standings(event, ALL)}
+    lines = {line.name: line for line in standings(event, TIEBREAKS)}
     assert {n: line.points for n, line in lines.items()} == {
         "P": 2,
         "Q": 1,
