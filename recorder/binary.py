@@ -25,6 +25,7 @@ from gamerec.recorder.limits import (
     resolved,
 )
 from gamerec.recorder.raw import Frame
+from gamerec.recorder.well_known import check_times
 from gamerec.recorder.wire import (
     MAX_MESSAGE_DEPTH,
     NestingError,
@@ -60,6 +61,8 @@ def parse_record(
         RecordMalformedError: the bytes are not a GameRecord; names the first bad byte.
         LimitExceededError: the record exceeds a limit, or nests variations deeper than
             protobuf decodes (the field path is named).
+        RecordMalformedError: a Timestamp or Duration is outside its type's range
+            (``gamerec.recorder.well_known``).
     """
     record = pb.GameRecord()
     try:
@@ -78,6 +81,7 @@ def parse_record(
         at = f"byte {offset}" if offset is not None else ""
         raise RecordMalformedError(reason, source=source, where=at) from None
     check_record(record, limits, source=source, where=where, serialized=data)
+    check_times(record, data, source=source, where=where)
     return record
 
 

@@ -21,12 +21,12 @@ from gamerec.recorder.ed25519_checks import key_weakness
 from gamerec.recorder.errors import (
     DeadlineExceededError,
     EncodingError,
-    LimitExceededError,
     RecordMalformedError,
 )
 from gamerec.recorder.limits import DEFAULT_LIMITS, check_record
 from gamerec.recorder.notation import game_label
 from gamerec.recorder.seal import KEY_BYTES
+from gamerec.recorder.well_known import check_times
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -113,14 +113,16 @@ def record_of(
 
     Raises:
         BadFieldError: no record, an unknown encoding, bytes that are not one record, or a
-            record past a limit (named, with the value found and the field).
+            record past a limit (named, with the value found and the field), or a time out of
+            its type's range.
         DeadlineExceededError: ``deadline`` passed while the bytes were decoded.
     """
     source = request.WhichOneof("source")
     if source == "record":
         try:
             check_record(request.record, serialized=raw)
-        except LimitExceededError as error:
+            check_times(request.record, raw)
+        except RecordMalformedError as error:
             raise BadFieldError(prefix + "record", _problem(error)) from None
         return request.record
     if source is None:
