@@ -138,6 +138,48 @@ const publicKey = (raw) => createPublicKey({ key: Buffer.concat([SPKI_PREFIX, ra
 const signedBytes = (ply, head) => (ply === 0 ? step("gamerec-seal-1", "final", head) : step("gamerec-seal-1", "ply", ply, head));
 
 // §8: verify.
+// §7: weak keys and signatures. A key is refused when y is p or more, when x is 0 with its
+// sign bit set, when no x exists, or when 8 times the point is the identity (small order).
+const P = 2n ** 255n - 19n;
+const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+const mod = (a) => ((a % P) + P) % P;
+const power = (base, exp) => {
+  let result = 1n;
+  base = mod(base);
+  for (; exp > 0n; exp >>= 1n, base = mod(base * base)) if (exp & 1n) result = mod(result * base);
+  return result;
+};
+const D = mod(-121665n * power(121666n, P - 2n));
+const SQRT_M1 = power(2n, (P - 1n) / 4n);
+const little = (buffer) => buffer.reduceRight((n, byte) => (n << 8n) | BigInt(byte), 0n);
+
+function xOf(y, sign) {
+  const u = mod(y * y - 1n), v = mod(D * y * y + 1n);
+  let x = mod(u * power(v, 3n) * power(u * power(v, 7n), (P - 5n) / 8n));
+  if (mod(v * x * x - u) !== 0n) x = mod(x * SQRT_M1);
+  if (mod(v * x * x - u) !== 0n) return null;
+  if (x === 0n && sign) return null;
+  return (x & 1n) !== sign ? P - x : x;
+}
+
+function weakKey(key) {
+  const number = little(key);
+  const y = number & ((1n << 255n) - 1n), sign = number >> 255n;
+  if (y >= P) return true;
+  const x = xOf(y, sign);
+  if (x === null) return true;
+  let [X, Y, Z] = [x, y, 1n];
+  for (let i = 0; i < 3; i++) {
+    // Doubling in projective coordinates of the twisted Edwards curve -x^2 + y^2 = 1 + d x^2 y^2.
+    const B = mod((X + Y) * (X + Y)), C = mod(X * X), Dd = mod(Y * Y), E = mod(-C), F = mod(E + Dd);
+    const H = mod(Z * Z), J = mod(F - 2n * H);
+    [X, Y, Z] = [mod((B - C - Dd) * J), mod(F * (E - Dd)), mod(F * J)];
+  }
+  return X === 0n;
+}
+
+const canonicalSignature = (signature) => little(signature.subarray(32)) < L;
+
 function check(record) {
   const seal = record.seal;
   if (!seal) return { status: "NONE", findings: [{ code: "NOT_SEALED", ply: 0, seat: 0 }], signers: [] };
@@ -150,7 +192,7 @@ function check(record) {
   const plies = seal.plies ?? [];
   const places = [[0, seal.finalSignatures ?? []], ...plies.map((p, i) => [i + 1, p.signatures ?? []])];
   if ((seal.version ?? 0) !== 1 || (seal.seatKeys ?? []).length > seats.length) return malformed();
-  if ([...keys.values()].some((k) => k.length !== 32)) return malformed();
+  if ([...keys.values()].some((k) => k.length !== 32 || weakKey(k))) return malformed();
   if ([seal.identityHead, seal.finalHead, ...plies.map((p) => p.head)].some((h) => b64(h).length !== 32)) return malformed();
   for (const [, signatures] of places) {
     const seen = new Set();
@@ -196,7 +238,8 @@ function check(record) {
   const checkOne = (ply, head, s) => {
     const who = s.signer ?? 0;
     const c = cover.get(who);
-    if (verify(null, signedBytes(ply, head), publicKey(keys.get(who)), b64(s.signature))) {
+    const signature = b64(s.signature);
+    if (canonicalSignature(signature) && verify(null, signedBytes(ply, head), publicKey(keys.get(who)), signature)) {
       if (ply === 0) c.result = true;
       c.through = Math.max(c.through, ply);
     } else if (c.bad === -1) c.bad = ply;

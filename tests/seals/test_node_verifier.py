@@ -20,12 +20,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamerec.recorder.codecs import Encoding, write_records
+from gamerec.recorder.ed25519_checks import L
 from gamerec.recorder.seal import ply_message, seal_record
 from gamerec.recorder.signing import sign_record
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
 from gamerec.validator.verification import seal_proof
 from tests.sealing import GAME_FIXTURES, TIMEOUT_FIXTURE, key, public, signed
+from tests.seals.test_weak_keys import FORGERY, WEAK
 from tests.strategies import records
 
 VERIFIER = Path(__file__).with_name("node_verifier.mjs")
@@ -157,3 +159,26 @@ def test_node_agrees_on_any_sealed_record(records_: list[pb.GameRecord]) -> None
     for record, answer in zip(sealed, answers, strict=True):
         assert answer == python_answer(record)
         assert answer["status"] == "HOLDS"
+
+
+def test_node_refuses_every_weak_key_and_the_s_plus_l_twin_as_gamerec_does(
+    tmp_path: Path,
+) -> None:
+    """docs/seals.md §7 is enough to refuse what gamerec refuses (weak keys, S >= L)."""
+    cases: list[pb.GameRecord] = []
+    for weak in WEAK:
+        record = signed("aronda.grn")
+        record.seal.seat_keys[1] = weak
+        record.seal.plies[1].ClearField("signatures")
+        record.seal.plies[1].signatures.add(signer=2, signature=FORGERY)
+        cases.append(record)
+    twin = signed("aronda.grn")
+    signature = twin.seal.plies[0].signatures[0].signature
+    s = int.from_bytes(signature[32:], "little")
+    twin.seal.plies[0].signatures[0].signature = signature[:32] + (s + L).to_bytes(32, "little")
+    cases.append(twin)
+    answers = node_answers(cases, tmp_path)
+    expected = [python_answer(record) for record in cases]
+    assert answers == expected
+    assert all(answer["findings"][0]["code"] == "SEAL_MALFORMED" for answer in answers[:-1])
+    assert {"code": "SIGNATURE_INVALID", "ply": 1, "seat": 1} in answers[-1]["findings"]
