@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from itertools import islice
 from typing import Any, Final, NamedTuple
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from google.protobuf import descriptor_pool, message_factory
 from google.protobuf.message import Message
 
 from gamerec.recorder.errors import EncodingError, GamerecError
@@ -40,6 +40,16 @@ MAX_READERS: Final = 256
 _SERIALIZE: Final = pb.Move.SerializeToString
 
 
+#: The serialized FileDescriptorProto of :func:`_main_line_view`'s message: one field,
+#: ``repeated bytes moves = 5`` (the number of ``GameRecord.moves``). Kept as bytes because
+#: building it with ``descriptor_pb2`` costs a one-file ``validate`` about 40 ms of start-up
+#: (issue 39); tests/validator/test_moves.py builds it that way and compares.
+MAIN_LINE_VIEW_FILE: Final = (
+    b"\n%gamerec_internal/main_line_view.proto\x12\x10gamerec_internal"
+    b'"\x1d\n\x0cMainLineView\x12\r\n\x05moves\x18\x05 \x03(\x0cb\x06proto3'
+)
+
+
 def _main_line_view() -> type[Message]:
     """A message that reads a serialized GameRecord's main line as the bytes of each move.
 
@@ -48,18 +58,8 @@ def _main_line_view() -> type[Message]:
     with it gives every move's own serialized bytes at C speed (the other fields are kept
     as unknown fields and ignored).
     """
-    field = descriptor_pb2.FieldDescriptorProto
-    file = descriptor_pb2.FileDescriptorProto(
-        name="gamerec_internal/main_line_view.proto", package="gamerec_internal", syntax="proto3"
-    )
-    file.message_type.add(name="MainLineView").field.add(
-        name="moves",
-        number=pb.GameRecord.DESCRIPTOR.fields_by_name["moves"].number,
-        type=field.TYPE_BYTES,
-        label=field.LABEL_REPEATED,
-    )
     pool = descriptor_pool.DescriptorPool()
-    pool.Add(file)
+    pool.AddSerializedFile(MAIN_LINE_VIEW_FILE)
     return message_factory.GetMessageClass(
         pool.FindMessageTypeByName("gamerec_internal.MainLineView")
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from google.protobuf import descriptor_pb2
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -9,7 +10,13 @@ from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.generation import generate
 from gamerec.validator.identity import identify
-from gamerec.validator.moves import MAX_REMEMBERED_MOVES, MoveReader, main_line_keys, reader_for
+from gamerec.validator.moves import (
+    MAIN_LINE_VIEW_FILE,
+    MAX_REMEMBERED_MOVES,
+    MoveReader,
+    main_line_keys,
+    reader_for,
+)
 from tests.service.conftest import GAMES
 from tests.strategies import records
 
@@ -56,3 +63,18 @@ def test_a_flood_of_distinct_moves_stays_within_the_bound_and_common_moves_stay_
     assert sizes[-1] >= MAX_REMEMBERED_MOVES // 2  # forgotten by halves, never all at once
     # The cache is big enough that one game's archive is not translated twice.
     assert MAX_REMEMBERED_MOVES >= 24_935 + 1
+
+
+def test_the_main_line_views_file_is_the_descriptor_it_names() -> None:
+    """The bytes kept in moves.py are the FileDescriptorProto that descriptor_pb2 builds."""
+    field = descriptor_pb2.FieldDescriptorProto
+    file = descriptor_pb2.FileDescriptorProto(
+        name="gamerec_internal/main_line_view.proto", package="gamerec_internal", syntax="proto3"
+    )
+    file.message_type.add(name="MainLineView").field.add(
+        name="moves",
+        number=pb.GameRecord.DESCRIPTOR.fields_by_name["moves"].number,
+        type=field.TYPE_BYTES,
+        label=field.LABEL_REPEATED,
+    )
+    assert descriptor_pb2.FileDescriptorProto.FromString(MAIN_LINE_VIEW_FILE) == file
