@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line, fail
+from gamerec.cli.reading import input_paths, records_of, unreadable_json
 from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from gamerec.cli.progress import Meter
-    from gamerec.recorder.inputs import InputFailure, InputRecord, ParsedRecord
+    from gamerec.recorder.inputs import ParsedRecord
 
 
 class Policy(enum.StrEnum):
@@ -78,47 +78,6 @@ def limits_of(settings: list[str] | None) -> Limits:
         fail(f"--limit: {error}")
 
 
-def input_paths(paths: list[str]) -> list[str]:
-    """The files ``paths`` name, folders walked; what the walk skipped is said on stderr."""
-    from gamerec.recorder.inputs import walk_inputs
-
-    walk = walk_inputs(paths)
-    if note := walk.skipped_note():
-        typer.echo(f"gamerec: {note}", err=True)
-    return walk.files
-
-
-def records_of(
-    files: list[str],
-    encoding: Encoding | None,
-    limits: Limits | None = None,
-    meter: Meter | None = None,
-) -> Iterator[ParsedRecord | InputFailure]:
-    """Every record of every input (folders expanded), with an InputFailure where one breaks.
-
-    A record that cannot be decoded, or is over one of the ``limits``, fails alone: the
-    records after it are still read. A fault that ends an input (a file that cannot be opened,
-    a broken ``.pbs`` length prefix) fails the rest of that input; the next input is read.
-    The ``meter``, when given, counts the bytes read.
-    """
-    from gamerec.recorder.inputs import parsed, parsed_inputs
-
-    if meter is None:
-        return parsed_inputs(files, encoding, limits)
-    return parsed(metered_inputs(files, encoding, limits, meter))
-
-
-def metered_inputs(
-    files: list[str], encoding: Encoding | None, limits: Limits | None, meter: Meter
-) -> Iterator[InputRecord | InputFailure]:
-    """The raw records of every input file, counted by ``meter`` (whose total is set here)."""
-    from gamerec.cli.progress import inputs_total
-    from gamerec.recorder.inputs import read_inputs
-
-    meter.total, sizes = inputs_total(files)
-    return meter.items(read_inputs(files, encoding, limits), sizes)
-
-
 #: Shows one record (with the meter's ``echo``); False when the record is not a legal game.
 ShowRecord = Callable[["ParsedRecord", Callable[[str], None]], bool]
 
@@ -153,18 +112,6 @@ def each_record(
             elif not show(item, meter.echo):
                 invalid = True
     return EXIT_FAILED if failed else EXIT_FINDINGS if invalid else EXIT_OK
-
-
-def unreadable_json(failure: InputFailure) -> str:
-    """What could not be read, as the ``--json`` line of an UnreadableInput."""
-    from gamerec.cli.verdicts import message_json
-    from gamerec.v1 import lines_pb2
-
-    reason = failure.message.removeprefix(f"{failure.source}: ")
-    line = lines_pb2.UnreadableInput(
-        source=failure.source, record_number=failure.number, unreadable=reason
-    )
-    return message_json(line)
 
 
 #: ``--players N``: the number of seats of a game that takes several.

@@ -12,8 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import NoReturn
 
-import typer
-
+from gamerec.cli.plain import echo
 from gamerec.recorder.atomic import atomic_output
 from gamerec.recorder.errors import GamerecError
 
@@ -29,7 +28,9 @@ def error_line(message: str) -> str:
 
 def fail(message: str) -> NoReturn:
     """Report an error on stderr and stop with exit code 2."""
-    typer.echo(error_line(message), err=True)
+    import typer
+
+    echo(error_line(message), err=True)
     raise typer.Exit(EXIT_FAILED)
 
 
@@ -91,7 +92,7 @@ def write_text(output: str, text: str) -> None:
     failed write leaves no half-written file.
     """
     if output == "-":
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
         return
     with reported_errors(), atomic_output(output) as stream:
         stream.write(text.encode("utf-8"))

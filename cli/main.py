@@ -8,7 +8,6 @@ imported only when that command runs, so start-up costs what the job needs.
 from __future__ import annotations
 
 import importlib
-import os
 from typing import Annotated, Any, Final, NamedTuple
 
 import typer
@@ -314,34 +313,7 @@ def _root(
 
 
 def main() -> None:
-    """Run the ``gamerec`` command."""
-    # gRPC's core logs refused TLS handshakes at its INFO level on stderr, which breaks
-    # serve's JSON lines; set before grpc is imported, or it is not read.
-    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
-    stop_on_hangup_and_term()
-    app(prog_name="gamerec")
+    """Run the ``gamerec`` command (:func:`gamerec.cli.entry.main`, the script's entry point)."""
+    from gamerec.cli.entry import main as run_gamerec
 
-
-def stop_on_hangup_and_term() -> None:
-    """Make SIGTERM and SIGHUP end the command as Ctrl-C does, so ``finally`` blocks run.
-
-    Their default action kills the process at once, leaving a half-written output's temporary
-    file behind; raised as ``SystemExit(128 + signal)`` instead, the atomic writers remove it
-    on the way out. A forked child (a worker) keeps the default action. ``serve`` installs its
-    own handlers, which take over from these.
-    """
-    import signal
-
-    parent = os.getpid()
-
-    def stop(number: int, frame: object) -> None:
-        if os.getpid() != parent:  # a forked worker: die as it would have
-            signal.signal(number, signal.SIG_DFL)
-            os.kill(os.getpid(), number)
-            return
-        raise SystemExit(128 + number)
-
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)
-        if number is not None and signal.getsignal(number) is signal.SIG_DFL:
-            signal.signal(number, stop)
+    run_gamerec()

@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final, Literal, TextIO
 
-import typer
+from gamerec.cli.plain import echo
 
 if TYPE_CHECKING:
     from gamerec.recorder.encoding import Encoding
@@ -96,7 +96,7 @@ class Meter:
     def echo(self, line: str, *, err: bool = False) -> None:
         """Print a line of the command (stdout, or stderr with ``err``) without breaking the bar."""
         if self._display is None or not (err or sys.stdout.isatty()):
-            typer.echo(line, err=err)
+            echo(line, err=err)
             return
         self._pending.append(line)
         self._tick()

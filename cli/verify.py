@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gamerec.cli.arguments import FromOption, LimitOption, PathsArgument, limits_of, records_of
+from gamerec.cli.arguments import FromOption, LimitOption, PathsArgument, limits_of
 from gamerec.cli.edge import EXIT_FAILED, EXIT_FINDINGS, EXIT_OK, error_line, reported_errors
+from gamerec.cli.reading import records_of
 
 if TYPE_CHECKING:
     from gamerec.v1 import verification_pb2 as wpb

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gamerec.cli.arguments import FromOption, LimitOption, limits_of, records_of
+from gamerec.cli.arguments import FromOption, LimitOption, limits_of
 from gamerec.cli.edge import (
     EXIT_FAILED,
     EXIT_FINDINGS,
@@ -24,6 +24,7 @@ from gamerec.cli.edge import (
     reported_errors,
     write_text,
 )
+from gamerec.cli.reading import records_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

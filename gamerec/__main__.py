@@ -1,5 +1,5 @@
 """``python -m gamerec``: the ``gamerec`` command."""
 
-from gamerec.cli.main import main
+from gamerec.cli.entry import main
 
 main()

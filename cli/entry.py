@@ -1,0 +1,126 @@
+"""The ``gamerec`` command's entry point: the main job without Typer, everything else with it.
+
+``gamerec validate PATH...`` (with ``-q``/``--quiet`` and ``--json`` at most) is the command
+people run most, often on one file from a script or a hook, where start-up is most of the
+time; Typer's import alone was a third of it (issue 39). That plain form is run here with
+:func:`gamerec.cli.validating.run_validate`, the very function the Typer command calls with
+the same options; any other argument list (another command, another option, ``--help``, a
+mistake) goes to the Typer application (:mod:`gamerec.cli.main`), which reads and answers it
+as always. tests/cli/test_entry.py holds the two doors to the same output and exit code.
+
+Imports: the standard library, ``gamerec.cli.validating`` (and ``gamerec.cli.main`` when the
+Typer application runs).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, Final, NamedTuple
+
+#: The flags the plain form takes: each sets one option of ``gamerec validate``.
+PLAIN_FLAGS: Final = {"-q": "quiet", "--quiet": "quiet", "--json": "as_json"}
+
+
+class PlainValidate(NamedTuple):
+    """A ``gamerec validate`` command line with paths and plain flags only."""
+
+    paths: list[str]
+    quiet: bool
+    as_json: bool
+
+
+def plain_validate(arguments: Sequence[str]) -> PlainValidate | None:
+    """The plain form of ``gamerec validate`` that ``arguments`` spell, or None.
+
+    Plain: the word ``validate``, then at least one path (a word not starting with ``-``,
+    or ``-`` for standard input) and the flags of :data:`PLAIN_FLAGS`, in any order.
+    """
+    if not arguments or arguments[0] != "validate":
+        return None
+    paths: list[str] = []
+    flags = {"quiet": False, "as_json": False}
+    for word in arguments[1:]:
+        if word in PLAIN_FLAGS:
+            flags[PLAIN_FLAGS[word]] = True
+        elif word == "-" or not word.startswith("-"):
+            paths.append(word)
+        else:
+            return None
+    return PlainValidate(paths, **flags) if paths else None
+
+
+def main() -> None:
+    """Run the ``gamerec`` command."""
+    # gRPC's core logs refused TLS handshakes at its INFO level on stderr, which breaks
+    # serve's JSON lines; set before grpc is imported, or it is not read.
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+    stop_on_hangup_and_term()
+    plain = plain_validate(sys.argv[1:])
+    if plain is None:
+        from gamerec.cli.main import app
+
+        app(prog_name="gamerec")
+        return
+    sys.exit(_run_plain(plain))
+
+
+def _run_plain(plain: PlainValidate) -> int:
+    """Run the plain form, ending as the Typer application ends a command."""
+    from gamerec.cli.validating import run_validate
+
+    try:
+        return run_validate(plain.paths, as_json=plain.as_json, quiet=plain.quiet)
+    except KeyboardInterrupt:
+        return 130
+    except OSError as error:  # the reader of our output went away (``| head``)
+        if error.errno != errno.EPIPE:
+            raise
+        sys.stdout = _Pacified(sys.stdout)
+        sys.stderr = _Pacified(sys.stderr)
+        return 1
+
+
+class _Pacified:
+    """A stream whose flush ignores a broken pipe (as click's PacifyFlushWrapper does)."""
+
+    def __init__(self, wrapped: Any) -> None:
+        self.wrapped = wrapped
+
+    def flush(self) -> None:
+        """Flush, unless the pipe is gone."""
+        try:
+            self.wrapped.flush()
+        except OSError as error:
+            if error.errno != errno.EPIPE:
+                raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)
+
+
+def stop_on_hangup_and_term() -> None:
+    """Make SIGTERM and SIGHUP end the command as Ctrl-C does, so ``finally`` blocks run.
+
+    Their default action kills the process at once, leaving a half-written output's temporary
+    file behind; raised as ``SystemExit(128 + signal)`` instead, the atomic writers remove it
+    on the way out. A forked child (a worker) keeps the default action. ``serve`` installs its
+    own handlers, which take over from these.
+    """
+    import signal
+
+    parent = os.getpid()
+
+    def stop(number: int, frame: object) -> None:
+        if os.getpid() != parent:  # a forked worker: die as it would have
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+            return
+        raise SystemExit(128 + number)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+            signal.signal(number, stop)
