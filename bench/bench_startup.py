@@ -5,7 +5,9 @@ Four commands, each run as a fresh process many times (the median is the figure)
 - ``python -c pass``: the interpreter's own start-up, the floor;
 - a python-chess script that reads one PGN game and replays its main line (the peer);
 - ``gamerec --help``;
-- ``gamerec validate`` of one 60-ply ``.pb`` (a seeded two-seat ONE game).
+- ``gamerec validate`` of one 60-ply ``.pb`` (a seeded two-seat ONE game), which starts
+  without Typer (``gamerec.cli.entry``), and the same job through the Typer command
+  (``--workers 0``, the default spelled out, takes that door): what the plain path saves.
 
 The commands take turns (one run of each per round, the order reversed every other round), so
 that a ratio compares runs made under the same load. Every command runs under the same
@@ -60,8 +62,8 @@ class StartUp:
         help: ``gamerec --help``.
         validate: ``gamerec validate`` of one 60-ply ``.pb``.
         runs: rounds (each command once a round, in turn).
-        typer: ``python -c "import typer.main"`` (less ``python``: what a path without typer
-            would save).
+        typer: ``gamerec validate --workers 0`` of the same ``.pb``: the same job through the
+            Typer command (what the plain path of ``gamerec.cli.entry`` saves).
         record_pb2: ``python -c "from gamerec.v1 import record_pb2"`` (less ``python``: the
             protobuf runtime and the record's descriptors, which a lazier path could defer).
     """
@@ -128,7 +130,7 @@ def measure(runs: int = RUNS) -> StartUp:
         "python": [python, "-c", "pass"],
         "help": [gamerec, "--help"],
         "validate": [gamerec, "validate", str(one_record())],
-        "typer": [python, "-c", "import typer.main"],
+        "typer": [gamerec, "validate", "--workers", "0", str(one_record())],
         "record_pb2": [python, "-c", "from gamerec.v1 import record_pb2"],
     }
     if pgn is not None:
