@@ -161,6 +161,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "app",
         "Live matches on a server: new, show, list, abort; export a match store's records.",
     ),
+    "tables": CommandSpec(
+        "tables",
+        "app",
+        "Exact Oh-Wah-Ree endgames: build the two-seat tables, probe a record or position.",
+    ),
 }
 
 _LISTING: Final = "gamerec.listing"
