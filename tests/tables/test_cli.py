@@ -60,7 +60,7 @@ def test_build_writes_the_default_table_where_the_environment_says(
             0,
         ),
         (
-            "1,1,1,1,0,0,0,0,0,0,0,0:2",
+            "1,1,1,1,0,0,0,0,0,0,0,0:1",
             "not covered: 4 stones on the board, the table holds up to 3",
             1,
         ),
