@@ -52,12 +52,19 @@ def build(
         typer.Option("--out", help="The file to write (default: the default table's place)."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", "-j", min=0, help="Processes expanding positions; 0 means all cores."
+        ),
+    ] = 0,
 ) -> None:
     """Solve every two-seat position with up to N stones on the board and write the table.
 
     The file is written whole under a temporary name and renamed, so a build that stops leaves
     no half-written table. Exit code 0, or 2 when the file cannot be written.
     """
+    from gamerec.validator.batch import default_workers
     from gamerec.validator.tables import default_table_path
     from gamerec.validator.tables.build import solve
     from gamerec.validator.tables.tablefile import write
@@ -70,7 +77,7 @@ def build(
             spent = time.perf_counter() - started
             print(f"{count} stones: {positions} positions ({spent:.1f} s)", file=sys.stderr)
 
-    solved = solve(stones, told)
+    solved = solve(stones, told, workers=workers or default_workers())
     with reported_errors():
         size = write(solved, target)
     spent = time.perf_counter() - started

@@ -31,18 +31,21 @@ def table_file(tmp_path: Path, table_bytes: bytes) -> Path:
 
 
 def test_the_header_is_as_documented(table_bytes: bytes) -> None:
-    magic, version, seats, direction, stones, encoding, reserved, positions, no_end = (
+    magic, version, seats, direction, stones, encoding, reserved, positions, never_ending = (
         struct.unpack_from("<8sHBBBBHQQ", table_bytes)
     )
     assert magic == b"\x89OWRTBL\n"
-    assert (version, seats, direction, stones, encoding, reserved) == (1, 2, 0, STONES, 1, 0)
+    assert (version, seats, direction, stones, encoding, reserved) == (1, 2, 0, STONES, 2, 0)
     assert positions == table_size(STONES) == 455
-    assert len(table_bytes) == 64 + positions + 6 * no_end
+    assert len(table_bytes) == 64 + 2 * positions
     assert hashlib.sha256(table_bytes[:32] + table_bytes[64:]).digest() == table_bytes[32:64]
-    records = table_bytes[64 + positions :]
-    numbers = [struct.unpack_from("<Ibb", records, 6 * k)[0] for k in range(no_end)]
-    assert numbers == sorted(numbers)
-    assert all(struct.unpack_from("b", table_bytes, 64 + number)[0] == -128 for number in numbers)
+    pairs = list(struct.iter_unpack("<bb", table_bytes[64:]))
+    assert never_ending == sum(lower != upper for lower, upper in pairs) == 139
+    assert all(lower <= upper for lower, upper in pairs)
+    assert {lower for lower, _ in pairs} <= {-127, *range(-STONES, STONES + 1)}
+    assert {upper for _, upper in pairs} <= {127, *range(-STONES, STONES + 1)}
+    # The empty board ends the game at once: margin 0, position 0.
+    assert pairs[0] == (0, 0)
 
 
 def test_values_read_back_by_position(table_file: Path) -> None:
@@ -53,7 +56,10 @@ def test_values_read_back_by_position(table_file: Path) -> None:
         OhWahReeVariant(players=2), (0,) * 5 + (1,) + (0,) * 6, (24, 23), 1
     )
     assert table.lookup(state) == -1
-    assert table.data.value(index_of((0,) * 5 + (1,) + (0,) * 6)) == -1
+    assert table.data.exact(index_of((0,) * 5 + (1,) + (0,) * 6)) == -1
+    # Pit 5 and pit 12, seat 1 to move: +2 at least with an end, no end the opponent can force.
+    endless = index_of((0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1))
+    assert (table.data.exact(endless), table.data.lower_upper(endless)) == (None, (2, None))
 
 
 @pytest.mark.parametrize(
@@ -65,6 +71,7 @@ def test_values_read_back_by_position(table_file: Path) -> None:
         (lambda data: data[:-1], "cut short or padded"),
         (lambda data: data + b"\x00", "cut short or padded"),
         (lambda data: data[:100] + bytes([data[100] ^ 1]) + data[101:], "checksum mismatch"),
+        (lambda data: data[:13] + b"\x01" + data[14:], "value encoding 1"),
         (lambda data: data[:12] + b"\x04" + data[13:], "do not make a table of up to 4 stones"),
         (lambda data: data[:20], "too short for a table header"),
         (lambda data: b"", "too short for a table header"),

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from gamerec.validator.games.ohwahree import OhWahReeState, OhWahReeVariant, Sow
 from gamerec.validator.tables import Table, open_table
+from gamerec.validator.tables import build as build_module
 from gamerec.validator.tables.build import solve
 from gamerec.validator.tables.positions import (
     index_of,
@@ -240,3 +241,10 @@ def test_a_margin_is_the_best_over_the_children_negated(
     assert (-INF if probe.lower is None else probe.lower) == best_lower
     assert (INF if probe.upper is None else probe.upper) == best_upper
     assert probe.margin == (best_lower if best_lower == best_upper else None)
+
+
+def test_forked_workers_solve_the_same_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    alone = solve(4)
+    monkeypatch.setattr(build_module, "_FORK_FROM", 0)  # fork even for these small levels
+    shared = solve(4, workers=2)
+    assert (shared.lower, shared.upper) == (alone.lower, alone.upper)

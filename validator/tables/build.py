@@ -27,10 +27,13 @@ rules give such a game no result. Tables store the bounds of those positions apa
 
 from __future__ import annotations
 
+import multiprocessing
 from array import array
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from itertools import islice
 from typing import Final
 
 from gamerec.validator.games.ohwahree import OhWahReeState, OhWahReeVariant
@@ -65,8 +68,11 @@ class Solved:
 Progress = Callable[[int, int], None]
 
 
-def solve(stones: int, progress: Progress | None = None) -> Solved:
+def solve(stones: int, progress: Progress | None = None, *, workers: int = 1) -> Solved:
     """Solve every position with up to ``stones`` stones on the board.
+
+    ``workers`` processes (forked) expand a level's positions on the engine, each a share of
+    them; the propagation runs in this process. The result does not depend on ``workers``.
 
     Raises:
         ValueError: ``stones`` is not in 0..MAX_STONES.
@@ -77,7 +83,7 @@ def solve(stones: int, progress: Progress | None = None) -> Solved:
     lower = array("h", bytes(2 * total))
     upper = array("h", bytes(2 * total))
     for count in range(stones + 1):
-        low, high = _solve_level(count, lower, upper)
+        low, high = _solve_level(count, lower, upper, workers)
         start = level_offset(count)
         lower[start : start + len(low)] = low
         upper[start : start + len(high)] = high
@@ -97,9 +103,11 @@ class _Level:
     ended: bytearray  # 1 where the game is over with this side to move
 
 
-def _solve_level(stones: int, lower: array[int], upper: array[int]) -> tuple[array[int], ...]:
+def _solve_level(
+    stones: int, lower: array[int], upper: array[int], workers: int
+) -> tuple[array[int], ...]:
     """The bounds of the level of ``stones``, the levels below solved in ``lower``/``upper``."""
-    graph = _level_graph(stones, lower, upper)
+    graph = _level_graph(stones, lower, upper, workers)
     size = level_size(stones)
     low = array("h", [-INFINITE]) * size
     high = array("h", [INFINITE]) * size
@@ -110,16 +118,54 @@ def _solve_level(stones: int, lower: array[int], upper: array[int]) -> tuple[arr
     return low, high
 
 
-def _level_graph(stones: int, lower: array[int], upper: array[int]) -> _Level:
+#: A level smaller than this is expanded in this process (forking would cost more).
+_FORK_FROM: Final = 20_000
+#: The levels solved so far, for forked workers (set just before they are forked).
+_below: tuple[array[int], array[int]] = (array("h"), array("h"))
+
+
+def _level_graph(stones: int, lower: array[int], upper: array[int], workers: int) -> _Level:
     """Play every move of every position of the level on the engine."""
     size = level_size(stones)
+    if workers <= 1 or size < _FORK_FROM:
+        return _expand(stones, 0, size, lower, upper)
+    global _below  # noqa: PLW0603 (handed to the forked workers)
+    _below = (lower, upper)
+    shares = 4 * workers
+    cuts = [size * share // shares for share in range(shares + 1)]
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        parts = list(pool.map(_expand_forked, [stones] * shares, cuts[:-1], cuts[1:]))
+    _below = (array("h"), array("h"))
+    whole = _Level(array("i"), array("i"), array("h"), array("h"), bytearray())
+    for part in parts:
+        whole.first.extend(slot + len(whole.children) for slot in part.first[:-1])
+        whole.children.extend(part.children)
+        whole.fixed_lower.extend(part.fixed_lower)
+        whole.fixed_upper.extend(part.fixed_upper)
+        whole.ended.extend(part.ended)
+    whole.first.append(len(whole.children))
+    return whole
+
+
+def _expand_forked(stones: int, start: int, stop: int) -> _Level:
+    """:func:`_expand` in a forked worker, over the levels its parent had solved."""
+    return _expand(stones, start, stop, *_below)
+
+
+def _expand(stones: int, start: int, stop: int, lower: array[int], upper: array[int]) -> _Level:
+    """The move graph of the positions numbered ``start..stop-1`` of the level.
+
+    Its own positions are numbered from ``start``; children keep their numbers in the level.
+    """
+    size = stop - start
     first = array("i", [0]) * (size + 1)
     children = array("i")
     fixed_lower = array("h", [-INFINITE]) * size
     fixed_upper = array("h", [-INFINITE]) * size
     ended = bytearray(size)
     stores = (VARIANT.total_stones - stones, 0)
-    for number, pits in level(stones):
+    for number, (_, pits) in enumerate(islice(level(stones), start, stop)):
         first[number] = len(children)
         state = OhWahReeState.from_position(VARIANT, pits, stores, 1)
         if state.is_over:

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from gamerec.validator.games.ohwahree import OhWahReeState
 from gamerec.validator.tables.positions import index_of, seen_from
-from gamerec.validator.tables.tablefile import NO_END, TableData, read
+from gamerec.validator.tables.tablefile import TableData, read
 
 #: The environment variable that names the default table file.
 TABLES_VARIABLE: Final = "GAMEREC_TABLES"
@@ -67,19 +67,16 @@ class Table:
         stones = sum(state.pits) if isinstance(state, OhWahReeState) else 0
         if not _tabled(state) or stones > self.data.stones:
             return Probe(covered=False, stones=stones, table_stones=self.data.stones)
-        index = index_of(seen_from(state.pits, state.to_move))
-        value = self.data.value(index)
-        if value != NO_END:
-            return Probe(True, stones, self.data.stones, value, False, value, value)
-        lower, upper = self.data.bounds(index)
+        lower, upper = self.data.lower_upper(index_of(seen_from(state.pits, state.to_move)))
+        if lower is not None and lower == upper:
+            return Probe(True, stones, self.data.stones, lower, False, lower, upper)
         return Probe(True, stones, self.data.stones, None, True, lower, upper)
 
     def lookup(self, state: Any) -> int | None:
         """The exact final margin for the side to move of ``state``, or None (see Probe)."""
         if not _tabled(state) or sum(state.pits) > self.data.stones:
             return None
-        value = self.data.value(index_of(seen_from(state.pits, state.to_move)))
-        return None if value == NO_END else value
+        return self.data.exact(index_of(seen_from(state.pits, state.to_move)))
 
 
 def _tabled(state: Any) -> bool:

@@ -10,14 +10,13 @@ offset size   field
 10     1      seats, 2
 11     1      sowing direction, 0 = counter-clockwise (the only one of two seats)
 12     1      N, the most stones on the board the table covers
-13     1      value encoding, 1 = one signed byte per position
+13     1      value encoding, 2 = two signed bytes per position
 14     2      reserved, 0
 16     8      P, the positions: C(N + 12, 12)
-24     8      K, the positions whose perfect play never ends
+24     8      K, the positions whose perfect play never ends (a count; the body says which)
 32     32     SHA-256 of bytes 0-31 followed by every byte from offset 64 to the end
-64     P      each position's margin (−N..N), −128 where perfect play never ends
-64+P   6·K    those positions in increasing number: number (4 bytes), lower bound (signed
-              byte; −127: none), upper bound (signed byte; 127: none)
+64     2·P    each position's lower bound then upper bound (signed bytes, −N..N; −127: no
+              lower bound, 127: no upper bound): equal for an exact margin
 ====== ====== =============================================================================
 """
 
@@ -38,16 +37,14 @@ from gamerec.validator.tables.positions import MAX_STONES, table_size
 MAGIC: Final = b"\x89OWRTBL\n"
 VERSION: Final = 1
 HEADER_SIZE: Final = 64
-#: The value byte of a position whose perfect play never ends, and the bounds meaning "none".
-NO_END: Final = -128
+#: The bounds that mean "none": the side cannot force an end.
 NO_LOWER: Final = -127
 NO_UPPER: Final = 127
 
 _FIELDS: Final = struct.Struct("<8sHBBBBHQQ")  # bytes 0-31
-_RECORD: Final = struct.Struct("<Ibb")
 _SEATS: Final = 2
 _COUNTER_CLOCKWISE: Final = 0
-_ONE_BYTE: Final = 1
+_TWO_BYTES: Final = 2
 
 
 class TableError(GamerecError):
@@ -56,64 +53,50 @@ class TableError(GamerecError):
 
 @dataclass(frozen=True, slots=True)
 class TableData:
-    """A table file's contents: N, each position's value byte, the never-ending positions."""
+    """A table file's contents: N, the never-ending count, each position's two bounds."""
 
     stones: int
-    values: bytes
-    no_end: bytes  # K records of 6 bytes, in increasing position number
+    never_ending: int
+    bounds: bytes  # 2 signed bytes per position: lower, upper
 
-    def value(self, index: int) -> int:
-        """The signed value byte of position ``index``."""
-        byte = self.values[index]
-        return byte - 256 if byte > 127 else byte
+    def lower_upper(self, index: int) -> tuple[int | None, int | None]:
+        """The lower and upper bounds of position ``index`` (None: no bound); equal if exact."""
+        lower, upper = _signed(self.bounds[2 * index]), _signed(self.bounds[2 * index + 1])
+        return (None if lower == NO_LOWER else lower), (None if upper == NO_UPPER else upper)
 
-    def bounds(self, index: int) -> tuple[int | None, int | None]:
-        """The lower and upper bounds of a never-ending position (None: no bound)."""
-        records = len(self.no_end) // _RECORD.size
-        low, high = 0, records
-        while low < high:
-            middle = (low + high) // 2
-            number, lower, upper = _RECORD.unpack_from(self.no_end, middle * _RECORD.size)
-            if number == index:
-                return (None if lower == NO_LOWER else lower), (
-                    None if upper == NO_UPPER else upper
-                )
-            if number < index:
-                low = middle + 1
-            else:
-                high = middle
-        raise TableError(f"position {index} never ends but has no bounds in the table")
+    def exact(self, index: int) -> int | None:
+        """The exact margin of position ``index``, None when its perfect play never ends."""
+        lower, upper = self.bounds[2 * index], self.bounds[2 * index + 1]
+        return _signed(lower) if lower == upper else None
+
+
+def _signed(byte: int) -> int:
+    """A byte read as a signed byte."""
+    return byte - 256 if byte > 127 else byte
 
 
 def encode(solved: Solved) -> bytes:
     """The table file of ``solved`` (see the module text)."""
-    values = bytearray(len(solved.lower))
-    records = bytearray()
+    bounds = bytearray(2 * len(solved.lower))
+    never_ending = 0
     for index, (lower, upper) in enumerate(zip(solved.lower, solved.upper, strict=True)):
-        if lower == upper:
-            values[index] = lower & 0xFF
-            continue
-        values[index] = NO_END & 0xFF
-        records += _RECORD.pack(
-            index,
-            NO_LOWER if lower <= -INFINITE else lower,
-            NO_UPPER if upper >= INFINITE else upper,
-        )
+        never_ending += lower != upper
+        bounds[2 * index] = (NO_LOWER if lower <= -INFINITE else lower) & 0xFF
+        bounds[2 * index + 1] = (NO_UPPER if upper >= INFINITE else upper) & 0xFF
     fields = _FIELDS.pack(
         MAGIC,
         VERSION,
         _SEATS,
         _COUNTER_CLOCKWISE,
         solved.stones,
-        _ONE_BYTE,
+        _TWO_BYTES,
         0,
-        len(values),
-        len(records) // _RECORD.size,
+        len(solved.lower),
+        never_ending,
     )
     digest = hashlib.sha256(fields)
-    digest.update(values)
-    digest.update(records)
-    return fields + digest.digest() + bytes(values) + bytes(records)
+    digest.update(bounds)
+    return fields + digest.digest() + bytes(bounds)
 
 
 def write(solved: Solved, path: Path) -> int:
@@ -158,8 +141,8 @@ def read(path: Path) -> TableData:
     digest.update(body)
     if digest.digest() != header[32:HEADER_SIZE]:
         raise TableError(f"{path}: checksum mismatch at byte 32: the table is damaged")
-    stones, positions = header[12], struct.unpack_from("<Q", header, 16)[0]
-    return TableData(stones, body[:positions], body[positions:])
+    never_ending = struct.unpack_from("<Q", header, 24)[0]
+    return TableData(header[12], never_ending, body)
 
 
 def _expected_size(path: Path, header: bytes) -> int:
@@ -178,7 +161,7 @@ def _expected_size(path: Path, header: bytes) -> int:
             f"{path}: a table for {seats} seats, direction code {direction}; only two seats"
             " sowing counter-clockwise (code 0) are tabled"
         )
-    if encoding != _ONE_BYTE or reserved != 0:
+    if encoding != _TWO_BYTES or reserved != 0:
         raise TableError(f"{path}: value encoding {encoding} (reserved {reserved}) is unknown")
     if not 0 <= stones <= MAX_STONES or positions != table_size(stones):
         raise TableError(
@@ -186,4 +169,4 @@ def _expected_size(path: Path, header: bytes) -> int:
         )
     if no_end > positions:
         raise TableError(f"{path}: {no_end} never-ending positions among {positions}")
-    return HEADER_SIZE + int(positions) + int(no_end) * _RECORD.size
+    return HEADER_SIZE + 2 * int(positions)
