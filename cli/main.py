@@ -164,7 +164,7 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
     "tables": CommandSpec(
         "tables",
         "app",
-        "Exact Oh-Wah-Ree endgames: build the two-seat tables, probe a record or position.",
+        "Exact endgame tables: build them, probe a record or a typed position (docs/tables.md).",
     ),
 }
 

@@ -23,7 +23,10 @@ DEFAULT_STONES = 10
 
 app = typer.Typer(
     name="tables",
-    help="Exact Oh-Wah-Ree endgames: build the two-seat tables, probe a record or position.",
+    help="Exact endgame tables: build them, probe a record or a typed position (docs/tables.md)."
+    "\n\nTwo-seat Oh-Wah-Ree positions with up to N stones on the board, solved by retrograde"
+    " analysis: the exact final score margin under perfect play, or that perfect play never"
+    " ends.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="markdown",

@@ -241,6 +241,11 @@ def test_a_margin_is_the_best_over_the_children_negated(
     assert (-INF if probe.lower is None else probe.lower) == best_lower
     assert (INF if probe.upper is None else probe.upper) == best_upper
     assert probe.margin == (best_lower if best_lower == best_upper else None)
+    margins = property_table.move_margins(state)
+    assert [move for move, _ in margins] == state.legal_moves()
+    if probe.margin is not None:  # an exact position: its best move reaches it, none beats it
+        known = [margin for _, margin in margins if margin is not None]
+        assert max(known) == probe.margin
 
 
 def test_forked_workers_solve_the_same_table(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from gamerec.validator.games.ohwahree import OhWahReeState
+from gamerec.validator.games.ohwahree import Move, OhWahReeState
 from gamerec.validator.tables.positions import index_of, seen_from
 from gamerec.validator.tables.tablefile import TableData, read
 
@@ -77,6 +77,32 @@ class Table:
         if not _tabled(state) or sum(state.pits) > self.data.stones:
             return None
         return self.data.exact(index_of(seen_from(state.pits, state.to_move)))
+
+    def move_margins(self, state: Any) -> list[tuple[Move, int | None]]:
+        """Each legal move of ``state`` with the exact margin it leads to for the mover.
+
+        The margin counts from ``state`` (the stones the move captures included); None where
+        the table has no exact value after the move. The moves that reach ``lookup(state)``
+        are the perfect ones. Empty when ``state`` is not covered.
+        """
+        if not _tabled(state) or sum(state.pits) > self.data.stones:
+            return []
+        seat, other = state.to_move, 3 - state.to_move
+        found: list[tuple[Move, int | None]] = []
+        for move in state.legal_moves():
+            child = state.copy()
+            child.play(move)
+            captured = child.stores[seat - 1] - state.stores[seat - 1]
+            if child.is_over:  # the engine's scores: the board's stones go to their pits' owner
+                scores, stores = child.scores(), child.stores
+                kept = (scores[seat - 1] - stores[seat - 1]) - (
+                    scores[other - 1] - stores[other - 1]
+                )
+                found.append((move, captured + kept))
+                continue
+            after = self.lookup(child)
+            found.append((move, None if after is None else captured - after))
+        return found
 
 
 def _tabled(state: Any) -> bool:
