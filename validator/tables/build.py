@@ -22,7 +22,7 @@ the least fixed point, which is exactly the forced values (a player who can forc
 at least x can force it within a bounded number of plies). When ``lower == upper`` the position
 has that exact value whatever an endless game would be worth; when ``lower < upper`` perfect
 play never ends: each side can keep the game going rather than accept the other's end, and the
-rules give such a game no result. Tables store the bounds of those positions apart.
+rules give such a game no result. A table keeps both numbers of every position.
 """
 
 from __future__ import annotations
