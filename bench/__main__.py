@@ -47,6 +47,9 @@ Sections (``--sections`` picks some; all by default):
 15. ``live-postgres``: the same 1,000 matches on two ``gamerec serve`` sharing one PostgreSQL
     store (each match's seats on both), moves/s and p99 round trip against one server on
     SQLite, in the same run (a server from the pgserver wheel; skipped if it cannot start).
+16. ``tables``: Oh-Wah-Ree endgame tables (``bench/bench_tables.py``): the build of every
+    two-seat position of up to 8 stones, positions/s against the engine playing every move of
+    them once, and lookups/s against one engine ply on the same states (at least 1x).
 
 Every ratio is measured in turn with its reference (A B A B ..., the order reversed every
 other pair) and is the median of the pairs' ratios, shown with the lowest and highest pair:
@@ -83,6 +86,7 @@ from bench import (
     bench_seals,
     bench_service,
     bench_startup,
+    bench_tables,
     bench_tournament,
     bench_validate,
     bench_viewer,
@@ -109,6 +113,7 @@ SECTIONS = (
     "foreign",
     "tournament",
     "live-postgres",
+    "tables",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -581,6 +586,16 @@ def live_postgres_figures(scale: Scale) -> list[Figure]:
     return bench_live_postgres.figures(measured)
 
 
+def table_figures(scale: Scale) -> list[Figure]:
+    """Section 16: Oh-Wah-Ree endgame tables, build and lookups."""
+    stones = 8 if scale is FULL else 5
+    measured = _step(
+        f"tables: Oh-Wah-Ree, every two-seat position of up to {stones} stones",
+        partial(bench_tables.measure, stones),
+    )
+    return bench_tables.figures(measured)
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -608,6 +623,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "foreign": partial(foreign_figures, scale),
         "tournament": partial(tournament_figures, scale),
         "live-postgres": partial(live_postgres_figures, scale),
+        "tables": partial(table_figures, scale),
     }
 
 
