@@ -135,6 +135,8 @@ RULES: Final[dict[str, Rule]] = {
     _MATCH + "Watch": Rule(_WATCHERS, mpb.WatchRequest, own_match=True, stream=True),
     _MATCH + "GetMatch": Rule(_WATCHERS, mpb.GetMatchRequest, own_match=True),
     _MATCH + "ListMatches": Rule(frozenset({Role.ADMIN, Role.SPECTATOR})),
+    # Stateless help for the pages that play and watch (assist.proto): whoever may watch.
+    **{f"/gamerec.v1.AssistService/{name}": Rule(_WATCHERS) for name in ("Click", "ViewerPage")},
     **{
         _RECORD + name: Rule(frozenset({Role.ADMIN, Role.RECORD}), stream=name == "Replay")
         for name in _RECORD_CALLS

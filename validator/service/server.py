@@ -292,10 +292,12 @@ async def _match_service(
     if settings.matches is None:
         yield (), None
         return
+    from gamerec.validator.service.assist_servicer import ASSIST_SERVICE  # noqa: PLC0415
     from gamerec.validator.service.match_servicer import running_matches  # noqa: PLC0415
 
+    # AssistService (clicks into moves, the viewer's page) helps the pages that play them.
     async with running_matches(settings.matches, settings.access.limits) as running:
-        yield (running.service,), running.seat_of
+        yield (running.service, ASSIST_SERVICE), running.seat_of
 
 
 def reload_on_hangup(gate: Gate, certificates: ServerCertificates | None) -> None:
