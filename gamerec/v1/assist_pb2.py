@@ -26,7 +26,7 @@ from gamerec.v1 import record_pb2 as gamerec_dot_v1_dot_record__pb2
 from gamerec.v1 import verdict_pb2 as gamerec_dot_v1_dot_verdict__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17gamerec/v1/assist.proto\x12\ngamerec.v1\x1a\x17gamerec/v1/record.proto\x1a\x18gamerec/v1/verdict.proto\"F\n\x0c\x43lickRequest\x12&\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecord\x12\x0e\n\x06\x63licks\x18\x02 \x03(\t\"\x8e\x01\n\rClickResponse\x12\x11\n\tboard_svg\x18\x01 \x01(\t\x12\x0f\n\x07to_move\x18\x02 \x01(\r\x12\r\n\x05plies\x18\x03 \x01(\r\x12\x12\n\nnext_sites\x18\x04 \x03(\t\x12\x10\n\x08\x63omplete\x18\x05 \x03(\t\x12$\n\x07refused\x18\x06 \x01(\x0b\x32\x13.gamerec.v1.Finding\";\n\x11ViewerPageRequest\x12&\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecord\"\"\n\x12ViewerPageResponse\x12\x0c\n\x04html\x18\x01 \x01(\t2\x9a\x01\n\rAssistService\x12<\n\x05\x43lick\x12\x18.gamerec.v1.ClickRequest\x1a\x19.gamerec.v1.ClickResponse\x12K\n\nViewerPage\x12\x1d.gamerec.v1.ViewerPageRequest\x1a\x1e.gamerec.v1.ViewerPageResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17gamerec/v1/assist.proto\x12\ngamerec.v1\x1a\x17gamerec/v1/record.proto\x1a\x18gamerec/v1/verdict.proto\"[\n\x0c\x43lickRequest\x12&\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecord\x12\x0e\n\x06\x63licks\x18\x02 \x03(\t\x12\x13\n\x0b\x65nding_seat\x18\x03 \x01(\r\"\x9e\x01\n\rClickResponse\x12\x11\n\tboard_svg\x18\x01 \x01(\t\x12\x0f\n\x07to_move\x18\x02 \x01(\r\x12\r\n\x05plies\x18\x03 \x01(\r\x12\x12\n\nnext_sites\x18\x04 \x03(\t\x12\x10\n\x08\x63omplete\x18\x05 \x03(\t\x12$\n\x07refused\x18\x06 \x01(\x0b\x32\x13.gamerec.v1.Finding\x12\x0e\n\x06\x65nding\x18\x07 \x01(\t\";\n\x11ViewerPageRequest\x12&\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecord\"\"\n\x12ViewerPageResponse\x12\x0c\n\x04html\x18\x01 \x01(\t2\x9a\x01\n\rAssistService\x12<\n\x05\x43lick\x12\x18.gamerec.v1.ClickRequest\x1a\x19.gamerec.v1.ClickResponse\x12K\n\nViewerPage\x12\x1d.gamerec.v1.ViewerPageRequest\x1a\x1e.gamerec.v1.ViewerPageResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,13 +34,13 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamerec.v1.assist_pb2', _gl
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_CLICKREQUEST']._serialized_start=90
-  _globals['_CLICKREQUEST']._serialized_end=160
-  _globals['_CLICKRESPONSE']._serialized_start=163
-  _globals['_CLICKRESPONSE']._serialized_end=305
-  _globals['_VIEWERPAGEREQUEST']._serialized_start=307
-  _globals['_VIEWERPAGEREQUEST']._serialized_end=366
-  _globals['_VIEWERPAGERESPONSE']._serialized_start=368
-  _globals['_VIEWERPAGERESPONSE']._serialized_end=402
-  _globals['_ASSISTSERVICE']._serialized_start=405
-  _globals['_ASSISTSERVICE']._serialized_end=559
+  _globals['_CLICKREQUEST']._serialized_end=181
+  _globals['_CLICKRESPONSE']._serialized_start=184
+  _globals['_CLICKRESPONSE']._serialized_end=342
+  _globals['_VIEWERPAGEREQUEST']._serialized_start=344
+  _globals['_VIEWERPAGEREQUEST']._serialized_end=403
+  _globals['_VIEWERPAGERESPONSE']._serialized_start=405
+  _globals['_VIEWERPAGERESPONSE']._serialized_end=439
+  _globals['_ASSISTSERVICE']._serialized_start=442
+  _globals['_ASSISTSERVICE']._serialized_end=596
 # @@protoc_insertion_point(module_scope)

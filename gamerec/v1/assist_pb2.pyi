@@ -32,6 +32,11 @@ class ClickRequest(_message.Message):
 
     RECORD_FIELD_NUMBER: _builtins.int
     CLICKS_FIELD_NUMBER: _builtins.int
+    ENDING_SEAT_FIELD_NUMBER: _builtins.int
+    ending_seat: _builtins.int
+    """The seat the end is about when the page knows it (a live match's MatchEnded.seat: who
+    ran out of time, forfeited or aborted); 0: none.
+    """
     @_builtins.property
     def record(self) -> _record_pb2.GameRecord:
         """The record so far; its plies must all be legal."""
@@ -47,10 +52,11 @@ class ClickRequest(_message.Message):
         *,
         record: _record_pb2.GameRecord | None = ...,
         clicks: _abc.Iterable[_builtins.str] | None = ...,
+        ending_seat: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["record", b"record"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clicks", b"clicks", "record", b"record"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clicks", b"clicks", "ending_seat", b"ending_seat", "record", b"record"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -68,6 +74,7 @@ class ClickResponse(_message.Message):
     NEXT_SITES_FIELD_NUMBER: _builtins.int
     COMPLETE_FIELD_NUMBER: _builtins.int
     REFUSED_FIELD_NUMBER: _builtins.int
+    ENDING_FIELD_NUMBER: _builtins.int
     board_svg: _builtins.str
     """The position after the record's last ply: the SVG picture `gamerec render` draws. Every
     site is an element with the id `site-<name>` and a `data-name` attribute.
@@ -76,6 +83,11 @@ class ClickResponse(_message.Message):
     """The seat to move; 0 when the game is over."""
     plies: _builtins.int
     """The plies in the record."""
+    ending: _builtins.str
+    """Why the game ended and who won, in one sentence (`seat 2 has no stones left, seat 1
+    wins`, `seat 1 resigned`), once the record's position or claimed result ends it; `""`
+    while it goes on. `ending_seat` in the request names the seat a live end is about.
+    """
     @_builtins.property
     def next_sites(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The sites a next click may name (none: the clicks cannot go on)."""
@@ -103,10 +115,11 @@ class ClickResponse(_message.Message):
         next_sites: _abc.Iterable[_builtins.str] | None = ...,
         complete: _abc.Iterable[_builtins.str] | None = ...,
         refused: _verdict_pb2.Finding | None = ...,
+        ending: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["refused", b"refused"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["board_svg", b"board_svg", "complete", b"complete", "next_sites", b"next_sites", "plies", b"plies", "refused", b"refused", "to_move", b"to_move"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["board_svg", b"board_svg", "complete", b"complete", "ending", b"ending", "next_sites", b"next_sites", "plies", b"plies", "refused", b"refused", "to_move", b"to_move"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

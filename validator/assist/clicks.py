@@ -51,6 +51,7 @@ class Clicks:
 
     Attributes:
         scene: the position after the record's plies, to draw.
+        state: the engine's state there (the caller must not change it).
         next_sites: the sites a next click may name, sorted.
         complete: the whole plies the clicks make as they stand (tokens), in the engine's
             order; several when a choice that is no site remains (Oh-Wah-Ree's direction).
@@ -58,6 +59,7 @@ class Clicks:
     """
 
     scene: Scene
+    state: GameState[Any]
     next_sites: list[str] = field(default_factory=list)
     complete: list[str] = field(default_factory=list)
     refused: vpb.Finding | None = None
@@ -79,8 +81,8 @@ def answer_clicks(record: pb.GameRecord, clicks: Sequence[str]) -> Clicks:
         raise ClicksError("record", str(error)) from None
     model = board_model(identity.name, identity.variant)
     names = tuple(seat.name for seat in record.seats)
-    answer = Clicks(scene_of(last, model, plies=len(record.moves), seat_names=names))
     state = last.state
+    answer = Clicks(scene_of(last, model, plies=len(record.moves), seat_names=names), state)
     if state.is_over:
         return answer
     walker = _Walker(identity, state.ply)

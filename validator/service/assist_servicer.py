@@ -21,6 +21,7 @@ from google.protobuf.message import DecodeError, Message
 from gamerec.recorder.errors import GamerecError
 from gamerec.v1 import assist_pb2 as apb
 from gamerec.validator.assist.clicks import ClicksError, answer_clicks
+from gamerec.validator.render.ending import ending_words
 from gamerec.validator.render.svg import draw_svg
 from gamerec.validator.render.viewer.page import view_page
 from gamerec.validator.service.calls import Call
@@ -55,6 +56,7 @@ def click(request: apb.ClickRequest) -> apb.ClickResponse:
         plies=clicks.scene.ply,
         next_sites=clicks.next_sites,
         complete=clicks.complete,
+        ending=ending_words(request.record, clicks.state, seat=request.ending_seat),
     )
     if clicks.refused is not None:
         answer.refused.CopyFrom(clicks.refused)
