@@ -1,0 +1,221 @@
+"""The web client in real browsers: seats play whole matches by clicking, a third page watches.
+
+``gamerec serve --matches DB --web PORT`` runs in its own process; Debian's Chromium, driven
+by Playwright (tests/chromium.py), opens the pages it serves at ``/``: each seat's page from
+its link (``#play=<match>&seat=<n>&token=<token>``), the spectator's from ``#watch=<match>``.
+Every finished record validates and verifies, and the spectator saw every move once, in
+order. Screenshots go to build/web/ (and to docs/images/ with GAMEREC_UPDATE_SCREENSHOTS=1).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+from gamerec.v1 import match_pb2 as mpb
+from gamerec.v1 import match_pb2_grpc as mgrpc
+from gamerec.validator.judge import validate
+from gamerec.validator.render.ending import ending_words
+from gamerec.validator.verification import verify
+from tests.chromium import launched_chromium
+from tests.live.conftest import LiveServer, create
+from tests.live.matches import request
+from tests.web_client.browsers import Page, Seat, free_port, play_out
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "build" / "web"
+DOCS_IMAGES = ROOT / "docs" / "images"
+
+pytestmark = pytest.mark.xdist_group("web-client")
+
+
+class WebServer(LiveServer):
+    """A live server with the web door on a fixed port (kept across a restart)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.web_port = free_port()
+        super().__init__(folder, "--web", str(self.web_port), clock=False)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.web_port}/"
+
+    def match_state(self, match_id: str) -> mpb.MatchState:
+        with grpc.insecure_channel(self.address) as channel:
+            stub = mgrpc.MatchServiceStub(channel)
+            return stub.GetMatch(mpb.GetMatchRequest(match_id=match_id), timeout=30)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    web = WebServer(tmp_path_factory.mktemp("web"))
+    yield web
+    web.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with launched_chromium() as launched:
+        yield launched
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Write a screenshot to build/web/ (and docs/images/ when asked to)."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    page.page.screenshot(path=str(OUT / name))
+    if os.environ.get("GAMEREC_UPDATE_SCREENSHOTS"):
+        page.page.screenshot(path=str(DOCS_IMAGES / name))
+
+
+def open_match(
+    server: WebServer, browser: Any, game: str, seats: int, clock: str = "-"
+) -> tuple[str, list[Seat], Page]:
+    """Create a match; a page per seat from its link and a spectator's page."""
+    created = create(server.address, request(game, seats, clock=clock, keyed=False))
+    match_id = created.match_id
+    players = [
+        Seat(browser, f"{server.base}#play={match_id}&seat={seat}&token={token}")
+        for seat, token in enumerate(created.seat_tokens, start=1)
+    ]
+    return match_id, players, Page(browser, f"{server.base}#watch={match_id}")
+
+
+def check_finished(server: WebServer, match_id: str, pages: list[Page]) -> mpb.MatchState:
+    """Every page says the end; the record validates and verifies; the watcher saw each move."""
+    state = server.match_state(match_id)
+    assert state.status == mpb.MATCH_STATUS_FINISHED
+    record = state.record
+    assert validate(record).valid
+    assert verify(record, {server.host_public}).verified
+    said = ending_words(record, seat=state.ended.seat)
+    for page in pages:
+        page.page.wait_for_selector("body[data-finished=yes]", timeout=60_000)
+        page.page.wait_for_function(
+            "(said) => document.getElementById('ending')?.textContent === said", arg=said
+        )
+        assert page.errors == []
+    watcher = pages[-1]
+    shown = watcher.page.locator("#moves li").all_inner_texts()
+    tokens = [move.seat for move in record.moves]
+    assert len(shown) == len(record.moves) == state.plies
+    assert [int(text.split(":")[0].removeprefix("seat ")) for text in shown] == tokens
+    return state
+
+
+GAMES = [("ONE", 2), ("Aronda", 2), ("Oust", 2), ("Oh-Wah-Ree", 2)]
+
+
+@pytest.mark.parametrize(("game", "seats"), GAMES)
+def test_seats_play_a_whole_match_by_clicking_and_a_spectator_sees_every_move(
+    server: WebServer, browser: Any, game: str, seats: int
+) -> None:
+    match_id, players, watcher = open_match(server, browser, game, seats, clock="900+5")
+    try:
+        play_out(players, random.Random(f"{game}:{seats}"))
+        check_finished(server, match_id, [*players, watcher])
+    finally:
+        for page in (*players, watcher):
+            page.close()
+
+
+def test_a_refused_click_a_typed_move_a_declined_draw_a_resignation_and_the_download(
+    server: WebServer, browser: Any, tmp_path: Path
+) -> None:
+    match_id, (one, two), watcher = open_match(server, browser, "ONE", 2)
+    try:
+        rng = random.Random(7)
+        one.page.wait_for_selector("body[data-turn=mine]")
+        one.act(rng)
+        two.page.wait_for_function("document.body.dataset.turn === 'mine'")
+        taken = one.page.locator("#moves li").first.inner_text().split(": ")[1]
+        # A click on the stone seat 1 placed: the engine's reason, and nothing is sent.
+        two.page.locator(f'#board [data-name="{taken}"]').click(force=True)
+        two.page.wait_for_function("document.getElementById('message').textContent !== ''")
+        assert "docs/rules/one.md" in two.page.inner_text("#message")
+        # The same move typed: Play's finding, in the engine's words.
+        two.page.fill("#typed", taken)
+        two.page.click("#type-move button")
+        two.page.wait_for_function(
+            "document.getElementById('message').textContent.startsWith('Refused: ')"
+        )
+        assert "docs/rules/one.md" in two.page.inner_text("#message")
+        assert server.match_state(match_id).plies == 1
+        # A legal move typed.
+        legal = two.page.locator("#board .site.legal").first.get_attribute("data-name")
+        two.page.fill("#typed", str(legal))
+        two.page.click("#type-move button")
+        watcher.page.wait_for_selector("#moves li[data-ply='2']")
+        # A draw offered and declined.
+        one.page.click("#offer-draw")
+        two.page.wait_for_selector("#draw-answer:not([hidden])")
+        two.page.click("#decline-draw")
+        one.page.wait_for_function("document.body.dataset.draw === '0'")
+        # Seat 2 resigns: every page says so; the record downloads and is the server's.
+        two.page.click("#resign")
+        state = check_finished(server, match_id, [one, two, watcher])
+        assert "resigned" in one.page.inner_text("#ending")
+        screenshot(one, "web-finished.png")
+        with one.page.expect_download() as download:
+            one.page.click("#download")
+        saved = tmp_path / "match.pb"
+        download.value.save_as(saved)
+        assert saved.read_bytes() == state.record.SerializeToString()
+        # The finished match opened by its link: the replay viewer.
+        replay = Page(browser, f"{server.base}#watch={match_id}")
+        replay.page.wait_for_selector("#viewer")
+        viewer = replay.page.frame_locator("#viewer")
+        assert "resigned" in viewer.locator(".ending").inner_text()
+        assert replay.errors == []
+        replay.close()
+    finally:
+        for page in (one, two, watcher):
+            page.close()
+
+
+def test_a_seat_aborts_before_the_first_move(server: WebServer, browser: Any) -> None:
+    match_id, (one, two), watcher = open_match(server, browser, "Aronda", 2)
+    try:
+        one.page.wait_for_selector("body[data-turn=mine]")
+        two.page.click("#abort")
+        for page in (one, two, watcher):
+            page.page.wait_for_selector("body[data-finished=yes]")
+            assert "aborted" in page.page.inner_text("#end-reason")
+            assert page.errors == []
+        assert server.match_state(match_id).status == mpb.MATCH_STATUS_ABORTED
+    finally:
+        for page in (one, two, watcher):
+            page.close()
+
+
+def test_pages_reconnect_after_the_server_is_killed_and_finish_the_match(
+    tmp_path: Path, browser: Any
+) -> None:
+    server = WebServer(tmp_path)
+    try:
+        match_id, players, watcher = open_match(server, browser, "Oust", 2)
+        rng = random.Random(35)
+        play_out(players, rng, until_plies=6)
+        screenshot(players[0], "web-play.png")
+        server.process.process.send_signal(signal.SIGKILL)
+        server.process.process.wait(timeout=30)
+        watcher.page.wait_for_function(
+            "document.getElementById('connection').textContent.startsWith('connection lost')"
+            " || document.getElementById('connection').textContent.startsWith('reconnecting')"
+        )
+        server.restart()
+        watcher.page.wait_for_function(
+            "document.getElementById('connection').textContent === 'connected'", timeout=60_000
+        )
+        play_out(players, rng)
+        check_finished(server, match_id, [*players, watcher])
+        for page in (*players, watcher):
+            page.close()
+    finally:
+        server.stop()
