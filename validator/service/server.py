@@ -288,16 +288,21 @@ def pending_calls_of(settings: ServeSettings) -> int:
 async def _match_service(
     settings: ServeSettings,
 ) -> AsyncIterator[tuple[tuple[ExtraService, ...], SeatFinder | None]]:
-    """MatchService's referee while the server runs, when the settings ask for it."""
+    """MatchService's referee and the lobby while the server runs, when the settings ask."""
     if settings.matches is None:
         yield (), None
         return
+    from gamerec.validator.lobby.servicer import running_lobby  # noqa: PLC0415
     from gamerec.validator.service.assist_servicer import ASSIST_SERVICE  # noqa: PLC0415
     from gamerec.validator.service.match_servicer import running_matches  # noqa: PLC0415
 
+    limits = settings.access.limits
     # AssistService (clicks into moves, the viewer's page) helps the pages that play them.
-    async with running_matches(settings.matches, settings.access.limits) as running:
-        yield (running.service, ASSIST_SERVICE), running.seat_of
+    async with (
+        running_matches(settings.matches, limits) as running,
+        running_lobby(settings.matches.store, running.referee, limits.client_challenges) as lobby,
+    ):
+        yield (running.service, lobby, ASSIST_SERVICE), running.seat_of
 
 
 def reload_on_hangup(gate: Gate, certificates: ServerCertificates | None) -> None:
