@@ -219,3 +219,36 @@ def test_pages_reconnect_after_the_server_is_killed_and_finish_the_match(
             page.close()
     finally:
         server.stop()
+
+
+def test_a_challenge_opened_in_one_browser_is_taken_in_another_and_played(
+    server: WebServer, browser: Any
+) -> None:
+    host = Seat(browser, server.base)
+    guest = Seat(browser, server.base)
+    try:
+        host.page.fill("#name", "Ana")
+        host.page.select_option("#game", "Oh-Wah-Ree")
+        host.page.select_option("#seats", "2")
+        host.page.fill("#clock", "300+2")
+        host.page.click("#challenge-form button")
+        guest.page.fill("#name", "Ben")
+        row = guest.page.locator("#challenges tr", has_text="Ana")
+        row.wait_for()
+        assert "Oh-Wah-Ree" in row.inner_text() and "free" in row.inner_text()
+        screenshot(guest, "web-lobby.png")
+        row.locator("button.take").click()
+        for seat in (host, guest):
+            seat.page.wait_for_function("location.hash.startsWith('#play=')")
+            seat.page.wait_for_selector("body[data-turn]")
+            assert "token" not in seat.page.evaluate("location.hash")
+        match_id = host.page.evaluate("location.hash").split("=", 1)[1]
+        watcher = Page(browser, f"{server.base}#watch={match_id}")
+        names = [seat.name for seat in server.match_state(match_id).record.seats]
+        assert names == ["Ana", "Ben"]
+        play_out([host, guest], random.Random(3))
+        check_finished(server, match_id, [host, guest, watcher])
+        watcher.close()
+    finally:
+        host.close()
+        guest.close()

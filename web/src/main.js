@@ -1,14 +1,16 @@
 // The gamerec web client (docs/web-client.md): the page a link opens, by its fragment.
 //   #watch=<match>                    watch a match (a finished one opens as the replay viewer)
 //   #play=<match>&seat=<n>&token=<t>  play a seat (the token is kept by the tab, then removed)
-//   (nothing)                         the matches on the server
+//   #matches                          every match on the server
+//   (nothing)                         the lobby: open challenges, live matches
 import { MatchStatus } from "../gen/gamerec/v1/match_pb.js";
 import { Game } from "../gen/gamerec/v1/record_pb.js";
 import { clients, problem } from "./api.js";
 import { fragment, keepToken, link } from "./links.js";
+import { LobbyPage } from "./lobby.js";
 import { MatchPage } from "./match.js";
 
-/** @type {MatchPage | null} */
+/** @type {MatchPage | LobbyPage | null} */
 let current = null;
 
 async function route() {
@@ -27,9 +29,13 @@ async function route() {
     where.textContent = "watching match " + fields.watch;
     current = new MatchPage(root, fields.watch);
     await current.start();
-  } else {
+  } else if (location.hash === "#matches") {
     where.textContent = "matches";
     await matchList(root);
+  } else {
+    where.textContent = "lobby";
+    current = new LobbyPage(root);
+    await current.start();
   }
 }
 

@@ -265,6 +265,8 @@ export class MatchPage {
     }
     this.showStatus(answer, clicks);
     this.showClocks();
+    // What the page shows now (the plies and the clicks): a test waits for it to change.
+    document.body.dataset.shown = this.plies + ":" + clicks.join(",") + (this.over ? ":over" : "");
   }
 
   /** @param {any} answer @param {string[]} clicks */
