@@ -109,7 +109,16 @@ def check_finished(server: WebServer, match_id: str, pages: list[Page]) -> mpb.M
     return state
 
 
-GAMES = [("ONE", 2), ("Aronda", 2), ("Oust", 2), ("Oh-Wah-Ree", 2)]
+GAMES = [
+    ("ONE", 2),
+    ("Aronda", 2),
+    ("Oust", 2),
+    ("Oh-Wah-Ree", 2),
+    ("ONE", 3),
+    ("ONE", 4),
+    ("Oh-Wah-Ree", 3),
+    ("Oh-Wah-Ree", 4),
+]
 
 
 @pytest.mark.parametrize(("game", "seats"), GAMES)
