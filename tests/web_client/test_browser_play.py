@@ -21,6 +21,8 @@ import pytest
 
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import match_pb2_grpc as mgrpc
+from gamerec.v1 import seal_pb2 as spb
+from gamerec.v1 import verification_pb2 as wpb
 from gamerec.validator.judge import validate
 from gamerec.validator.render.ending import ending_words
 from gamerec.validator.verification import verify
@@ -93,7 +95,12 @@ def check_finished(server: WebServer, match_id: str, pages: list[Page]) -> mpb.M
     assert state.status == mpb.MATCH_STATUS_FINISHED
     record = state.record
     assert validate(record).valid
-    assert verify(record, {server.host_public}).verified
+    # The seal holds and the host's signatures prove it; a browser's seat has no key (the
+    # pages do not sign), which is all the verification says against it.
+    verified = verify(record, {server.host_public})
+    assert verified.seal == spb.SEAL_STATUS_HOLDS
+    assert wpb.PROOF_LEVEL_HOST in verified.proven
+    assert {finding.code for finding in verified.findings} == {"NO_KEY"}
     said = ending_words(record, seat=state.ended.seat)
     for page in pages:
         page.page.wait_for_selector("body[data-finished=yes]", timeout=60_000)
