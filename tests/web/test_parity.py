@@ -78,7 +78,7 @@ def _grpc_call(address: str, case: Case) -> Answer:
     service, method = case.method.split("/")
     kind = _output(case.method)
     with grpc.insecure_channel(address) as channel:
-        call = channel.unary_unary(
+        call: grpc.UnaryUnaryMultiCallable[Message, Message] = channel.unary_unary(
             f"/gamerec.v1.{service}/{method}",
             request_serializer=lambda message: message.SerializeToString(),
             response_deserializer=kind.FromString,
@@ -163,7 +163,7 @@ def _output(method: str) -> type[Message]:
 
 def _create(server: WebServer) -> mpb.CreateMatchResponse:
     with grpc.insecure_channel(server.address) as channel:
-        call = channel.unary_unary(
+        call: grpc.UnaryUnaryMultiCallable[Message, mpb.CreateMatchResponse] = channel.unary_unary(
             "/gamerec.v1.MatchService/CreateMatch",
             request_serializer=lambda message: message.SerializeToString(),
             response_deserializer=mpb.CreateMatchResponse.FromString,
