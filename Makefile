@@ -102,10 +102,10 @@ $(WEB_STAMP): web/package.json web/package-lock.json
 web-deps: $(WEB_STAMP)
 
 web: install web-deps
-	$(PY) scripts/gen_web.py
+	$(PY) -m scripts.gen_web
 
 web-check: install web-deps
-	$(PY) scripts/gen_web.py --check
+	$(PY) -m scripts.gen_web --check
 
 # Debian's chromium for the viewer's browser tests (tests/viewer/test_browser.py), installed
 # when it is missing (as root, or through sudo).

@@ -1,6 +1,6 @@
 """Build the browser client (web/) into validator/web/static/ (make web; make web-check).
 
-Usage: ``python scripts/gen_web.py`` generates the client code from protos/ into ``web/gen/``
+Usage: ``python -m scripts.gen_web`` generates the client code from protos/ into ``web/gen/``
 with buf and the ``@bufbuild/protoc-gen-es`` plugin that ``web/package-lock.json`` pins
 (web/buf.gen.yaml), then bundles ``web/src/`` with esbuild into
 ``validator/web/static/`` (``app.js``, beside the page and style copied from ``web/src/``).
@@ -12,12 +12,13 @@ Needs ``make web-deps`` (``npm ci`` in web/) first; the Makefile targets run it.
 from __future__ import annotations
 
 import argparse
-import filecmp
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from scripts.gen_proto import differing_files
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
@@ -61,21 +62,6 @@ def _run(command: list[str], cwd: Path) -> None:
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
     if done.returncode:
         sys.exit(f"{Path(command[0]).name} failed:\n{done.stdout}{done.stderr}")
-
-
-def differing_files(left: Path, right: Path) -> list[str]:
-    """Files that differ between two trees (relative paths; missing on one side too)."""
-    names = {p.relative_to(left) for p in left.rglob("*") if p.is_file()}
-    names |= {p.relative_to(right) for p in right.rglob("*") if p.is_file()}
-    return sorted(
-        str(n)
-        for n in names
-        if not (
-            (left / n).is_file()
-            and (right / n).is_file()
-            and filecmp.cmp(left / n, right / n, shallow=False)
-        )
-    )
 
 
 def main() -> int:

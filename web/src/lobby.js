@@ -6,6 +6,7 @@ import { createConnectTransport } from "@connectrpc/connect-web";
 import { LobbyService, ChallengeStatus } from "../gen/gamerec/v1/lobby_pb.js";
 import { Game } from "../gen/gamerec/v1/record_pb.js";
 import { problem } from "./api.js";
+import { element, sleep } from "./dom.js";
 import { link } from "./links.js";
 import { clockText } from "./match.js";
 
@@ -17,7 +18,6 @@ const GAMES = [
   { name: "Oust", game: Game.OUST, seats: [2], variant: "" },
   { name: "Oh-Wah-Ree", game: Game.OH_WAH_REE, seats: [2, 3, 4], variant: "ohWahRee" },
 ];
-const sleep = (/** @type {number} */ ms) => new Promise((done) => setTimeout(done, ms));
 
 /** @returns {Record<string, {token: string, seat: number}>} the seats this tab holds */
 function kept() {
@@ -31,15 +31,6 @@ function keep(challengeId, token, seat) {
   sessionStorage.setItem(KEPT, JSON.stringify(seats));
 }
 
-/** @param {string} tag @param {Record<string, string>} [attributes] @param {...(Node|string)} children */
-function element(tag, attributes = {}, ...children) {
-  const made = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    made.setAttribute(key, value);
-  }
-  made.append(...children);
-  return made;
-}
 
 /** @param {number} game */
 function gameName(game) {

@@ -6,18 +6,10 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { GameRecordSchema } from "../gen/gamerec/v1/record_pb.js";
 import { MatchStatus } from "../gen/gamerec/v1/match_pb.js";
 import { clients, problem } from "./api.js";
+import { element, sleep } from "./dom.js";
 
 const RECONNECT_MS = [250, 500, 1000, 2000, 4000];
 
-/** @param {string} tag @param {Record<string, string>} [attributes] @param {...(Node|string)} children */
-function element(tag, attributes = {}, ...children) {
-  const made = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    made.setAttribute(key, value);
-  }
-  made.append(...children);
-  return made;
-}
 
 /** @param {{seconds: bigint, nanos: number} | undefined} value */
 function millis(value) {
@@ -32,7 +24,6 @@ export function clockText(ms) {
   return minutes + ":" + String(seconds).padStart(2, "0");
 }
 
-const sleep = (/** @type {number} */ ms) => new Promise((done) => setTimeout(done, ms));
 
 export class MatchPage {
   /**
