@@ -77,7 +77,7 @@ def screenshot(page: Page, name: str) -> None:
 
 
 def open_match(
-    server: WebServer, browser: Any, game: str, seats: int, clock: str = "-"
+    server: WebServer, browser: Any, game: str, seats: int, clock: str = "600+5"
 ) -> tuple[str, list[Seat], Page]:
     """Create a match; a page per seat from its link and a spectator's page."""
     created = create(server.address, request(game, seats, clock=clock, keyed=False))
@@ -252,7 +252,6 @@ def test_a_challenge_opened_in_one_browser_is_taken_in_another_and_played(
         row = guest.page.locator("#challenges tr", has_text="Ana")
         row.wait_for()
         assert "Oh-Wah-Ree" in row.inner_text() and "free" in row.inner_text()
-        screenshot(guest, "web-lobby.png")
         row.locator("button.take").click()
         for seat in (host, guest):
             seat.page.wait_for_function("location.hash.startsWith('#play=')")
@@ -262,6 +261,20 @@ def test_a_challenge_opened_in_one_browser_is_taken_in_another_and_played(
         watcher = Page(browser, f"{server.base}#watch={match_id}")
         names = [seat.name for seat in server.match_state(match_id).record.seats]
         assert names == ["Ana", "Ben"]
+        # A third player's lobby: the match is live, with its players; a challenge of its own.
+        third = Page(browser, server.base)
+        third.page.wait_for_selector(f"#live tr[data-match='{match_id}']")
+        assert "Ana – Ben" in third.page.inner_text("#live")
+        third.page.fill("#name", "Chi")
+        third.page.select_option("#seats", "3")
+        third.page.click("#challenge-form button")
+        third.page.wait_for_selector("#challenges button.cancel")
+        assert "your seat 1, waiting" in third.page.inner_text("#challenges")
+        screenshot(third, "web-lobby.png")
+        third.page.click("#challenges button.cancel")
+        third.page.wait_for_function("!document.querySelector('#challenges tr')")
+        assert third.errors == []
+        third.close()
         play_out([host, guest], random.Random(3))
         check_finished(server, match_id, [host, guest, watcher])
         watcher.close()

@@ -101,7 +101,8 @@ export class MatchPage {
       button("offer-draw", "Offer draw", () => this.command("offerDraw", {})),
       button("resign", "Resign", () => this.command("resign", {})),
       button("abort", "Abort", () => this.command("abort", {})));
-    return element("div", { class: "play" }, this.completions, form, this.drawAnswer, this.actions);
+    this.playPanel = element("div", { class: "play", id: "play" }, this.completions, form, this.drawAnswer, this.actions);
+    return this.playPanel;
   }
 
   /** Open the match: a finished one as the replay viewer, an open one live. */
@@ -280,6 +281,9 @@ export class MatchPage {
         return made;
       }) : [];
       this.completions.replaceChildren(...buttons);
+    }
+    if (this.playPanel) {
+      this.playPanel.hidden = this.over;
     }
     if (this.drawAnswer) {
       this.drawAnswer.hidden = !(this.drawBy && this.drawBy !== this.seat && !this.over);
