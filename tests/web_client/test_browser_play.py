@@ -116,6 +116,12 @@ def check_finished(server: WebServer, match_id: str, pages: list[Page]) -> mpb.M
     return state
 
 
+def clock_seconds(text: str) -> int:
+    """The seconds a clock's line shows (``seat 1 (Ana) (you) 9:58`` -> 598)."""
+    minutes, seconds = text.rsplit(" ", 1)[1].split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
 GAMES = [
     ("ONE", 2),
     ("Aronda", 2),
@@ -168,6 +174,14 @@ def test_a_refused_click_a_typed_move_a_declined_draw_a_resignation_and_the_down
         two.page.fill("#typed", str(legal))
         two.page.click("#type-move button")
         watcher.page.wait_for_selector("#moves li[data-ply='2']")
+        # Seat 1's clock runs down on the page from the times the server sent.
+        one.page.wait_for_selector("#clocks li.moving[data-seat='1']")
+        before = one.page.inner_text("#clocks li.moving")
+        one.page.wait_for_function(
+            "(before) => document.querySelector('#clocks li.moving').textContent !== before",
+            arg=before,
+        )
+        assert clock_seconds(one.page.inner_text("#clocks li.moving")) < clock_seconds(before)
         # A draw offered and declined.
         one.page.click("#offer-draw")
         two.page.wait_for_selector("#draw-answer:not([hidden])")
