@@ -216,6 +216,8 @@ def test_a_page_of_another_origin_is_refused_and_an_allowed_one_served(door: Web
     assert answer.status_code == 200
     assert answer.headers["access-control-allow-origin"] == ALLOWED
     assert "grpc-status-details-bin" in answer.headers["access-control-expose-headers"]
+    upper = _post(door, "MatchService/ListMatches", b"{}", headers={"origin": ALLOWED.upper()})
+    assert upper.status_code == 200  # an origin's scheme and host have no case
     same = _post(door, "MatchService/ListMatches", b"{}", headers={"origin": door.web})
     assert same.status_code == 200  # the door's own pages
     assert "access-control-allow-origin" not in same.headers

@@ -92,7 +92,7 @@ class Door:
 
     def allows(self, origin: str) -> bool:
         """Whether a page of ``origin`` may call."""
-        return "*" in self.allow_origins or origin in self.allow_origins
+        return "*" in self.allow_origins or origin.lower() in self.allow_origins
 
 
 class WebApplication:
@@ -119,8 +119,8 @@ class WebApplication:
             await send({"type": "websocket.close", "code": 1003})
             return
         service = self._service(scope["path"])
-        if service is None:
-            await self._door(scope, receive, send, None)
+        if service is None or scope["method"] == "OPTIONS":  # a file, or a preflight: no call
+            await self._door(scope, receive, send, service)
             return
         method = scope["path"].rsplit("/", 1)[-1]
         peer = peer_of(_client(scope))
