@@ -47,6 +47,10 @@ Sections (``--sections`` picks some; all by default):
 15. ``live-postgres``: the same 1,000 matches on two ``gamerec serve`` sharing one PostgreSQL
     store (each match's seats on both), moves/s and p99 round trip against one server on
     SQLite, in the same run (a server from the pgserver wheel; skipped if it cannot start).
+16. ``web``: the web door (``gamerec serve --web``): a Play's round trip (p50, p99) and
+    moves/s over Connect with JSON and with protobuf bodies against native gRPC on the same
+    server, in turn (p50 within 2x), and the server's memory per open Watch stream over
+    HTTP/1.1 at 4,000 streams against 1,000 (linear: within 1.2x).
 
 Every ratio is measured in turn with its reference (A B A B ..., the order reversed every
 other pair) and is the median of the pairs' ratios, shown with the lowest and highest pair:
@@ -86,6 +90,7 @@ from bench import (
     bench_tournament,
     bench_validate,
     bench_viewer,
+    bench_web,
     engines,
     peers,
 )
@@ -109,6 +114,7 @@ SECTIONS = (
     "foreign",
     "tournament",
     "live-postgres",
+    "web",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -582,6 +588,17 @@ def live_postgres_figures(scale: Scale) -> list[Figure]:
     return bench_live_postgres.figures(measured)
 
 
+def web_figures(scale: Scale) -> list[Figure]:
+    """Section 16: the web door against native gRPC on the same server, and Watch memory."""
+    games = 3 if scale.repetitions > 2 else 1
+    measured = _step(
+        f"web: Play over Connect JSON, Connect protobuf and gRPC in turn, {scale.repetitions} "
+        f"rounds of {games} Aronda games; Watch streams over HTTP/1.1 to 4,000",
+        partial(bench_web.measure, scale.repetitions, games),
+    )
+    return bench_web.figures(measured)
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -609,6 +626,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "foreign": partial(foreign_figures, scale),
         "tournament": partial(tournament_figures, scale),
         "live-postgres": partial(live_postgres_figures, scale),
+        "web": partial(web_figures, scale),
     }
 
 
@@ -650,7 +668,7 @@ def main() -> None:
         "ratios measured in turn with their reference (A B A B ...) are the median of the "
         "pairs' ratios, with the lowest and highest pair"
     )
-    if {"service", "live", "live-postgres"} & set(options.sections):
+    if {"service", "live", "live-postgres", "web"} & set(options.sections):
         print(bench_service.LIMITS_NOTE)
     print(table(figures))
     missed = [figure.name for figure in figures if figure.met is False]

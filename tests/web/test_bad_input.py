@@ -16,6 +16,7 @@ from google.protobuf import json_format
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 
 from bench.procfs import process_tree, rss_kib
+from gamerec.validator.web.app import CONTENT_TYPES
 from gamerec.validator.web.frames import envelope
 from tests.live.matches import request
 from tests.web.conftest import TIMEOUT, WebServer, call
@@ -215,6 +216,8 @@ def test_a_page_of_another_origin_is_refused_and_an_allowed_one_served(door: Web
     assert answer.status_code == 200
     assert answer.headers["access-control-allow-origin"] == ALLOWED
     assert "grpc-status-details-bin" in answer.headers["access-control-expose-headers"]
+    upper = _post(door, "MatchService/ListMatches", b"{}", headers={"origin": ALLOWED.upper()})
+    assert upper.status_code == 200  # an origin's scheme and host have no case
     same = _post(door, "MatchService/ListMatches", b"{}", headers={"origin": door.web})
     assert same.status_code == 200  # the door's own pages
     assert "access-control-allow-origin" not in same.headers
@@ -276,3 +279,33 @@ def test_a_stream_that_is_never_read_holds_no_more_than_its_socket(door: WebServ
 
 def _server_kib(door: WebServer) -> int:
     return sum(rss_kib(pid) for pid in process_tree(door.process.process.pid))
+
+
+def test_a_refusal_before_any_handler_still_writes_its_call_line(door: WebServer) -> None:
+    _post(door, "MatchService/Resign", b"{}", "text/html")
+    _post(door, "MatchService/Abort", b'{"matchId": "x", "sneaky": 1}')
+    _post(door, "MatchService/OfferDraw", b"{}", headers={"origin": "https://evil.example"})
+    refusals = {
+        line["method"]: (line["status"], line["verdict"], line["peer"])
+        for line in _lines(door, {"Resign", "Abort", "OfferDraw"})
+    }
+    assert refusals["Resign"][:2] == (
+        "INVALID_ARGUMENT",
+        "the content type 'text/html' is not one this door speaks: " + ", ".join(CONTENT_TYPES),
+    )
+    assert refusals["Abort"][:2] == (
+        "INVALID_ARGUMENT",
+        "sneaky: no such field in gamerec.v1.AbortRequest (unknown fields are refused)",
+    )
+    assert refusals["OfferDraw"][0] == "PERMISSION_DENIED"
+    assert all(peer.startswith("ipv4:127.0.0.1:") for _, _, peer in refusals.values())
+
+
+def _lines(door: WebServer, methods: set[str]) -> list[dict[str, Any]]:
+    end = time.monotonic() + TIMEOUT
+    while time.monotonic() < end:
+        found = [line for line in door.process.lines if line.get("method") in methods]
+        if len(found) == len(methods):
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"no call lines of {methods}")

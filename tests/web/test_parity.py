@@ -26,7 +26,7 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from google.protobuf import json_format, message_factory
 from google.protobuf.message import Message
-from google.rpc import status_pb2  # type: ignore[import-untyped]
+from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
 
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import service_pb2 as spb
@@ -101,8 +101,14 @@ def _grpc_call(address: str, case: Case) -> Answer:
 
 
 def _refused(code: str, message: str, details: tuple[tuple[str, bytes], ...]) -> Answer:
-    kept = tuple((kind, value) for kind, value in details if kind != RETRY_INFO)
+    """A refusal; each detail as its message (a map's bytes may come in any order)."""
+    kept = tuple((kind, _detail(kind, value)) for kind, value in details if kind != RETRY_INFO)
     return (code.upper().replace("CANCELED", "CANCELLED"), message, kept)
+
+
+def _detail(kind: str, value: bytes) -> dict[str, Any]:
+    message = getattr(error_details_pb2, kind.rsplit(".", 1)[1]).FromString(value)
+    return json_format.MessageToDict(message)
 
 
 def _connect_json(base: str, case: Case) -> Answer:

@@ -27,6 +27,9 @@ from typing import Any, Final
 
 import orjson
 
+from gamerec.validator.web.bridge import peer_of
+from gamerec.validator.web.calls import logged
+
 #: An ASGI scope, message, receive and send.
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -89,7 +92,7 @@ class Door:
 
     def allows(self, origin: str) -> bool:
         """Whether a page of ``origin`` may call."""
-        return "*" in self.allow_origins or origin in self.allow_origins
+        return "*" in self.allow_origins or origin.lower() in self.allow_origins
 
 
 class WebApplication:
@@ -115,6 +118,22 @@ class WebApplication:
         if scope["type"] != "http":  # a WebSocket: refused
             await send({"type": "websocket.close", "code": 1003})
             return
+        service = self._service(scope["path"])
+        if service is None or scope["method"] == "OPTIONS":  # a file, or a preflight: no call
+            await self._door(scope, receive, send, service)
+            return
+        method = scope["path"].rsplit("/", 1)[-1]
+        peer = peer_of(_client(scope))
+
+        async def serve(sending: Send) -> None:
+            await self._door(scope, receive, sending, service)
+
+        await logged(method, peer, send, serve)
+
+    async def _door(
+        self, scope: Scope, receive: Receive, send: Send, service: ASGIApp | None
+    ) -> None:
+        """CORS, then the service's call (after the door's checks) or a static file."""
         headers = _headers(scope)
         origin = headers.get("origin", "")
         cross = bool(origin) and not _same_origin(origin, scope, headers)
@@ -132,7 +151,6 @@ class WebApplication:
             return
         if cross:
             send = _with_cors(send, origin)
-        service = self._service(scope["path"])
         if service is None:
             await self._static(scope, send)
             return
@@ -236,6 +254,11 @@ async def _lifespan(receive: Receive, send: Send) -> None:
         elif message["type"] == "lifespan.shutdown":
             await send({"type": "lifespan.shutdown.complete"})
             return
+
+
+def _client(scope: Scope) -> str | None:
+    client = scope.get("client")
+    return f"{client[0]}:{client[1]}" if client else None
 
 
 def _headers(scope: Scope) -> dict[str, str]:

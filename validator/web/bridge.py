@@ -16,7 +16,7 @@ Connect error with the same code and details (``gamerec.validator.web.errors``).
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Final, NoReturn
 
 import grpc
@@ -25,6 +25,7 @@ from connectrpc.request import RequestContext
 from google.protobuf.descriptor import ServiceDescriptor
 
 from gamerec.validator.service.access import Gate
+from gamerec.validator.web.calls import took
 from gamerec.validator.web.codecs import Payload
 from gamerec.validator.web.errors import Metadata, WebConnectError, connect_error
 
@@ -135,6 +136,7 @@ class Handlers:
         """
         details = _CallDetails(method, context.invocation_metadata())
         handler = await self._gate.intercept_service(self._continuation, details)
+        took()  # the gate, then the handler, write the call's line from here
         if handler is None:
             raise connect_error(grpc.StatusCode.UNIMPLEMENTED, f"{method} is not served here", None)
         return handler
@@ -208,7 +210,3 @@ class ServiceAdapter:
             return self._methods[name]
         except KeyError:
             raise AttributeError(name) from None
-
-    def names(self) -> Mapping[str, Callable[..., Awaitable[Any] | AsyncIterator[Any]]]:
-        """Every RPC's generated name and behaviour."""
-        return dict(self._methods)

@@ -4,7 +4,8 @@ A Connect server stream (Watch with ``application/connect+json``) is a run of fr
 byte, a 4-byte big-endian length, then that many bytes of message. The last frame has flag
 ``0x02`` and holds the end of the stream: ``{}`` when it ended well, else ``{"error": {...}}``.
 :func:`read_frames` splits a stream into them; run as a program it prints each message of a JSON
-stream on one line (compact) and the end as ``end: {...}``, so a terminal shows a Watch;
+stream on one line (compact JSON) and the end as ``{"end": {...}}``, so a terminal (or jq) shows
+a Watch;
 ``python -m gamerec.validator.web.frames wrap JSON`` writes a stream's request as its frame.
 """
 
@@ -94,15 +95,17 @@ def main(arguments: list[str] | None = None) -> int:
         for frame in read_frames(sys.stdin.buffer):
             if frame.flags & COMPRESSED:
                 raise FrameError("a compressed frame (send no connect-accept-encoding)")
-            line = orjson.dumps(orjson.loads(frame.data)).decode()
+            message = orjson.loads(frame.data)
             if frame.ends:
-                status = 1 if "error" in orjson.loads(frame.data) else 0
-                print(f"end: {line}")
-            else:
-                print(line)
+                status = 1 if "error" in message else 0
+                message = {"end": message}
+            print(orjson.dumps(message).decode())
     except (FrameError, orjson.JSONDecodeError) as error:
         print(f"frames: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (| head): nothing more to say
+        sys.stderr.close()
+        return 1
     return status
 
 

@@ -173,6 +173,7 @@ class WebServer:
 
     def start(self) -> None:
         """Serve, from the running loop."""
+        _quiet_cancelled_connections(asyncio.get_running_loop())
         self._task = asyncio.create_task(
             serve(self.app, self.config, shutdown_trigger=self._stop.wait)  # type: ignore[arg-type]
         )
@@ -183,3 +184,24 @@ class WebServer:
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+
+def _quiet_cancelled_connections(loop: asyncio.AbstractEventLoop) -> None:
+    """Do not report a connection's task cancelled at shutdown as an error.
+
+    Hypercorn cancels the connections still open when the grace period ends; Python 3.11's
+    ``asyncio.start_server`` then reports each one's ``CancelledError`` to the loop's
+    exception handler (a traceback on standard error, among the log's JSON lines; 3.12 no
+    longer does). A cancellation is no error: every other report goes on as before.
+    """
+    previous = loop.get_exception_handler()
+
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if isinstance(context.get("exception"), asyncio.CancelledError):
+            return
+        if previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handle)
