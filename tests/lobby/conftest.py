@@ -34,6 +34,22 @@ def lobby_stub(address: str) -> lgrpc.LobbyServiceStub:
     return lgrpc.LobbyServiceStub(grpc.insecure_channel(address))
 
 
+def lobby_events(address: str, first: int = 1) -> list[lpb.LobbyEvent]:
+    """The lobby's events from ``first`` to the last one now."""
+    stub = lobby_stub(address)
+    last = stub.ListChallenges(lpb.ListChallengesRequest(), timeout=30).last_event
+    if last < first:
+        return []
+    events = []
+    stream = stub.WatchLobby(lpb.WatchLobbyRequest(from_event=first), timeout=60)
+    for event in stream:
+        events.append(event)
+        if event.number >= last:
+            stream.cancel()
+            break
+    return events
+
+
 def player(seat: int) -> mpb.MatchSeat:
     """Seat ``seat``'s player (named after it, with its test key)."""
     return mpb.MatchSeat(name=NAMES[seat - 1], public_key=public_bytes(key(seat)))
