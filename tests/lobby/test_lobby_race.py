@@ -40,7 +40,7 @@ async def _race(address: str, challenge_id: str) -> list[lpb.TakeSeatResponse | 
         stubs = [lgrpc.LobbyServiceStub(channel) for channel in channels]
         await asyncio.gather(*(channel.channel_ready() for channel in channels))
 
-        async def take(stub: lgrpc.LobbyServiceStub) -> lpb.TakeSeatResponse | grpc.StatusCode:
+        async def take(stub: lgrpc.LobbyServiceAsyncStub) -> lpb.TakeSeatResponse | grpc.StatusCode:
             try:
                 return await stub.TakeSeat(
                     lpb.TakeSeatRequest(challenge_id=challenge_id, player=player(2)), timeout=60
