@@ -161,6 +161,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "app",
         "Live matches on a server: new, show, list, abort; export a match store's records.",
     ),
+    "challenge": CommandSpec(
+        "challenge",
+        "app",
+        "The lobby of a server: open a challenge, list them, take a seat, cancel.",
+    ),
 }
 
 _LISTING: Final = "gamerec.listing"

@@ -14,6 +14,7 @@ from gamerec.v1 import lobby_pb2 as lpb
 from gamerec.v1 import lobby_pb2_grpc as lgrpc
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import match_pb2_grpc as mgrpc
+from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.judge import validate
 from gamerec.validator.service.match_client import SeatBot
 from gamerec.validator.verification import verify
@@ -32,6 +33,22 @@ def lobby_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServe
 
 def lobby_stub(address: str) -> lgrpc.LobbyServiceStub:
     return lgrpc.LobbyServiceStub(grpc.insecure_channel(address))
+
+
+def lobby_events(address: str, first: int = 1) -> list[lpb.LobbyEvent]:
+    """The lobby's events from ``first`` to the last one now."""
+    stub = lobby_stub(address)
+    last = stub.ListChallenges(lpb.ListChallengesRequest(), timeout=30).last_event
+    if last < first:
+        return []
+    events = []
+    stream = stub.WatchLobby(lpb.WatchLobbyRequest(from_event=first), timeout=60)
+    for event in stream:
+        events.append(event)
+        if event.number >= last:
+            stream.cancel()
+            break
+    return events
 
 
 def player(seat: int) -> mpb.MatchSeat:
@@ -62,8 +79,11 @@ async def play_lobby_match(
     return list(ended)
 
 
-def final_record_holds(address: str, match_id: str, seats: int) -> None:
-    """The match's final record validates and verifies, signed by every seat and the host."""
+def final_record_holds(address: str, match_id: str, seats: int) -> pb.GameRecord:
+    """The match's final record validates and verifies, signed by every seat and the host.
+
+    Its seats are named ``NAMES[:seats]`` (give 0 not to check the names).
+    """
     with grpc.insecure_channel(address) as channel:
         state = mgrpc.MatchServiceStub(channel).GetMatch(
             mpb.GetMatchRequest(match_id=match_id), timeout=30
@@ -74,4 +94,6 @@ def final_record_holds(address: str, match_id: str, seats: int) -> None:
     assert verdict.valid, verdict
     checked = verify(record)
     assert checked.verified, checked
-    assert [seat.name for seat in record.seats] == list(NAMES[:seats])
+    if seats:
+        assert [seat.name for seat in record.seats] == list(NAMES[:seats])
+    return record

@@ -11,9 +11,12 @@ docs/lobby.md).
   two backends ``sqlite_store`` and ``postgres_store`` (tables beside the match store's, in
   the same file or database: a restart keeps the challenges);
 - ``lobby``: one server process's lobby (the store, the referee, expiry, the watchers);
-- ``servicer``: the gRPC ``LobbyService``, a thin shell over ``lobby``.
+- ``servicer``: the gRPC ``LobbyService``, a thin shell over ``lobby``;
+- ``acceptor``: a client, the bot that takes open challenges it can play and plays them
+  (``gamerec bot --accept-any``).
 
 It may import ``gamerec.recorder``, ``gamerec.v1``, ``gamerec.validator.live`` and
-``gamerec.validator.identity``; only ``servicer`` imports ``gamerec.validator.service`` (the
-statuses, the gate's principal), and nothing here imports ``gamerec.cli``.
+``gamerec.validator.identity``; only ``servicer`` (the statuses, the gate's principal) and
+``acceptor`` (the seat bot, the movers) import ``gamerec.validator.service`` and
+``gamerec.validator.players``; nothing here imports ``gamerec.cli``.
 """
