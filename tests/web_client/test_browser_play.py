@@ -9,6 +9,7 @@ order. Screenshots go to build/web/ (and to docs/images/ with GAMEREC_UPDATE_SCR
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -187,6 +188,15 @@ def test_a_refused_click_a_typed_move_a_declined_draw_a_resignation_and_the_down
         two.page.wait_for_selector("#draw-answer:not([hidden])")
         two.page.click("#decline-draw")
         one.page.wait_for_function("document.body.dataset.draw === '0'")
+        # The token left the address bar; the tab keeps it: after a reload the page is seat
+        # 2's still, and no line the server logged holds a token.
+        assert "token" not in two.page.evaluate("location.hash")
+        two.page.reload()
+        two.page.wait_for_selector("#offer-draw")
+        assert "seat 2" in two.page.inner_text("#where")
+        tokens = [link.split("token=")[1] for link in (one.url, two.url)]
+        logged = json.dumps(server.process.lines)
+        assert not [token for token in tokens if token in logged]
         # Seat 2 resigns: every page says so; the record downloads and is the server's.
         two.page.click("#resign")
         state = check_finished(server, match_id, [one, two, watcher])
