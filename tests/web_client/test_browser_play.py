@@ -22,6 +22,7 @@ import pytest
 
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import match_pb2_grpc as mgrpc
+from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
 from gamerec.v1 import verification_pb2 as wpb
 from gamerec.validator.judge import validate
@@ -305,3 +306,21 @@ def test_a_challenge_opened_in_one_browser_is_taken_in_another_and_played(
     finally:
         host.close()
         guest.close()
+
+
+def test_a_draw_offered_and_accepted_ends_the_match_by_agreement(
+    server: WebServer, browser: Any
+) -> None:
+    match_id, (one, two), watcher = open_match(server, browser, "Oust", 2)
+    try:
+        one.page.wait_for_selector("body[data-turn=mine]")
+        one.act(random.Random(5))
+        one.page.click("#offer-draw")
+        two.page.wait_for_selector("#draw-answer:not([hidden])")
+        two.page.click("#accept-draw")
+        state = check_finished(server, match_id, [one, two, watcher])
+        assert state.record.result.termination == pb.TERMINATION_AGREEMENT
+        assert one.page.is_hidden("#play")
+    finally:
+        for page in (one, two, watcher):
+            page.close()
