@@ -18,7 +18,7 @@ export UV_NO_PROGRESS := 1
 UV_SYNC := $(UV) sync --quiet --python $(PYTHON)
 
 .PHONY: install runtime demo test test-all lint typecheck proto proto-check bench fuzz load clean \
-	node-client browser docs docs-serve docs-update lock lock-check
+	node-client browser docs docs-serve docs-update lock lock-check web web-deps web-check
 
 $(UV): scripts/uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -88,6 +88,25 @@ $(NODE_STAMP): $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
 
 node-client: $(NODE_STAMP)
 
+# The browser client (web/, docs/web-client.md): `npm ci` installs exactly the toolchain its
+# package-lock.json pins (protoc-gen-es, connect-web, esbuild); `make web` generates its code
+# from protos/ into web/gen and bundles it into validator/web/static/, which is committed so
+# that `pip install` alone serves it; `make web-check` builds into a temporary folder and
+# fails when the committed files differ (as proto-check does for gamerec/v1).
+WEB_STAMP := web/node_modules/.package-lock.json
+
+$(WEB_STAMP): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $(WEB_STAMP)
+
+web-deps: $(WEB_STAMP)
+
+web: install web-deps
+	$(PY) -m scripts.gen_web
+
+web-check: install web-deps
+	$(PY) -m scripts.gen_web --check
+
 # Debian's chromium for the viewer's browser tests (tests/viewer/test_browser.py), installed
 # when it is missing (as root, or through sudo).
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
@@ -114,7 +133,7 @@ docs-update: install node-client
 
 # --dist loadgroup: the tests that share one real Dask cluster (tests/cluster) run in one
 # pytest process, one after another; the rest spread over the cores as usual.
-test: lock-check install proto-check lint typecheck node-client browser
+test: lock-check install proto-check web-check lint typecheck node-client browser
 	$(PY) -m pytest -n auto --dist loadgroup
 
 test-all: install node-client browser

@@ -50,6 +50,10 @@ Sections (``--sections`` picks some; all by default):
 16. ``tables``: Oh-Wah-Ree endgame tables (``bench/bench_tables.py``): the build of every
     two-seat position of up to 8 stones, positions/s against the engine playing every move of
     them once, and lookups/s against one engine ply on the same states (at least 1x).
+17. ``web``: the web door (``gamerec serve --web``): a Play's round trip (p50, p99) and
+    moves/s over Connect with JSON and with protobuf bodies against native gRPC on the same
+    server, in turn (p50 within 2x), and the server's memory per open Watch stream over
+    HTTP/1.1 at 4,000 streams against 1,000 (linear: within 1.2x).
 
 Every ratio is measured in turn with its reference (A B A B ..., the order reversed every
 other pair) and is the median of the pairs' ratios, shown with the lowest and highest pair:
@@ -90,6 +94,7 @@ from bench import (
     bench_tournament,
     bench_validate,
     bench_viewer,
+    bench_web,
     engines,
     peers,
 )
@@ -114,6 +119,7 @@ SECTIONS = (
     "tournament",
     "live-postgres",
     "tables",
+    "web",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -594,6 +600,15 @@ def table_figures(scale: Scale) -> list[Figure]:
         partial(bench_tables.measure, stones),
     )
     return bench_tables.figures(measured)
+def web_figures(scale: Scale) -> list[Figure]:
+    """Section 17: the web door against native gRPC on the same server, and Watch memory."""
+    games = 3 if scale.repetitions > 2 else 1
+    measured = _step(
+        f"web: Play over Connect JSON, Connect protobuf and gRPC in turn, {scale.repetitions} "
+        f"rounds of {games} Aronda games; Watch streams over HTTP/1.1 to 4,000",
+        partial(bench_web.measure, scale.repetitions, games),
+    )
+    return bench_web.figures(measured)
 
 
 def _step(title: str, run: Callable[[], T]) -> T:
@@ -624,6 +639,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "tournament": partial(tournament_figures, scale),
         "live-postgres": partial(live_postgres_figures, scale),
         "tables": partial(table_figures, scale),
+        "web": partial(web_figures, scale),
     }
 
 
@@ -665,7 +681,7 @@ def main() -> None:
         "ratios measured in turn with their reference (A B A B ...) are the median of the "
         "pairs' ratios, with the lowest and highest pair"
     )
-    if {"service", "live", "live-postgres"} & set(options.sections):
+    if {"service", "live", "live-postgres", "web"} & set(options.sections):
         print(bench_service.LIMITS_NOTE)
     print(table(figures))
     missed = [figure.name for figure in figures if figure.met is False]

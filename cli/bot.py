@@ -2,14 +2,16 @@
 
 Over :class:`gamerec.validator.service.mover_seat.MoverSeat`: an engine process (the engine
 protocol, docs/engine-protocol.md) or a built-in policy plays one seat of one match on a
-match server, through lost connections and server restarts, signing with ``--key``.
+match server, through lost connections and server restarts, signing with ``--key``. With
+``--accept-any`` it takes the lobby's open challenges that fit its games instead
+(:class:`gamerec.validator.lobby.acceptor.Acceptor`), up to ``--most`` at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
@@ -28,12 +30,33 @@ if TYPE_CHECKING:
 
 @with_connection
 def bot(
-    match_id: Annotated[str, typer.Option("--match", metavar="ID", help="The match.")],
+    match_id: Annotated[str, typer.Option("--match", metavar="ID", help="The match.")] = "",
     token: Annotated[
         str, typer.Option("--token", metavar="T", help="The seat's token (gamerec match new).")
-    ],
-    seat: Annotated[int, typer.Option("--seat", min=1, help="The seat the token is for.")],
+    ] = "",
+    seat: Annotated[int, typer.Option("--seat", min=0, help="The seat the token is for.")] = 0,
     *,
+    accept_any: Annotated[
+        bool,
+        typer.Option(
+            "--accept-any",
+            help="Take the lobby's open challenges whose game the engine plays, and play them "
+            "(instead of --match, --token and --seat).",
+        ),
+    ] = False,
+    most: Annotated[
+        int, typer.Option("--most", min=1, max=64, help="With --accept-any: matches at once.")
+    ] = 1,
+    games: Annotated[
+        int,
+        typer.Option("--games", min=0, help="With --accept-any: stop after this many (0: never)."),
+    ] = 0,
+    name: Annotated[
+        str,
+        typer.Option(
+            "--name", help="With --accept-any: the name it sits under (default: the engine's)."
+        ),
+    ] = "",
     engine: Annotated[
         str | None,
         typer.Option(
@@ -67,10 +90,16 @@ def bot(
     how the match ended. Exit code 0: the seat won or shared first place (a draw); 1: the
     match ended otherwise (a loss, an abort, no result); 2: the bot could not play (the
     server unreachable for two minutes, the token or match refused, the engine did not
-    start). One match per run: the match server has no challenge queue to wait on.
+    start). With --accept-any it takes the lobby's open challenges that fit the games the
+    engine says it plays (any game for a policy), up to --most at once, plays each match to its
+    end and waits for more, until --games matches are played (exit 0) or it is interrupted.
     """
     if (engine is None) == (policy is None):
         fail("give one of --engine COMMAND and --policy random|greedy")
+    if accept_any == bool(match_id or token or seat):
+        fail("give --match, --token and --seat, or --accept-any (the lobby's challenges)")
+    if not accept_any and not (match_id and token and seat):
+        fail("give --match ID, --token T and --seat N together")
     with reported_errors():
         signing = None
         if key is not None:
@@ -78,6 +107,10 @@ def bot(
 
             signing = load_private_key(key)
         assert connection is not None  # given by with_connection
+        if accept_any:
+            chosen = _Chooser(engine, policy, seed)
+            asyncio.run(_accept(connection, chosen, name, signing, most=most, games=games))
+            return
         place = _Seat(connection, match_id, token, seat)
         ended, log = asyncio.run(_play(place, engine=engine, policy=policy, seed=seed, key=signing))
     for line in log:
@@ -129,6 +162,72 @@ async def _play(
             fail(f"{server}: {refusal_text(error.code(), error.details() or '')}")
 
 
+@dataclass(frozen=True, slots=True)
+class _Chooser:
+    """Who chooses the moves: an engine's command line, or a policy and its seed."""
+
+    engine: str | None
+    policy: Policy | None
+    seed: int
+
+
+async def _accept(
+    connection: Connection,
+    chooser: _Chooser,
+    name: str,
+    key: Ed25519PrivateKey | None,
+    *,
+    most: int,
+    games: int,
+) -> None:
+    """Take the lobby's challenges that fit and play them (``--accept-any``)."""
+    import signal
+
+    import grpc.aio
+
+    from gamerec.recorder.signing import public_bytes
+    from gamerec.v1 import match_pb2 as mpb
+    from gamerec.validator.lobby.acceptor import Acceptor
+    from gamerec.validator.service.match_client import refusal_text
+
+    plays, identity = await _games(chooser)
+    player = mpb.MatchSeat(name=name or identity, public_key=public_bytes(key) if key else b"")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    server = connection.server
+    async with connection.transport.aio_channel(server) as channel:
+        acceptor = Acceptor(
+            channel,
+            player,
+            plays,
+            lambda: _mover(chooser.engine, chooser.policy, chooser.seed),
+            most=most,
+            games=games,
+            key=key,
+            say=lambda line: typer.echo(f"gamerec bot: {line}", err=True),
+        )
+        try:
+            played = await acceptor.run(stop)
+        except grpc.aio.AioRpcError as error:
+            fail(f"{server}: {refusal_text(error.code(), error.details() or '')}")
+    for match in played:
+        typer.echo(f"match {match.match_id}: {_outcome(match.ended, match.seat)}")
+
+
+async def _games(chooser: _Chooser) -> tuple[Callable[[str, int], bool], str]:
+    """Which games the player plays (the engine's handshake says), and its name."""
+    if chooser.engine is None:
+        return (lambda game, seats: True), (chooser.policy or Policy.RANDOM).value
+    async with _mover(chooser.engine, None, chooser.seed) as mover:
+        from gamerec.validator.players.movers import EngineMover
+
+        assert isinstance(mover, EngineMover)
+        identity = mover.engine.identity
+    return identity.plays, identity.name
+
+
 @contextlib.asynccontextmanager
 async def _mover(engine: str | None, policy: Policy | None, seed: int) -> AsyncIterator[Mover]:
     from gamerec.validator.players.faults import EngineFailedError
@@ -150,6 +249,12 @@ async def _mover(engine: str | None, policy: Policy | None, seed: int) -> AsyncI
 
 def _report(ended: mpb.MatchEnded, seat: int) -> int:
     """Print how the match ended; the exit code (0: the seat won or drew, 1: otherwise)."""
+    typer.echo(_outcome(ended, seat))
+    return EXIT_OK if seat in ended.result.winners else EXIT_FINDINGS
+
+
+def _outcome(ended: mpb.MatchEnded, seat: int) -> str:
+    """How the match ended and the seat's part in it, in one line."""
     result = ended.result
     won = seat in result.winners
     record = ended.record
@@ -157,5 +262,4 @@ def _report(ended: mpb.MatchEnded, seat: int) -> int:
     outcome = "wins" if won and len(result.winners) == 1 else "shares first" if won else "loses"
     if not result.winners:
         outcome = "has no result"
-    typer.echo(f"{ended.reason}; seat {seat} ({name}) {outcome}")
-    return EXIT_OK if won else EXIT_FINDINGS
+    return f"{ended.reason}; seat {seat} ({name}) {outcome}"

@@ -1,7 +1,8 @@
 """``gamerec limits``: the limits on what one record may hold, their defaults and meanings.
 
 Then the match service's (``gamerec serve --matches``; docs/live.md), the limits per client
-of ``gamerec serve`` (docs/operating.md) and the engine protocol's bounds on a line
+of ``gamerec serve`` (docs/operating.md), the web door's bounds (``gamerec serve --web``;
+docs/web.md) and the engine protocol's bounds on a line
 (docs/engine-protocol.md): every table of :func:`limit_tables`, which the docs' limits
 reference prints too, so that a table added there shows in both.
 """
@@ -61,8 +62,9 @@ def limits() -> None:
     code 2), and the records after it are still read. The match service's limits follow
     (gamerec serve --matches takes --match-limit NAME=N), then the limits per client of
     gamerec serve (--client-limit NAME=N): a call past one is refused with
-    RESOURCE_EXHAUSTED and the delay to wait in its google.rpc.RetryInfo. Last, the engine
-    protocol's bounds on a line (docs/engine-protocol.md), which no option changes.
+    RESOURCE_EXHAUSTED and the delay to wait in its google.rpc.RetryInfo. Then the web
+    door's bounds (gamerec serve --web). Last, the engine protocol's bounds on a line
+    (docs/engine-protocol.md), which no option changes.
     """
     for number, table in enumerate(limit_tables()):
         if number:
@@ -132,6 +134,14 @@ def limit_tables() -> tuple[LimitTable, ...]:
             client_limit_rows,
         ),
         LimitTable(
+            "Web door",
+            "Web door (gamerec serve --web; --max-message-bytes and --web-idle-timeout change "
+            "two):",
+            "",
+            "web.md",
+            web_limit_rows,
+        ),
+        LimitTable(
             "Engine protocol",
             "Engine protocol lines (docs/engine-protocol.md; fixed by the protocol):",
             "",
@@ -139,6 +149,32 @@ def limit_tables() -> tuple[LimitTable, ...]:
             engine_limit_rows,
         ),
     )
+
+
+def web_limit_rows() -> list[tuple[str, str, str]]:
+    """The web door's bounds as ``gamerec limits`` lists them."""
+    from gamerec.validator.service.server import CONNECTION_STREAMS, DEFAULT_MAX_MESSAGE_BYTES
+    from gamerec.validator.web.serving import DEFAULT_IDLE_SECONDS, MAX_HEADER_BYTES
+
+    return [
+        (
+            "body-bytes",
+            f"{DEFAULT_MAX_MESSAGE_BYTES:,}",
+            "bytes of one request body, as of one gRPC message (--max-message-bytes; past "
+            "it: resource_exhausted)",
+        ),
+        ("head-bytes", f"{MAX_HEADER_BYTES:,}", "bytes of an HTTP/1.1 request line and headers"),
+        (
+            "idle-seconds",
+            f"{DEFAULT_IDLE_SECONDS:g}",
+            "seconds a connection may carry no request before it is closed (--web-idle-timeout)",
+        ),
+        (
+            "connection-streams",
+            f"{CONNECTION_STREAMS:,}",
+            "requests at once on one HTTP/2 connection (as on the gRPC port)",
+        ),
+    ]
 
 
 def engine_limit_rows() -> list[tuple[str, str, str]]:

@@ -165,6 +165,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "app",
         "Exact endgame tables: build them, probe a record or a typed position (docs/tables.md).",
     ),
+    "challenge": CommandSpec(
+        "challenge",
+        "app",
+        "The lobby of a server: open a challenge, list them, take a seat, cancel.",
+    ),
 }
 
 _LISTING: Final = "gamerec.listing"

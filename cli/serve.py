@@ -22,6 +22,7 @@ from gamerec.validator.service.server import (
     ServeSettings,
 )
 from gamerec.validator.service.transport import ServerTransport
+from gamerec.validator.web.serving import DEFAULT_IDLE_SECONDS, WebSettings
 
 if TYPE_CHECKING:
     from gamerec.validator.service.match_servicer import MatchSettings
@@ -165,6 +166,33 @@ def serve(
             "tests move forward (docs/live.md, 'Testing a client'), not the system clock.",
         ),
     ] = "",
+    web: Annotated[
+        int | None,
+        typer.Option(
+            metavar="PORT",
+            min=0,
+            max=65535,
+            help="Serve the same services to browsers and curl on this port too: Connect "
+            "(JSON and protobuf), gRPC-Web and gRPC over HTTP/1.1 and HTTP/2, and the web "
+            "client at / (docs/web.md; 0 picks a free port).",
+        ),
+    ] = None,
+    web_allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="ORIGIN",
+            help="With --web: let web pages of this origin (https://site.example; * for "
+            "any) call the server from the browser (CORS); repeatable. Default: none.",
+        ),
+    ] = None,
+    web_idle_timeout: Annotated[
+        float,
+        typer.Option(
+            metavar="SECONDS",
+            min=0.1,
+            help="With --web: close a connection that carries no request this long.",
+        ),
+    ] = DEFAULT_IDLE_SECONDS,
 ) -> None:
     """Serve gamerec.v1.RecordService over gRPC, with health and reflection.
 
@@ -190,8 +218,35 @@ def serve(
             transport=ServerTransport(tls_cert, tls_key, client_ca, insecure),
             metrics_host=metrics_host,
             metrics_port=metrics_port,
+            web=_web_settings(web, web_allow_origin or [], web_idle_timeout),
         )
         asyncio.run(serve_forever(settings, processes))
+
+
+def _web_settings(port: int | None, origins: list[str], idle: float) -> WebSettings | None:
+    """The web door's settings from the options (None without --web).
+
+    Raises:
+        GamerecError: --web-allow-origin without --web, or an origin that is not one.
+    """
+    from gamerec.recorder.errors import GamerecError
+
+    if port is None:
+        if origins:
+            raise GamerecError("--web-allow-origin goes with --web PORT")
+        return None
+    for origin in origins:
+        if origin != "*" and not _is_origin(origin):
+            raise GamerecError(
+                f"--web-allow-origin {origin!r}: an origin is scheme://host[:port], with no "
+                "path (https://site.example), or *"
+            )
+    return WebSettings(port, tuple(origin.lower() for origin in origins), idle)
+
+
+def _is_origin(text: str) -> bool:
+    scheme, separator, rest = text.partition("://")
+    return scheme in ("http", "https") and bool(separator) and bool(rest) and "/" not in rest
 
 
 def _access_settings(

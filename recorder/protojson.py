@@ -136,7 +136,7 @@ def _record_by_json_format(value: dict[str, Any], source: str, first_line: int) 
     Raises:
         RecordMalformedError: the mapping is not a GameRecord.
     """
-    twice = _field_given_twice(value, pb.GameRecord.DESCRIPTOR, "")
+    twice = field_given_twice(value, pb.GameRecord.DESCRIPTOR, "")
     if twice is not None:
         raise RecordMalformedError(
             f"not a GameRecord: {twice}", source=source, where=f"line {first_line}"
@@ -153,7 +153,7 @@ def _record_by_json_format(value: dict[str, Any], source: str, first_line: int) 
     return record
 
 
-def _field_given_twice(mapping: Any, message: Descriptor, path: str) -> str | None:
+def field_given_twice(mapping: Any, message: Descriptor, path: str) -> str | None:
     """A field given under both its JSON name and its .proto name, said with its path.
 
     json_format would read the later of the two; ProtoJSON's readers differ on which wins, so
@@ -174,7 +174,7 @@ def _field_given_twice(mapping: Any, message: Descriptor, path: str) -> str | No
         values = [value] if not field.is_repeated else value if type(value) is list else []
         for index, item in enumerate(values):
             step = f"{field.json_name}[{index}]" if field.is_repeated else field.json_name
-            found = _field_given_twice(item, inner, f"{path}.{step}" if path else step)
+            found = field_given_twice(item, inner, f"{path}.{step}" if path else step)
             if found is not None:
                 return found
     return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 import sys
 
 import pytest
@@ -172,3 +173,29 @@ def test_the_judge_section_compares_validate_with_the_replay_of_the_same_games_p
     assert (figure.value, figure.reference_value) == (200.0, 600.0)
     assert figure.pairs == (0.5, 1 / 3, 0.25)
     assert (figure.ratio, figure.target, figure.met) == (1 / 3, 0.6, False)
+
+
+def test_the_web_figures_compare_each_connect_body_with_grpc_round_by_round() -> None:
+    from bench.bench_web import Round, WebFigures  # noqa: PLC0415
+    from bench.bench_web import figures as web_figures  # noqa: PLC0415
+
+    def rounds(*p50s: float) -> list[Round]:
+        return [Round(tuple([p50] * 100), 100 * p50 / 1000) for p50 in p50s]
+
+    measured = WebFigures(
+        {
+            "gRPC": rounds(1.0, 2.0),
+            "Connect JSON": rounds(3.0, 3.0),  # 3x then 1.5x gRPC: median 2.25x
+            "Connect protobuf": rounds(1.5, 2.0),
+        },
+        {0: 100_000.0, 1_000: 150_000.0, 4_000: 300_000.0},
+    )
+    found = {figure.name: figure for figure in web_figures(measured)}
+    json_p50 = found["web: Play round trip p50, Connect JSON"]
+    assert (json_p50.ratio, json_p50.met) == (2.25, False)
+    assert found["web: Play round trip p50, Connect protobuf"].met is True
+    moves = found["web: moves/s, one client, Connect protobuf"]
+    assert moves.value == pytest.approx(statistics.median([1000 / 1.5, 1000 / 2.0]))
+    per_stream = found["web: memory per Watch stream at 4,000"]
+    assert (per_stream.value, per_stream.reference_value) == (50.0, 50.0)
+    assert per_stream.met is True

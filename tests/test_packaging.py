@@ -102,6 +102,10 @@ def test_the_wheel_holds_only_the_gamerec_package(wheel: Path) -> None:
     assert "gamerec/py.typed" in names
     for asset in ("viewer.js", "viewer.css"):  # the viewer's script and style, inlined on use
         assert f"gamerec/validator/render/viewer/{asset}" in names
+    # The web door's static files (the web client, built by make web) and its stubs.
+    for built in ("index.html", "app.js", "app.css"):
+        assert f"gamerec/validator/web/static/{built}" in names
+    assert "gamerec/v1/match_connect.py" in names
 
 
 def _run(bin_dir: Path, *arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:

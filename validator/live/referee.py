@@ -71,6 +71,9 @@ class MatchLimits:
         listed: matches one ListMatches answer lists at most.
         events: events of one match (moves, signatures, draw offers and answers, ...); a
             command that finds too little room left abandons the match.
+        open_challenges: the lobby's challenges open at once in the store
+            (``gamerec.validator.lobby``).
+        challenge_seconds: seconds a challenge stays open unless it fills.
     """
 
     open_matches: int = 10_000
@@ -79,6 +82,8 @@ class MatchLimits:
     plies: int = DEFAULT_LIMITS.max_plies
     listed: int = 1_000
     events: int = MAX_EVENTS
+    open_challenges: int = 1_000
+    challenge_seconds: int = 3_600
 
     def with_settings(self, settings: Sequence[str]) -> MatchLimits:
         """These limits with some changed by ``NAME=N`` (``watchers=100``, ``open-matches=50``).
@@ -99,6 +104,10 @@ LIMIT_MEANINGS: Final = {
     "listed": "matches one ListMatches answer lists",
     "events": "events of one match: moves, signatures, draw offers and answers (near it the "
     "match is abandoned)",
+    "open_challenges": "lobby challenges open at once in one store (OpenChallenge past it: "
+    "RESOURCE_EXHAUSTED)",
+    "challenge_seconds": "seconds a lobby challenge stays open unless its seats fill (then it "
+    "expires)",
 }
 
 
@@ -167,6 +176,11 @@ class LimitReachedError(GamerecError):
 def token_hash(token: str) -> bytes:
     """The hash under which a token is kept (SHA-256 of its UTF-8 bytes)."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+def new_token() -> str:
+    """A new seat token: :data:`TOKEN_PREFIX`, then 192 random bits (base64url)."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(24)
 
 
 def seat_of(token: str, hashes: Sequence[bytes]) -> int:
@@ -290,12 +304,20 @@ class Referee:
     # -- commands -------------------------------------------------------------------------------
 
     async def create(
-        self, request: mpb.CreateMatchRequest, creator: str = "", most_by_creator: int = 0
+        self,
+        request: mpb.CreateMatchRequest,
+        creator: str = "",
+        most_by_creator: int = 0,
+        *,
+        match_id: str = "",
+        token_hashes: Sequence[bytes] = (),
     ) -> mpb.CreateMatchResponse:
         """Start a match; its id and the seats' tokens (only their hashes are kept).
 
         ``creator`` names who creates it (an admin); ``most_by_creator`` bounds the open
-        matches one creator may have (0: no bound).
+        matches one creator may have (0: no bound). The lobby (``gamerec.validator.lobby``)
+        gives the match's id and the hashes of the tokens its seat holders already have: the
+        answer then holds no token.
 
         Raises:
             CommandRefusedError: the request does not make a match.
@@ -303,7 +325,7 @@ class Referee:
             StoreError: the store failed.
         """
         at = self.clock.now()
-        match_id = secrets.token_hex(8)
+        match_id = match_id or secrets.token_hex(8)
         match = Match.create(
             match_id,
             request,
@@ -313,8 +335,10 @@ class Referee:
             max_plies=self.limits.plies,
             max_events=self.limits.events,
         )
-        tokens = [TOKEN_PREFIX + secrets.token_urlsafe(24) for _ in range(match.seats)]
-        hashes = tuple(token_hash(token) for token in tokens)
+        tokens = [] if token_hashes else [new_token() for _ in range(match.seats)]
+        hashes = tuple(token_hashes) or tuple(token_hash(token) for token in tokens)
+        if len(hashes) != match.seats:
+            raise ValueError(f"{len(hashes)} token hashes for {match.seats} seats")
         created = match.events[0]
         falls = match.flag_falls_at()
         try:

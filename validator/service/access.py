@@ -112,6 +112,10 @@ class Rule:
 
 _MATCH: Final = "/gamerec.v1.MatchService/"
 _RECORD: Final = "/gamerec.v1.RecordService/"
+_LOBBY: Final = "/gamerec.v1.LobbyService/"
+_LOBBY_CALLS: Final = (
+    "OpenChallenge", "ListChallenges", "TakeSeat", "CancelChallenge", "ListLiveMatches",
+)  # fmt: skip
 _WATCHERS: Final = frozenset({Role.ADMIN, Role.SEAT, Role.SPECTATOR})
 _SEAT_CALLS: Final[dict[str, type[Message]]] = {
     "Play": mpb.PlayRequest,
@@ -135,6 +139,11 @@ RULES: Final[dict[str, Rule]] = {
     _MATCH + "Watch": Rule(_WATCHERS, mpb.WatchRequest, own_match=True, stream=True),
     _MATCH + "GetMatch": Rule(_WATCHERS, mpb.GetMatchRequest, own_match=True),
     _MATCH + "ListMatches": Rule(frozenset({Role.ADMIN, Role.SPECTATOR})),
+    # The lobby is open to whoever may watch: its tokens are in the requests, not the gate's.
+    **{_LOBBY + name: Rule(_WATCHERS) for name in _LOBBY_CALLS},
+    _LOBBY + "WatchLobby": Rule(_WATCHERS, stream=True),
+    # Stateless help for the pages that play and watch (assist.proto): whoever may watch.
+    **{f"/gamerec.v1.AssistService/{name}": Rule(_WATCHERS) for name in ("Click", "ViewerPage")},
     **{
         _RECORD + name: Rule(frozenset({Role.ADMIN, Role.RECORD}), stream=name == "Replay")
         for name in _RECORD_CALLS

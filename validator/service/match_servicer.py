@@ -173,10 +173,12 @@ class RunningMatches:
     Attributes:
         service: the service to register on the server.
         seat_of: finds a seat token's match and seat (for the gate).
+        referee: the process's referee (the lobby creates its matches with it).
     """
 
     service: ExtraService
     seat_of: SeatFinder
+    referee: Referee
 
 
 #: Seconds between two readings of the open matches' count (a metric).
@@ -217,7 +219,7 @@ async def running_matches(
     counting = asyncio.create_task(_count_open(referee)) if metrics.counting() else None
     try:
         yield RunningMatches(
-            ExtraService(MATCH_SERVICE_NAME, servicer.register), referee.seat_of_token
+            ExtraService(MATCH_SERVICE_NAME, servicer.register), referee.seat_of_token, referee
         )
     finally:
         if counting is not None:
@@ -339,7 +341,7 @@ class MatchServicer:
     async def watch(self, raw: bytes, context: Context) -> AsyncIterator[bytes]:
         """Watch: the stored events, then each new one, until the match's end."""
         call = Call("Watch", context.peer())
-        async with _answering(context, call):
+        async with answering(context, call):
             request = self._parse(mpb.WatchRequest, raw)
             _require(request.match_id, "match_id", "the match's id is needed")
             connection = context.peer()
@@ -380,7 +382,7 @@ class MatchServicer:
         behaviour: Callable[[M, Context], Awaitable[Message]],
     ) -> tuple[str, Callable[[bytes, Context], Awaitable[bytes]]]:
         async def handle(raw: bytes, context: Context) -> bytes:
-            async with _answering(context, Call(method, context.peer())):
+            async with answering(context, Call(method, context.peer())):
                 answer = await behaviour(self._parse(kind, raw), context)
                 return answer.SerializeToString()
             raise AssertionError("unreachable: _answering ends a failed call")  # pragma: no cover
@@ -388,18 +390,7 @@ class MatchServicer:
         return method, handle
 
     def _parse(self, kind: type[M], raw: bytes) -> M:
-        most = self.referee.limits.request_bytes
-        if len(raw) > most:
-            raise LimitReachedError(
-                "request_bytes",
-                "(request)",
-                f"the request is {len(raw):,} bytes, more than the limit of {most:,} "
-                "(limit request-bytes)",
-            )
-        try:
-            return kind.FromString(raw)
-        except DecodeError as error:
-            raise _bad("(request)", "BAD_REQUEST", f"not a {kind.__name__}: {error}") from None
+        return parse_request(kind, raw, self.referee.limits.request_bytes)
 
     async def _seat(self, match_id: str, token: str) -> int:
         """The seat the gate found for the call (its principal), in this match."""
@@ -416,6 +407,26 @@ class MatchServicer:
         at = self.referee.clock.now()
         seat = await self._seat(request.match_id, request.token)
         return await self.referee.command(request.match_id, partial(command, seat), at)
+
+
+def parse_request(kind: type[M], raw: bytes, most: int) -> M:
+    """A request's message, read from ``raw`` when it is at most ``most`` bytes.
+
+    Raises:
+        LimitReachedError: it is larger (the ``request_bytes`` limit).
+        CommandRefusedError: it is no such message (INVALID_ARGUMENT).
+    """
+    if len(raw) > most:
+        raise LimitReachedError(
+            "request_bytes",
+            "(request)",
+            f"the request is {len(raw):,} bytes, more than the limit of {most:,} "
+            "(limit request-bytes)",
+        )
+    try:
+        return kind.FromString(raw)
+    except DecodeError as error:
+        raise _bad("(request)", "BAD_REQUEST", f"not a {kind.__name__}: {error}") from None
 
 
 # -- the commands, as the referee runs them --------------------------------------------------------
@@ -473,12 +484,19 @@ def _bad(field_name: str, reason: str, message: str) -> CommandRefusedError:
     return CommandRefusedError(Refusal.INVALID, field_name, reason, message)
 
 
+#: The status of an error a service expects (None: a bug, INTERNAL).
+StatusOf = Callable[[Exception], "grpc.Status | None"]
+
+
 @contextlib.asynccontextmanager
-async def _answering(context: Context, call: Call) -> AsyncIterator[None]:
+async def answering(
+    context: Context, call: Call, statuses: StatusOf | None = None
+) -> AsyncIterator[None]:
     """Around a call's work: its log line at the end, and a status for what went wrong.
 
     A call its client gives up on (cancelled) is logged so; an error ends the call with the
-    status :func:`status_of` gives it (a bug: INTERNAL, with the traceback in the log only).
+    status ``statuses`` (default :func:`status_of`) gives it (a bug: INTERNAL, with the
+    traceback in the log only).
     """
     try:
         yield
@@ -488,14 +506,14 @@ async def _answering(context: Context, call: Call) -> AsyncIterator[None]:
     except grpc.aio.AbortError:
         raise
     except Exception as error:
-        await _fail(context, call, error)
+        await _fail(context, call, error, statuses or status_of)
     finally:
         call.write()
 
 
-async def _fail(context: Context, call: Call, error: Exception) -> NoReturn:
+async def _fail(context: Context, call: Call, error: Exception, statuses: StatusOf) -> NoReturn:
     """End a call that cannot be done, with the status and details its error calls for."""
-    status = status_of(error)
+    status = statuses(error)
     if status is None:
         call.status = "INTERNAL"
         LOGGER.error("%s failed", call.method, exc_info=error)

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import math
 import multiprocessing
 import os
@@ -82,10 +83,15 @@ async def serve(settings: ServeSettings, processes: int = 0) -> None:
     warning = settings.transport.check(settings.host)
     check_free(settings.host, settings.port)
     processes = processes or default_workers()
-    with _metrics_endpoint(settings) as endpoint:
+    with _metrics_endpoint(settings) as endpoint, _web_port(settings, processes) as chosen:
+        settings = chosen
         more = settings.log_fields()
         if endpoint is not None:
             more["metrics"] = f"http://{address_of(settings.metrics_host, endpoint.port)}/metrics"
+        if settings.web is not None and processes > 1:
+            more.update(
+                settings.web.log_fields(settings.host, settings.web.port, settings.transport.tls)
+            )
         if processes == 1:
             await _serve_alone(settings, more, warning)
         else:
@@ -105,6 +111,27 @@ def _metrics_endpoint(settings: ServeSettings) -> Iterator[MetricsEndpoint | Non
         endpoint.close()
 
 
+@contextlib.contextmanager
+def _web_port(settings: ServeSettings, processes: int) -> Iterator[ServeSettings]:
+    """The settings with the web door's port chosen, while the server runs.
+
+    Server processes share the web port as they share the gRPC port (``SO_REUSEPORT``); when
+    it is 0, a port is picked here and held (bound, never listening) so that every process,
+    replacements too, binds the same one.
+    """
+    if settings.web is None or processes == 1:
+        yield settings
+        return
+    from gamerec.validator.web.serving import bind  # noqa: PLC0415 (only a web door loads it)
+
+    held = bind(settings.host, settings.web.port, reuse_port=True, listen=False)
+    try:
+        port = int(held.getsockname()[1])
+        yield dataclasses.replace(settings, web=dataclasses.replace(settings.web, port=port))
+    finally:
+        held.close()
+
+
 def _listening(address: str, processes: int, workers: int, more: dict[str, object],
                warning: str | None) -> None:  # fmt: skip
     """Log that the server listens (and the warning about its transport, if any)."""
@@ -120,7 +147,9 @@ async def _serve_alone(
     stop = asyncio.Event()
     stop_on_signals(stop)
 
-    def listening(port: int, workers: int) -> None:
+    def listening(port: int, workers: int, web_port: int | None) -> None:
+        if settings.web is not None and web_port is not None:
+            more.update(settings.web.log_fields(settings.host, web_port, settings.transport.tls))
         _listening(address_of(settings.host, port), 1, workers, more, warning)
 
     await serve_until(
@@ -334,6 +363,6 @@ async def _serve_shared(
         port=port,
         workers=workers,
         reuse_port=True,
-        listening=lambda bound, _: report.send(("listening", bound)),
+        listening=lambda bound, _, __: report.send(("listening", bound)),
         stopping=lambda: None,
     )

@@ -37,6 +37,7 @@ class ClientLimits:
         token_streams: streams one token may hold open at once.
         peer_streams: streams one address may hold open at once without a token.
         admin_open_matches: open matches one admin may have created (across the store).
+        client_challenges: lobby challenges one client may have open (across the store).
     """
 
     token_rate: int = 200
@@ -46,6 +47,7 @@ class ClientLimits:
     token_streams: int = 32
     peer_streams: int = 256
     admin_open_matches: int = 1000
+    client_challenges: int = 10
 
     def with_settings(self, settings: Sequence[str]) -> ClientLimits:
         """These limits with some changed by ``NAME=N`` (``token-rate=50``).
@@ -65,6 +67,8 @@ CLIENT_LIMIT_MEANINGS: Final = {
     "token_streams": "streams (Watch, Replay) one token holds open at once",
     "peer_streams": "streams one peer address holds open at once without a token",
     "admin_open_matches": "open matches one admin may have created (CreateMatch past it: "
+    "RESOURCE_EXHAUSTED)",
+    "client_challenges": "lobby challenges one client may have open (OpenChallenge past it: "
     "RESOURCE_EXHAUSTED)",
 }
 

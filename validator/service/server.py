@@ -19,7 +19,7 @@ import signal
 import socket
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 import grpc
 import grpc.aio
@@ -37,6 +37,7 @@ from gamerec.validator.service.transport import ServerCertificates, ServerTransp
 
 if TYPE_CHECKING:
     from gamerec.validator.service.match_servicer import MatchSettings
+    from gamerec.validator.web.serving import WebServer, WebSettings
 
 #: The default limit of a request or response (a record of about two million plies).
 DEFAULT_MAX_MESSAGE_BYTES: Final = 16 * 1024 * 1024
@@ -82,6 +83,7 @@ async def create_server(
     gate: Gate | None = None,
     certificates: ServerCertificates | None = None,
     pending_calls: int = PENDING_CALLS,
+    registered: list[grpc.GenericRpcHandler] | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Build a server for RecordService (and ``extra_services``), bound but not started.
 
@@ -98,6 +100,9 @@ async def create_server(
         gate: who may do what (default: the default access settings: open, default limits).
         certificates: serve TLS with these; None: plain text.
         pending_calls: calls gRPC holds until the event loop takes them (more are refused).
+        registered: gets every service's handler the server serves (RecordService's and
+            the extra services'), for another door onto the same handlers
+            (gamerec.validator.web).
 
     Returns:
         The server and the port it is bound to.
@@ -131,9 +136,10 @@ async def create_server(
     ]
     gate = gate or Gate(AccessSettings())
     server = grpc.aio.server(options=options, interceptors=[gate])
-    server.add_generic_rpc_handlers((RecordServicer(pool).handler(),))
+    registering = _Registering(server, registered if registered is not None else [])
+    registering.add_generic_rpc_handlers((RecordServicer(pool).handler(),))
     for extra in extra_services:
-        extra.register(server)
+        extra.register(cast(grpc.aio.Server, registering))
     names = [SERVICE_NAME, *(extra.name for extra in extra_services)]
     health = health or health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -142,6 +148,24 @@ async def create_server(
     reflected = [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
     enable_reflection(reflected, server)
     return server, _bind(server, address, certificates)
+
+
+class _Registering:
+    """Registers services' handlers on a server, keeping them in a list too."""
+
+    def __init__(self, server: grpc.aio.Server, kept: list[grpc.GenericRpcHandler]) -> None:
+        self.server = server
+        self.kept = kept
+
+    def add_generic_rpc_handlers(self, handlers: Sequence[grpc.GenericRpcHandler]) -> None:
+        self.server.add_generic_rpc_handlers(handlers)
+        self.kept.extend(handlers)
+
+    def add_registered_method_handlers(
+        self, service: str, handlers: dict[str, grpc.RpcMethodHandler[Any, Any]]
+    ) -> None:
+        # Generated add_*_to_server functions register each method this way too.
+        self.server.add_registered_method_handlers(service, handlers)
 
 
 def _bind(server: grpc.aio.Server, address: str, certificates: ServerCertificates | None) -> int:
@@ -200,6 +224,8 @@ class ServeSettings:
         transport: TLS (the files), or plain text.
         metrics_host: the address of the metrics endpoint.
         metrics_port: serve Prometheus metrics on this port; None: no metrics.
+        web: serve the same services over Connect, gRPC-Web and gRPC on another port too
+            (the web door, gamerec.validator.web); None: not.
     """
 
     host: str = "127.0.0.1"
@@ -214,6 +240,7 @@ class ServeSettings:
     transport: ServerTransport = field(default_factory=ServerTransport)
     metrics_host: str = "127.0.0.1"
     metrics_port: int | None = None
+    web: WebSettings | None = None
 
     def log_fields(self) -> dict[str, object]:
         """What the ``listening`` line says besides the address."""
@@ -230,7 +257,7 @@ async def serve_until(
     port: int,
     workers: int,
     reuse_port: bool,
-    listening: Callable[[int, int], None],
+    listening: Callable[[int, int, int | None], None],
     stopping: Callable[[], None],
 ) -> None:
     """Run one server in this process until ``stop`` is set, then shut it down gracefully.
@@ -240,8 +267,9 @@ async def serve_until(
         stop: set it to begin the graceful shutdown.
         port: the port to bind (``settings.port``, or the port a sibling process bound).
         workers: this server's own worker processes.
-        reuse_port: share the port with sibling server processes.
-        listening: called with the bound port and the number of workers once it serves.
+        reuse_port: share the port (and the web port) with sibling server processes.
+        listening: called with the bound port, the number of workers and the web door's port
+            (None: no web door) once it serves.
         stopping: called when the shutdown begins.
 
     Raises:
@@ -256,6 +284,7 @@ async def serve_until(
             )
             reload_on_hangup(gate, certificates)
             health = health_aio.HealthServicer()
+            services: list[grpc.GenericRpcHandler] = []
             server, bound = await create_server(
                 address_of(settings.host, port),
                 pool=pool,
@@ -266,13 +295,41 @@ async def serve_until(
                 gate=gate,
                 certificates=certificates,
                 pending_calls=pending_calls_of(settings),
+                registered=services,
             )
+            web = _web_door(settings, services, gate, reuse_port)
             await server.start()
-            listening(bound, pool.workers)
+            if web is not None:
+                web.start()
+            listening(bound, pool.workers, web.port if web is not None else None)
             await stop.wait()
             stopping()
             await health.enter_graceful_shutdown()
-            await server.stop(settings.grace)
+            await asyncio.gather(
+                server.stop(settings.grace), *((web.stop(),) if web is not None else ())
+            )
+
+
+def _web_door(
+    settings: ServeSettings,
+    services: list[grpc.GenericRpcHandler],
+    gate: Gate,
+    reuse_port: bool,
+) -> WebServer | None:
+    """The web door onto the server's services, bound, when the settings ask for it.
+
+    Raises:
+        WebListenError: the web port cannot be bound.
+    """
+    if settings.web is None:
+        return None
+    from gamerec.validator.web import serving  # noqa: PLC0415 (only a web door loads it)
+    from gamerec.validator.web.app import Door  # noqa: PLC0415
+
+    door = Door(settings.max_message_bytes, settings.web.allow_origins)
+    sock = serving.bind(settings.host, settings.web.port, reuse_port=reuse_port)
+    config = serving.hypercorn_config(sock, settings.web, settings.transport, settings.grace)
+    return serving.WebServer(serving.web_application(services, gate, door), config, sock)
 
 
 def pending_calls_of(settings: ServeSettings) -> int:
@@ -288,14 +345,21 @@ def pending_calls_of(settings: ServeSettings) -> int:
 async def _match_service(
     settings: ServeSettings,
 ) -> AsyncIterator[tuple[tuple[ExtraService, ...], SeatFinder | None]]:
-    """MatchService's referee while the server runs, when the settings ask for it."""
+    """MatchService's referee and the lobby while the server runs, when the settings ask."""
     if settings.matches is None:
         yield (), None
         return
+    from gamerec.validator.lobby.servicer import running_lobby  # noqa: PLC0415
+    from gamerec.validator.service.assist_servicer import ASSIST_SERVICE  # noqa: PLC0415
     from gamerec.validator.service.match_servicer import running_matches  # noqa: PLC0415
 
-    async with running_matches(settings.matches, settings.access.limits) as running:
-        yield (running.service,), running.seat_of
+    limits = settings.access.limits
+    # AssistService (clicks into moves, the viewer's page) helps the pages that play them.
+    async with (
+        running_matches(settings.matches, limits) as running,
+        running_lobby(settings.matches.store, running.referee, limits.client_challenges) as lobby,
+    ):
+        yield (running.service, lobby, ASSIST_SERVICE), running.seat_of
 
 
 def reload_on_hangup(gate: Gate, certificates: ServerCertificates | None) -> None:
