@@ -10,6 +10,7 @@ the call log, the metrics are the gRPC door's.
 - ``errors``: a gRPC status as a Connect error (same code, message and google.rpc details);
 - ``bridge``: a Connect call onto the server's gated handlers;
 - ``app``: the ASGI application (routes, content types, body limit, CORS, static files);
+- ``calls``: the call line of a request refused before any handler took it;
 - ``serving``: Hypercorn on the web port, its bounds, its life with the server;
 - ``frames``: reads a Connect stream's frames (curl's output of Watch) as JSON lines;
 - ``static/``: the web client's built files (package data).
