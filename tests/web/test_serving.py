@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import socket
 import ssl
+import subprocess
 import time
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import requests
 from gamerec.validator.web.frames import envelope
 from tests.network.certificates import Authority
 from tests.network.conftest import ADMIN, token_file
+from tests.service.conftest import GAMEREC
 from tests.web.conftest import TIMEOUT, WebServer, call
 
 
@@ -114,3 +116,40 @@ def _line(server: WebServer, method: str) -> dict[str, object]:
                 return line
         time.sleep(0.05)
     raise AssertionError(f"no call line of {method}")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["--web-allow-origin", "https://a.example"], "--web-allow-origin goes with --web PORT"),
+        (["--web", "0", "--web-allow-origin", "a.example/x"], "an origin is scheme://host[:port]"),
+    ],
+)
+def test_web_options_out_of_place_are_refused(arguments: list[str], said: str) -> None:
+    ran = subprocess.run(
+        [GAMEREC, "serve", "--port", "0", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert ran.returncode == 2
+    assert said in ran.stderr
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_a_taken_web_port_is_said_plainly(tmp_path: Path, processes: int) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        ran = subprocess.run(
+            [GAMEREC, "serve", "--port", "0", "--web", str(port), "--processes", str(processes)],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT * 2,
+            check=False,
+        )
+    assert ran.returncode == 2, ran.stderr
+    assert f"the web door cannot listen on 127.0.0.1:{port}: Address already in use" in ran.stderr
+    assert "Traceback" not in ran.stderr
