@@ -17,6 +17,6 @@ the call log, the metrics are the gRPC door's.
 
 It may import ``gamerec.recorder``, ``gamerec.v1`` (with the generated ``*_connect`` stubs),
 ``gamerec.validator.service`` and the web libraries (connectrpc, Hypercorn); nothing imports
-it but ``gamerec.validator.service.server`` (lazily, when a web door is asked for) and
-``gamerec.cli``.
+it but ``gamerec.validator.service.server`` and ``processes`` (lazily, when a web door is
+asked for) and ``gamerec.cli`` (``tests/test_layers.py``).
 """
