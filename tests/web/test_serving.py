@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import http.client
+import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -153,3 +155,38 @@ def test_a_taken_web_port_is_said_plainly(tmp_path: Path, processes: int) -> Non
     assert ran.returncode == 2, ran.stderr
     assert f"the web door cannot listen on 127.0.0.1:{port}: Address already in use" in ran.stderr
     assert "Traceback" not in ran.stderr
+
+
+def test_sighup_makes_new_web_connections_use_the_new_certificate(tmp_path: Path) -> None:
+    first, renewing = Authority(tmp_path, "first-ca"), Authority(tmp_path, "renewing-ca")
+    (tmp_path / "served").mkdir()
+    cert, key = tmp_path / "served" / "server.pem", tmp_path / "served" / "server.key"
+    issued, renewed = first.server(), renewing.server("renewed")
+    shutil.copy(issued.cert, cert)
+    shutil.copy(issued.key, key)
+    server = WebServer(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        assert _lists(server.web, first.cert)
+        shutil.copy(renewed.cert, cert)
+        shutil.copy(renewed.key, key)
+        server.process.process.send_signal(signal.SIGHUP)
+        end = time.monotonic() + TIMEOUT
+        while not any(line.get("event") == "reloaded" for line in server.process.lines):
+            assert time.monotonic() < end, "the server did not reload"
+            time.sleep(0.02)
+        assert _lists(server.web, renewing.cert)
+        with pytest.raises(requests.exceptions.SSLError):
+            _lists(server.web, first.cert)
+    finally:
+        server.stop()
+
+
+def _lists(web: str, ca: Path) -> bool:
+    answer = requests.post(
+        f"{web}/gamerec.v1.MatchService/ListMatches",
+        data=b"{}",
+        headers={"content-type": "application/json", "connection": "close"},
+        verify=str(ca),
+        timeout=TIMEOUT,
+    )
+    return answer.status_code == 200
