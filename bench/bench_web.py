@@ -303,44 +303,27 @@ def measure(rounds: int = 5, games_each: int = 3) -> WebFigures:
 def figures(measured: WebFigures) -> list[Figure]:
     """The section's figures (see the module docstring)."""
     grpc_rounds = measured.rounds["gRPC"]
-    result = []
-    for way in WAYS[1:]:
-        rounds = measured.rounds[way]
-        result.append(
-            Figure(
-                f"web: Play round trip p50, {way}",
-                statistics.median(r.p50 for r in rounds),
-                "ms",
-                "native gRPC, same server",
-                statistics.median(r.p50 for r in grpc_rounds),
-                target=2.0,
-                at_most=True,
-                pairs=tuple(a.p50 / b.p50 for a, b in zip(rounds, grpc_rounds, strict=True)),
-            )
+    measures: list[tuple[str, str, Callable[[Round], float], float | None]] = [
+        ("Play round trip p50", "ms", lambda found: found.p50, 2.0),
+        ("Play round trip p99", "ms", lambda found: found.p99, None),
+        ("moves/s, one client", "moves/s", lambda found: found.moves_per_second, None),
+    ]
+    result = [
+        Figure(
+            f"web: {what}, {way}",
+            statistics.median(value(found) for found in measured.rounds[way]),
+            unit,
+            "native gRPC, same server",
+            statistics.median(value(found) for found in grpc_rounds),
+            target=target,
+            at_most=unit == "ms",
+            pairs=tuple(
+                value(a) / value(b) for a, b in zip(measured.rounds[way], grpc_rounds, strict=True)
+            ),
         )
-        result.append(
-            Figure(
-                f"web: Play round trip p99, {way}",
-                statistics.median(r.p99 for r in rounds),
-                "ms",
-                "native gRPC, same server",
-                statistics.median(r.p99 for r in grpc_rounds),
-                pairs=tuple(a.p99 / b.p99 for a, b in zip(rounds, grpc_rounds, strict=True)),
-            )
-        )
-        result.append(
-            Figure(
-                f"web: moves/s, one client, {way}",
-                statistics.median(r.moves_per_second for r in rounds),
-                "moves/s",
-                "native gRPC, same server",
-                statistics.median(r.moves_per_second for r in grpc_rounds),
-                pairs=tuple(
-                    a.moves_per_second / b.moves_per_second
-                    for a, b in zip(rounds, grpc_rounds, strict=True)
-                ),
-            )
-        )
+        for way in WAYS[1:]
+        for what, unit, value, target in measures
+    ]
     memory = measured.memory_kib
     small, large = WATCH_STEPS
     per_small = (memory[small] - memory[0]) / small

@@ -227,3 +227,17 @@ def test_the_check_finds_a_game_named_in_code(tmp_path: Path) -> None:
         "GAME_OH_WAH_REE",
         "OustState",
     }
+
+
+def test_only_the_server_and_the_cli_import_the_web_door() -> None:
+    """validator/web/ is a door onto the service: nothing below it leans on it (web.md)."""
+    allowed = {ROOT / "validator/service/server.py", ROOT / "validator/service/processes.py"}
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for layer in ("recorder", "validator")
+        for path in layer_files(layer)
+        if path not in allowed and (ROOT / "validator" / "web") not in path.parents
+        for name in imported_modules(path)
+        if _within(name, "gamerec.validator.web")
+    ]
+    assert offenders == []

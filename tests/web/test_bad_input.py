@@ -309,3 +309,21 @@ def _lines(door: WebServer, methods: set[str]) -> list[dict[str, Any]]:
             return found
         time.sleep(0.05)
     raise AssertionError(f"no call lines of {methods}")
+
+
+def test_the_static_files_are_served_and_nothing_outside_their_folder(door: WebServer) -> None:
+    host, port = door.web.removeprefix("http://").split(":")
+    answers = {}
+    for path in ("/", "/index.html", "/../../pyproject.toml", "/%2e%2e/%2e%2e/pyproject.toml",
+                 "/..%2f..%2fpyproject.toml", "/no-such-file.js"):  # fmt: skip
+        connection = http.client.HTTPConnection(host, int(port), timeout=TIMEOUT)
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        answers[path] = (answer.status, answer.getheader("content-type"), answer.read())
+        connection.close()
+    assert answers["/"][:2] == (200, "text/html; charset=utf-8")
+    assert answers["/"] == answers["/index.html"]
+    for path in list(answers)[2:]:
+        status, kind, body = answers[path]
+        assert (status, kind) == (404, "application/json"), path
+        assert orjson.loads(body)["code"] == "not_found"

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import grpc
 import orjson
+import requests
 from google.protobuf import json_format
 
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import match_pb2_grpc as mgrpc
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import service_pb2_grpc as spb_grpc
+from gamerec.validator.web.frames import envelope, read_frames
 from tests.live.conftest import events_of
 from tests.live.matches import request
-from tests.web.conftest import WebServer, call, watch
+from tests.web.conftest import TIMEOUT, WebServer, call, watch
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,3 +79,20 @@ def test_the_grpc_door_sees_the_web_doors_match(web: WebServer) -> None:
             mpb.GetMatchRequest(match_id=created["matchId"]), timeout=30
         )
     assert state.match_id == created["matchId"]
+
+
+def test_replay_streams_the_frames_grpc_streams(web: WebServer) -> None:
+    data = (ROOT / "fixtures/invalid/aronda-field-owned.grn").read_bytes()
+    asked = spb.ReplayRequest(data=data, encoding=spb.RECORD_ENCODING_GRN)
+    answer = requests.post(
+        f"{web.web}/gamerec.v1.RecordService/Replay",
+        data=envelope(asked.SerializeToString()),
+        headers={"content-type": "application/connect+proto"},
+        timeout=TIMEOUT,
+    )
+    frames = list(read_frames(io.BytesIO(answer.content)))
+    assert frames[-1].ends and orjson.loads(frames[-1].data) == {}
+    with grpc.insecure_channel(web.address) as channel:
+        expected = list(spb_grpc.RecordServiceStub(channel).Replay(asked, timeout=30))
+    assert [frame.data for frame in frames[:-1]] == [f.SerializeToString() for f in expected]
+    assert len(expected) == 6

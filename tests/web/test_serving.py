@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import http.client
+import shutil
+import signal
 import socket
 import ssl
+import subprocess
 import time
 from pathlib import Path
 
@@ -15,6 +18,7 @@ import requests
 from gamerec.validator.web.frames import envelope
 from tests.network.certificates import Authority
 from tests.network.conftest import ADMIN, token_file
+from tests.service.conftest import GAMEREC
 from tests.web.conftest import TIMEOUT, WebServer, call
 
 
@@ -114,3 +118,75 @@ def _line(server: WebServer, method: str) -> dict[str, object]:
                 return line
         time.sleep(0.05)
     raise AssertionError(f"no call line of {method}")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["--web-allow-origin", "https://a.example"], "--web-allow-origin goes with --web PORT"),
+        (["--web", "0", "--web-allow-origin", "a.example/x"], "an origin is scheme://host[:port]"),
+    ],
+)
+def test_web_options_out_of_place_are_refused(arguments: list[str], said: str) -> None:
+    ran = subprocess.run(
+        [GAMEREC, "serve", "--port", "0", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert ran.returncode == 2
+    assert said in ran.stderr
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_a_taken_web_port_is_said_plainly(tmp_path: Path, processes: int) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        ran = subprocess.run(
+            [GAMEREC, "serve", "--port", "0", "--web", str(port), "--processes", str(processes)],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT * 2,
+            check=False,
+        )
+    assert ran.returncode == 2, ran.stderr
+    assert f"the web door cannot listen on 127.0.0.1:{port}: Address already in use" in ran.stderr
+    assert "Traceback" not in ran.stderr
+
+
+def test_sighup_makes_new_web_connections_use_the_new_certificate(tmp_path: Path) -> None:
+    first, renewing = Authority(tmp_path, "first-ca"), Authority(tmp_path, "renewing-ca")
+    (tmp_path / "served").mkdir()
+    cert, key = tmp_path / "served" / "server.pem", tmp_path / "served" / "server.key"
+    issued, renewed = first.server(), renewing.server("renewed")
+    shutil.copy(issued.cert, cert)
+    shutil.copy(issued.key, key)
+    server = WebServer(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        assert _lists(server.web, first.cert)
+        shutil.copy(renewed.cert, cert)
+        shutil.copy(renewed.key, key)
+        server.process.process.send_signal(signal.SIGHUP)
+        end = time.monotonic() + TIMEOUT
+        while not any(line.get("event") == "reloaded" for line in server.process.lines):
+            assert time.monotonic() < end, "the server did not reload"
+            time.sleep(0.02)
+        assert _lists(server.web, renewing.cert)
+        with pytest.raises(requests.exceptions.SSLError):
+            _lists(server.web, first.cert)
+    finally:
+        server.stop()
+
+
+def _lists(web: str, ca: Path) -> bool:
+    answer = requests.post(
+        f"{web}/gamerec.v1.MatchService/ListMatches",
+        data=b"{}",
+        headers={"content-type": "application/json", "connection": "close"},
+        verify=str(ca),
+        timeout=TIMEOUT,
+    )
+    return answer.status_code == 200

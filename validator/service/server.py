@@ -282,7 +282,6 @@ async def serve_until(
             certificates = (
                 ServerCertificates(settings.transport) if settings.transport.tls else None
             )
-            reload_on_hangup(gate, certificates)
             health = health_aio.HealthServicer()
             services: list[grpc.GenericRpcHandler] = []
             server, bound = await create_server(
@@ -298,6 +297,7 @@ async def serve_until(
                 registered=services,
             )
             web = _web_door(settings, services, gate, reuse_port)
+            reload_on_hangup(gate, certificates, web)
             await server.start()
             if web is not None:
                 web.start()
@@ -362,8 +362,10 @@ async def _match_service(
         yield (running.service, lobby, ASSIST_SERVICE), running.seat_of
 
 
-def reload_on_hangup(gate: Gate, certificates: ServerCertificates | None) -> None:
-    """On SIGHUP read the token files and the TLS files again (from the running loop).
+def reload_on_hangup(
+    gate: Gate, certificates: ServerCertificates | None, web: WebServer | None = None
+) -> None:
+    """On SIGHUP read the token files and the TLS files (both doors') again (from the loop).
 
     A token file that cannot be read keeps the tokens as they were, and says so in the log.
     """
@@ -372,6 +374,8 @@ def reload_on_hangup(gate: Gate, certificates: ServerCertificates | None) -> Non
         problem = gate.reload()
         if certificates is not None:
             certificates.reload()
+        if web is not None:
+            web.reload()
         if problem is None:
             log_event("reloaded", tokens=len(gate.book))
         else:

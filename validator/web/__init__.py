@@ -10,12 +10,13 @@ the call log, the metrics are the gRPC door's.
 - ``errors``: a gRPC status as a Connect error (same code, message and google.rpc details);
 - ``bridge``: a Connect call onto the server's gated handlers;
 - ``app``: the ASGI application (routes, content types, body limit, CORS, static files);
+- ``calls``: the call line of a request refused before any handler took it;
 - ``serving``: Hypercorn on the web port, its bounds, its life with the server;
 - ``frames``: reads a Connect stream's frames (curl's output of Watch) as JSON lines;
 - ``static/``: the web client's built files (package data).
 
 It may import ``gamerec.recorder``, ``gamerec.v1`` (with the generated ``*_connect`` stubs),
 ``gamerec.validator.service`` and the web libraries (connectrpc, Hypercorn); nothing imports
-it but ``gamerec.validator.service.server`` (lazily, when a web door is asked for) and
-``gamerec.cli``.
+it but ``gamerec.validator.service.server`` and ``processes`` (lazily, when a web door is
+asked for) and ``gamerec.cli`` (``tests/test_layers.py``).
 """

@@ -10,7 +10,7 @@ bytes and its type) and an answer's bytes become the response body.
   (a key given twice refused with its path, ``gamerec.recorder.json_keys``; a field given under
   both its JSON and its .proto name refused; an unknown field refused, naming it), then by
   ``connectrpc.compat``'s ProtoJSON codec (``ignore_unknown_fields=False``) into the message,
-  whose bytes go on. Answers are written by the same codec.
+  whose bytes go on. Answers are written with the same mapping, compact (orjson).
 
 A body that cannot be read is ``INVALID_ARGUMENT`` with a ``google.rpc.BadRequest`` and an
 ``ErrorInfo`` (reason ``BAD_JSON``) naming the field, as the services' own refusals are.
@@ -25,6 +25,7 @@ from typing import Any, Final, cast
 import orjson
 from connectrpc.codec import Codec
 from connectrpc.compat import google_protobuf_binary_codec, google_protobuf_json_codec
+from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2  # type: ignore[import-untyped]
@@ -87,10 +88,15 @@ class StrictJsonCodec:
         return "json"
 
     def encode(self, message: Payload | Message) -> bytes:
-        """An answer as ProtoJSON."""
+        """An answer as compact ProtoJSON.
+
+        The mapping is json_format's, as connectrpc.compat's codec writes it; orjson writes
+        it compact, in half the time that codec's indented ``MessageToJson`` takes (a Play's
+        answer: about 0.5 ms against 1 ms, on the event loop of every JSON call).
+        """
         if isinstance(message, Payload):
             message = message.kind.FromString(message.data)
-        return self._json.encode(message)
+        return orjson.dumps(json_format.MessageToDict(message))
 
     def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Payload:
         """The request's bytes, read strictly from its JSON.

@@ -4,9 +4,10 @@
 ``gamerec serve`` share it, as they share the gRPC port), builds the Connect applications of
 the services the gRPC server serves over the bridge (``gamerec.validator.web.bridge``), and
 runs Hypercorn on them until the server stops: HTTP/1.1 and HTTP/2 (h2c without TLS; ALPN
-with it), TLS with the gRPC port's certificate, a client certificate required when the server
-asks for one (``--client-ca``). At shutdown Hypercorn stops accepting, and requests in flight
-(Watch streams too) get the server's grace period.
+with it), TLS with the gRPC port's certificate (read again on SIGHUP, as the gRPC port's), a
+client certificate required when the server asks for one (``--client-ca``). At shutdown
+Hypercorn stops accepting, and requests in flight (Watch streams too) get the server's grace
+period.
 
 Bounds: a request body of at most ``max_body_bytes``; request headers of at most
 :data:`MAX_HEADER_BYTES`; a connection that carries no request for ``idle_seconds`` is closed
@@ -134,11 +135,22 @@ def bind(host: str, port: int, *, reuse_port: bool, listen: bool = True) -> sock
     return sock
 
 
+class _Config(Config):
+    """Hypercorn's settings, with one TLS context that a reload changes in place."""
+
+    context: ssl.SSLContext | None = None
+
+    def create_ssl_context(self) -> ssl.SSLContext | None:
+        if self.context is None:
+            self.context = super().create_ssl_context()
+        return self.context
+
+
 def hypercorn_config(
     sock: socket.socket, web: WebSettings, transport: ServerTransport, grace: float
 ) -> Config:
     """Hypercorn's settings for the web door on ``sock``."""
-    config = Config()
+    config = _Config()
     config.bind = [f"fd://{sock.fileno()}"]  # Hypercorn's socket object owns it from now
     config.backlog = BACKLOG
     config.keep_alive_timeout = web.idle_seconds
@@ -177,6 +189,23 @@ class WebServer:
         self._task = asyncio.create_task(
             serve(self.app, self.config, shutdown_trigger=self._stop.wait)  # type: ignore[arg-type]
         )
+
+    def reload(self) -> None:
+        """Read the TLS files again: connections made from now on use them.
+
+        Files that cannot be used leave the context as it was, and the log says so.
+        """
+        context = getattr(self.config, "context", None)
+        if context is None:
+            return
+        try:
+            context.load_cert_chain(self.config.certfile, self.config.keyfile)
+            if self.config.ca_certs is not None:
+                context.load_verify_locations(self.config.ca_certs)
+        except (OSError, ssl.SSLError) as error:
+            logging.getLogger(HYPERCORN_LOGGER).error(
+                "the web door's TLS files were not reloaded: %s", error
+            )
 
     async def stop(self) -> None:
         """Stop accepting; requests in flight get the grace period, then end."""
