@@ -28,15 +28,15 @@ from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16gamerec/v1/lobby.proto\x12\ngamerec.v1\x1a\x16gamerec/v1/match.proto\x1a\x17gamerec/v1/record.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"M\n\rChallengeSeat\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05taken\x18\x02 \x01(\x08\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tplayer_id\x18\x04 \x01(\t\"\xfa\x02\n\tChallenge\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12+\n\x06status\x18\x02 \x01(\x0e\x32\x1b.gamerec.v1.ChallengeStatus\x12 \n\x05rules\x18\x03 \x01(\x0b\x32\x11.gamerec.v1.Rules\x12\x14\n\x0ctime_control\x18\x04 \x01(\t\x12\r\n\x05rated\x18\x05 \x01(\x08\x12:\n\x13illegal_move_policy\x18\x06 \x01(\x0e\x32\x1d.gamerec.v1.IllegalMovePolicy\x12(\n\x05seats\x18\x07 \x03(\x0b\x32\x19.gamerec.v1.ChallengeSeat\x12+\n\x07\x63reated\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x07\x65xpires\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08match_id\x18\n \x01(\t\x12\x11\n\tyour_seat\x18\x0b \x01(\r\"\xdd\x01\n\x14OpenChallengeRequest\x12 \n\x05rules\x18\x01 \x01(\x0b\x32\x11.gamerec.v1.Rules\x12\r\n\x05seats\x18\x02 \x01(\r\x12\x14\n\x0ctime_control\x18\x03 \x01(\t\x12\r\n\x05rated\x18\x04 \x01(\x08\x12:\n\x13illegal_move_policy\x18\x05 \x01(\x0e\x32\x1d.gamerec.v1.IllegalMovePolicy\x12%\n\x06player\x18\x06 \x01(\x0b\x32\x15.gamerec.v1.MatchSeat\x12\x0c\n\x04seat\x18\x07 \x01(\r\"P\n\x15OpenChallengeResponse\x12(\n\tchallenge\x18\x01 \x01(\x0b\x32\x15.gamerec.v1.Challenge\x12\r\n\x05token\x18\x02 \x01(\t\"5\n\x15ListChallengesRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\"W\n\x16ListChallengesResponse\x12)\n\nchallenges\x18\x01 \x03(\x0b\x32\x15.gamerec.v1.Challenge\x12\x12\n\nlast_event\x18\x02 \x01(\r\"\'\n\x11WatchLobbyRequest\x12\x12\n\nfrom_event\x18\x01 \x01(\r\"\x80\x02\n\nLobbyEvent\x12\x0e\n\x06number\x18\x01 \x01(\r\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\x06opened\x18\x03 \x01(\x0b\x32\x15.gamerec.v1.ChallengeH\x00\x12+\n\nseat_taken\x18\x04 \x01(\x0b\x32\x15.gamerec.v1.SeatTakenH\x00\x12-\n\x06\x63losed\x18\x05 \x01(\x0b\x32\x1b.gamerec.v1.ChallengeClosedH\x00\x12+\n\x07started\x18\x06 \x01(\x0b\x32\x18.gamerec.v1.MatchStartedH\x00\x42\x06\n\x04kind\"K\n\tSeatTaken\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0c\n\x04\x66ree\x18\x04 \x01(\r\"T\n\x0f\x43hallengeClosed\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12+\n\x06status\x18\x02 \x01(\x0e\x32\x1b.gamerec.v1.ChallengeStatus\"6\n\x0cMatchStarted\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\"\\\n\x0fTakeSeatRequest\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12%\n\x06player\x18\x02 \x01(\x0b\x32\x15.gamerec.v1.MatchSeat\x12\x0c\n\x04seat\x18\x03 \x01(\r\"K\n\x10TakeSeatResponse\x12(\n\tchallenge\x18\x01 \x01(\x0b\x32\x15.gamerec.v1.Challenge\x12\r\n\x05token\x18\x02 \x01(\t\"=\n\x16\x43\x61ncelChallengeRequest\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"C\n\x17\x43\x61ncelChallengeResponse\x12(\n\tchallenge\x18\x01 \x01(\x0b\x32\x15.gamerec.v1.Challenge\"7\n\x16ListLiveMatchesRequest\x12\r\n\x05limit\x18\x01 \x01(\r\x12\x0e\n\x06\x62\x65\x66ore\x18\x02 \x01(\t\"A\n\x17ListLiveMatchesResponse\x12&\n\x07matches\x18\x01 \x03(\x0b\x32\x15.gamerec.v1.LiveMatch\"a\n\tLiveMatch\x12)\n\x07summary\x18\x01 \x01(\x0b\x32\x18.gamerec.v1.MatchSummary\x12)\n\x06\x63locks\x18\x02 \x03(\x0b\x32\x19.google.protobuf.Duration*\xc5\x01\n\x0f\x43hallengeStatus\x12 \n\x1c\x43HALLENGE_STATUS_UNSPECIFIED\x10\x00\x12\x19\n\x15\x43HALLENGE_STATUS_OPEN\x10\x01\x12\x19\n\x15\x43HALLENGE_STATUS_FULL\x10\x02\x12\x1c\n\x18\x43HALLENGE_STATUS_STARTED\x10\x03\x12\x1e\n\x1a\x43HALLENGE_STATUS_CANCELLED\x10\x04\x12\x1c\n\x18\x43HALLENGE_STATUS_EXPIRED\x10\x05\x32\x83\x04\n\x0cLobbyService\x12T\n\rOpenChallenge\x12 .gamerec.v1.OpenChallengeRequest\x1a!.gamerec.v1.OpenChallengeResponse\x12W\n\x0eListChallenges\x12!.gamerec.v1.ListChallengesRequest\x1a\".gamerec.v1.ListChallengesResponse\x12\x45\n\nWatchLobby\x12\x1d.gamerec.v1.WatchLobbyRequest\x1a\x16.gamerec.v1.LobbyEvent0\x01\x12\x45\n\x08TakeSeat\x12\x1b.gamerec.v1.TakeSeatRequest\x1a\x1c.gamerec.v1.TakeSeatResponse\x12Z\n\x0f\x43\x61ncelChallenge\x12\".gamerec.v1.CancelChallengeRequest\x1a#.gamerec.v1.CancelChallengeResponse\x12Z\n\x0fListLiveMatches\x12\".gamerec.v1.ListLiveMatchesRequest\x1a#.gamerec.v1.ListLiveMatchesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16gamerec/v1/lobby.proto\x12\ngamerec.v1\x1a\x16gamerec/v1/match.proto\x1a\x17gamerec/v1/record.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"M\n\rChallengeSeat\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05taken\x18\x02 \x01(\x08\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tplayer_id\x18\x04 \x01(\t\"\xfa\x02\n\tChallenge\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12+\n\x06status\x18\x02 \x01(\x0e\x32\x1b.gamerec.v1.ChallengeStatus\x12 \n\x05rules\x18\x03 \x01(\x0b\x32\x11.gamerec.v1.Rules\x12\x14\n\x0ctime_control\x18\x04 \x01(\t\x12\r\n\x05rated\x18\x05 \x01(\x08\x12:\n\x13illegal_move_policy\x18\x06 \x01(\x0e\x32\x1d.gamerec.v1.IllegalMovePolicy\x12(\n\x05seats\x18\x07 \x03(\x0b\x32\x19.gamerec.v1.ChallengeSeat\x12+\n\x07\x63reated\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x07\x65xpires\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08match_id\x18\n \x01(\t\x12\x11\n\tyour_seat\x18\x0b \x01(\r\"\xdd\x01\n\x14OpenChallengeRequest\x12 \n\x05rules\x18\x01 \x01(\x0b\x32\x11.gamerec.v1.Rules\x12\r\n\x05seats\x18\x02 \x01(\r\x12\x14\n\x0ctime_control\x18\x03 \x01(\t\x12\r\n\x05rated\x18\x04 \x01(\x08\x12:\n\x13illegal_move_policy\x18\x05 \x01(\x0e\x32\x1d.gamerec.v1.IllegalMovePolicy\x12%\n\x06player\x18\x06 \x01(\x0b\x32\x15.gamerec.v1.MatchSeat\x12\x0c\n\x04seat\x18\x07 \x01(\r\"P\n\x15OpenChallengeResponse\x12(\n\tchallenge\x18\x01 \x01(\x0b\x32\x15.gamerec.v1.Challenge\x12\r\n\x05token\x18\x02 \x01(\t\"5\n\x15ListChallengesRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\"W\n\x16ListChallengesResponse\x12)\n\nchallenges\x18\x01 \x03(\x0b\x32\x15.gamerec.v1.Challenge\x12\x12\n\nlast_event\x18\x02 \x01(\r\"\'\n\x11WatchLobbyRequest\x12\x12\n\nfrom_event\x18\x01 \x01(\r\"\xad\x02\n\nLobbyEvent\x12\x0e\n\x06number\x18\x01 \x01(\r\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\x06opened\x18\x03 \x01(\x0b\x32\x15.gamerec.v1.ChallengeH\x00\x12+\n\nseat_taken\x18\x04 \x01(\x0b\x32\x15.gamerec.v1.SeatTakenH\x00\x12-\n\x06\x63losed\x18\x05 \x01(\x0b\x32\x1b.gamerec.v1.ChallengeClosedH\x00\x12+\n\x07started\x18\x06 \x01(\x0b\x32\x18.gamerec.v1.MatchStartedH\x00\x12+\n\nseat_freed\x18\x07 \x01(\x0b\x32\x15.gamerec.v1.SeatFreedH\x00\x42\x06\n\x04kind\"K\n\tSeatTaken\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0c\n\x04\x66ree\x18\x04 \x01(\r\"=\n\tSeatFreed\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0c\n\x04\x66ree\x18\x03 \x01(\r\"T\n\x0f\x43hallengeClosed\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12+\n\x06status\x18\x02 \x01(\x0e\x32\x1b.gamerec.v1.ChallengeStatus\"6\n\x0cMatchStarted\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\"\\\n\x0fTakeSeatRequest\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12%\n\x06player\x18\x02 \x01(\x0b\x32\x15.gamerec.v1.MatchSeat\x12\x0c\n\x04seat\x18\x03 \x01(\r\"K\n\x10TakeSeatResponse\x12(\n\tchallenge\x18\x01 \x01(\x0b\x32\x15.gamerec.v1.Challenge\x12\r\n\x05token\x18\x02 \x01(\t\"=\n\x16\x43\x61ncelChallengeRequest\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"C\n\x17\x43\x61ncelChallengeResponse\x12(\n\tchallenge\x18\x01 \x01(\x0b\x32\x15.gamerec.v1.Challenge\"7\n\x16ListLiveMatchesRequest\x12\r\n\x05limit\x18\x01 \x01(\r\x12\x0e\n\x06\x62\x65\x66ore\x18\x02 \x01(\t\"A\n\x17ListLiveMatchesResponse\x12&\n\x07matches\x18\x01 \x03(\x0b\x32\x15.gamerec.v1.LiveMatch\"a\n\tLiveMatch\x12)\n\x07summary\x18\x01 \x01(\x0b\x32\x18.gamerec.v1.MatchSummary\x12)\n\x06\x63locks\x18\x02 \x03(\x0b\x32\x19.google.protobuf.Duration*\xc5\x01\n\x0f\x43hallengeStatus\x12 \n\x1c\x43HALLENGE_STATUS_UNSPECIFIED\x10\x00\x12\x19\n\x15\x43HALLENGE_STATUS_OPEN\x10\x01\x12\x19\n\x15\x43HALLENGE_STATUS_FULL\x10\x02\x12\x1c\n\x18\x43HALLENGE_STATUS_STARTED\x10\x03\x12\x1e\n\x1a\x43HALLENGE_STATUS_CANCELLED\x10\x04\x12\x1c\n\x18\x43HALLENGE_STATUS_EXPIRED\x10\x05\x32\x83\x04\n\x0cLobbyService\x12T\n\rOpenChallenge\x12 .gamerec.v1.OpenChallengeRequest\x1a!.gamerec.v1.OpenChallengeResponse\x12W\n\x0eListChallenges\x12!.gamerec.v1.ListChallengesRequest\x1a\".gamerec.v1.ListChallengesResponse\x12\x45\n\nWatchLobby\x12\x1d.gamerec.v1.WatchLobbyRequest\x1a\x16.gamerec.v1.LobbyEvent0\x01\x12\x45\n\x08TakeSeat\x12\x1b.gamerec.v1.TakeSeatRequest\x1a\x1c.gamerec.v1.TakeSeatResponse\x12Z\n\x0f\x43\x61ncelChallenge\x12\".gamerec.v1.CancelChallengeRequest\x1a#.gamerec.v1.CancelChallengeResponse\x12Z\n\x0fListLiveMatches\x12\".gamerec.v1.ListLiveMatchesRequest\x1a#.gamerec.v1.ListLiveMatchesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamerec.v1.lobby_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CHALLENGESTATUS']._serialized_start=2108
-  _globals['_CHALLENGESTATUS']._serialized_end=2305
+  _globals['_CHALLENGESTATUS']._serialized_start=2216
+  _globals['_CHALLENGESTATUS']._serialized_end=2413
   _globals['_CHALLENGESEAT']._serialized_start=152
   _globals['_CHALLENGESEAT']._serialized_end=229
   _globals['_CHALLENGE']._serialized_start=232
@@ -52,27 +52,29 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WATCHLOBBYREQUEST']._serialized_start=1062
   _globals['_WATCHLOBBYREQUEST']._serialized_end=1101
   _globals['_LOBBYEVENT']._serialized_start=1104
-  _globals['_LOBBYEVENT']._serialized_end=1360
-  _globals['_SEATTAKEN']._serialized_start=1362
-  _globals['_SEATTAKEN']._serialized_end=1437
-  _globals['_CHALLENGECLOSED']._serialized_start=1439
-  _globals['_CHALLENGECLOSED']._serialized_end=1523
-  _globals['_MATCHSTARTED']._serialized_start=1525
-  _globals['_MATCHSTARTED']._serialized_end=1579
-  _globals['_TAKESEATREQUEST']._serialized_start=1581
-  _globals['_TAKESEATREQUEST']._serialized_end=1673
-  _globals['_TAKESEATRESPONSE']._serialized_start=1675
-  _globals['_TAKESEATRESPONSE']._serialized_end=1750
-  _globals['_CANCELCHALLENGEREQUEST']._serialized_start=1752
-  _globals['_CANCELCHALLENGEREQUEST']._serialized_end=1813
-  _globals['_CANCELCHALLENGERESPONSE']._serialized_start=1815
-  _globals['_CANCELCHALLENGERESPONSE']._serialized_end=1882
-  _globals['_LISTLIVEMATCHESREQUEST']._serialized_start=1884
-  _globals['_LISTLIVEMATCHESREQUEST']._serialized_end=1939
-  _globals['_LISTLIVEMATCHESRESPONSE']._serialized_start=1941
-  _globals['_LISTLIVEMATCHESRESPONSE']._serialized_end=2006
-  _globals['_LIVEMATCH']._serialized_start=2008
-  _globals['_LIVEMATCH']._serialized_end=2105
-  _globals['_LOBBYSERVICE']._serialized_start=2308
-  _globals['_LOBBYSERVICE']._serialized_end=2823
+  _globals['_LOBBYEVENT']._serialized_end=1405
+  _globals['_SEATTAKEN']._serialized_start=1407
+  _globals['_SEATTAKEN']._serialized_end=1482
+  _globals['_SEATFREED']._serialized_start=1484
+  _globals['_SEATFREED']._serialized_end=1545
+  _globals['_CHALLENGECLOSED']._serialized_start=1547
+  _globals['_CHALLENGECLOSED']._serialized_end=1631
+  _globals['_MATCHSTARTED']._serialized_start=1633
+  _globals['_MATCHSTARTED']._serialized_end=1687
+  _globals['_TAKESEATREQUEST']._serialized_start=1689
+  _globals['_TAKESEATREQUEST']._serialized_end=1781
+  _globals['_TAKESEATRESPONSE']._serialized_start=1783
+  _globals['_TAKESEATRESPONSE']._serialized_end=1858
+  _globals['_CANCELCHALLENGEREQUEST']._serialized_start=1860
+  _globals['_CANCELCHALLENGEREQUEST']._serialized_end=1921
+  _globals['_CANCELCHALLENGERESPONSE']._serialized_start=1923
+  _globals['_CANCELCHALLENGERESPONSE']._serialized_end=1990
+  _globals['_LISTLIVEMATCHESREQUEST']._serialized_start=1992
+  _globals['_LISTLIVEMATCHESREQUEST']._serialized_end=2047
+  _globals['_LISTLIVEMATCHESRESPONSE']._serialized_start=2049
+  _globals['_LISTLIVEMATCHESRESPONSE']._serialized_end=2114
+  _globals['_LIVEMATCH']._serialized_start=2116
+  _globals['_LIVEMATCH']._serialized_end=2213
+  _globals['_LOBBYSERVICE']._serialized_start=2416
+  _globals['_LOBBYSERVICE']._serialized_end=2931
 # @@protoc_insertion_point(module_scope)

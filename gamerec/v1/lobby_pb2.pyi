@@ -345,6 +345,7 @@ class LobbyEvent(_message.Message):
     SEAT_TAKEN_FIELD_NUMBER: _builtins.int
     CLOSED_FIELD_NUMBER: _builtins.int
     STARTED_FIELD_NUMBER: _builtins.int
+    SEAT_FREED_FIELD_NUMBER: _builtins.int
     number: _builtins.int
     """The event's number, 1-based, without gaps."""
     @_builtins.property
@@ -365,6 +366,12 @@ class LobbyEvent(_message.Message):
     def started(self) -> Global___MatchStarted:
         """The table is full and the match was created."""
 
+    @_builtins.property
+    def seat_freed(self) -> Global___SeatFreed:
+        """The seat that filled the table was given back: the match could not be created (the
+        server's open matches limit); the challenge is open again.
+        """
+
     def __init__(
         self,
         *,
@@ -374,12 +381,13 @@ class LobbyEvent(_message.Message):
         seat_taken: Global___SeatTaken | None = ...,
         closed: Global___ChallengeClosed | None = ...,
         started: Global___MatchStarted | None = ...,
+        seat_freed: Global___SeatFreed | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["closed", b"closed", "kind", b"kind", "opened", b"opened", "seat_taken", b"seat_taken", "started", b"started", "time", b"time"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["closed", b"closed", "kind", b"kind", "opened", b"opened", "seat_freed", b"seat_freed", "seat_taken", b"seat_taken", "started", b"started", "time", b"time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["closed", b"closed", "kind", b"kind", "number", b"number", "opened", b"opened", "seat_taken", b"seat_taken", "started", b"started", "time", b"time"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["closed", b"closed", "kind", b"kind", "number", b"number", "opened", b"opened", "seat_freed", b"seat_freed", "seat_taken", b"seat_taken", "started", b"started", "time", b"time"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["opened", "seat_taken", "closed", "started"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["opened", "seat_taken", "closed", "started", "seat_freed"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -416,6 +424,34 @@ class SeatTaken(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SeatTaken: _TypeAlias = SeatTaken  # noqa: Y015
+
+@_typing.final
+class SeatFreed(_message.Message):
+    """A seat of a challenge was given back."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHALLENGE_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    FREE_FIELD_NUMBER: _builtins.int
+    challenge_id: _builtins.str
+    seat: _builtins.int
+    free: _builtins.int
+    """The seats free now."""
+    def __init__(
+        self,
+        *,
+        challenge_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        free: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge_id", b"challenge_id", "free", b"free", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatFreed: _TypeAlias = SeatFreed  # noqa: Y015
 
 @_typing.final
 class ChallengeClosed(_message.Message):

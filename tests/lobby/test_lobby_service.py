@@ -238,6 +238,13 @@ def test_a_full_table_past_the_open_matches_limit_gives_the_last_seat_back(
         (challenge,) = mine.challenges
         assert challenge.status == lpb.CHALLENGE_STATUS_OPEN
         assert [seat.taken for seat in challenge.seats] == [True, False]
+        events = lobby_events(server.address)
+        assert [event.WhichOneof("kind") for event in events] == [
+            "opened",
+            "seat_taken",
+            "seat_freed",
+        ]
+        assert (events[-1].seat_freed.seat, events[-1].seat_freed.free) == (2, 1)
     finally:
         server.stop()
 

@@ -108,7 +108,7 @@ class Lobby:
             StoreError: the store cannot be read.
         """
         _, self._last = await self.store.first_and_last()
-        await self._sweep()
+        await self.sweep()
         self._tasks = [
             asyncio.create_task(self._poll_loop(), name="gamerec-lobby-poll"),
             asyncio.create_task(self._sweep_loop(), name="gamerec-lobby-sweep"),
@@ -358,9 +358,9 @@ class Lobby:
         while True:
             await asyncio.sleep(self.tuning.sweep_seconds)
             with contextlib.suppress(StoreError):
-                await self._sweep()
+                await self.sweep()
 
-    async def _sweep(self) -> None:
+    async def sweep(self) -> None:
         """Expire what nobody filled; start what a dead process left full; forget the old."""
         now = self._now_ns()
         stale = now - table.CLAIM_SECONDS * NS_PER_SECOND

@@ -224,7 +224,8 @@ def vacate(row: Row, seat: int, now_ns: int) -> Decision:
     vacated = dataclasses.replace(
         row, challenge=challenge, request=request, tokens=tuple(tokens), claimed_ns=0
     )
-    return Decision(vacated, ())
+    freed = lpb.SeatFreed(challenge_id=row.challenge_id, seat=seat, free=tokens.count(FREE))
+    return Decision(vacated, (lpb.LobbyEvent(time=timestamp(now_ns), seat_freed=freed),))
 
 
 def cancel(row: Row, now_ns: int) -> Decision:
