@@ -261,3 +261,44 @@ def test_a_record_of_players_paired_nowhere_is_refused(club: Path, tmp_path: Pat
         "in this round\n"
     )
     assert digest(club) == before
+
+
+def test_standings_show_the_rating_list_where_it_names_a_player(club: Path, tmp_path: Path) -> None:
+    """The list's pool (ONE, 2 seats) rates Ana, Ben, Chi and Dev; Ana's entered 1800 gives way
+    to it; without --ratings the entered rating shows (``rating_from``: ``entry``)."""
+    run("event", "pair", str(club))
+    run("event", "results", str(club), CLUB, "--round", "1")
+    listing = tmp_path / "ratings.json"
+    assert run("ratings", str(EVENTS), "--json", "-o", str(listing)).exit_code == 0
+    pool = json.loads(listing.read_text())["pools"][0]
+    listed = {p["player"]: p["rating"] for p in pool["players"]}
+    plain = json.loads(run("event", "standings", str(club), "--json").stdout)
+    assert {p["name"]: (p["rating"], p["rating_from"]) for p in plain["players"]} == {
+        "Ana": (1800, "entry"),
+        "Chi": (None, None),
+        "Dev": (None, None),
+        "Ben": (None, None),
+    }
+    rated = run("event", "standings", str(club), "--ratings", str(listing))
+    assert rated.exit_code == 0, rated.output
+    head, *rows = rated.stdout.splitlines()[1:]
+    assert head.split()[:5] == ["#", "No", "Name", "Rtg", "Pts"]
+    shown = {row.split()[2]: row.split()[3] for row in rows}
+    assert shown == {name: str(round(value)) for name, value in listed.items()}
+    data = json.loads(
+        run("event", "standings", str(club), "--json", "--ratings", str(listing)).stdout
+    )
+    assert {p["name"]: p["rating_from"] for p in data["players"]} == dict.fromkeys(listed, "list")
+
+
+def test_a_rating_list_that_does_not_read_is_refused(club: Path, tmp_path: Path) -> None:
+    twice = tmp_path / "twice.json"
+    twice.write_text('{"pools": [], "pools": []}')
+    refused = run("event", "standings", str(club), "--ratings", str(twice))
+    assert refused.exit_code == 2
+    assert "the key 'pools' is given twice" in refused.stderr
+    shaped = tmp_path / "shaped.json"
+    shaped.write_text('{"pools": [{"game": "ONE"}]}')
+    refused = run("event", "standings", str(club), "--ratings", str(shaped))
+    assert refused.exit_code == 2
+    assert "not a rating list of gamerec ratings --json" in refused.stderr

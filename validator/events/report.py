@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -67,9 +68,36 @@ def _cell(game: Game, number: dict[str, int], seats: int) -> str:
     return f"t{game.table}s{game.seat}p{place}"
 
 
-def standings_text(event: Event, lines: list[Line]) -> str:
-    """The standings with the crosstable: one line per player, a cell per round."""
+def shown_ratings(
+    lines: list[Line], listed: Mapping[str, float] | None = None
+) -> dict[str, tuple[float, str]]:
+    """Each player's rating to show and where it is from: the rating list, else the entry."""
+    shown: dict[str, tuple[float, str]] = {}
+    for line in lines:
+        if listed is not None and line.name in listed:
+            shown[line.name] = (listed[line.name], "list")
+        elif line.rating is not None:
+            shown[line.name] = (line.rating, "entry")
+    return shown
+
+
+def _rating_text(value: float, seats: int) -> str:
+    if float(value).is_integer():
+        return str(int(value))
+    return str(round(value)) if seats == 2 else f"{value:.2f}"
+
+
+def standings_text(
+    event: Event, lines: list[Line], listed: Mapping[str, float] | None = None
+) -> str:
+    """The standings with the crosstable: one line per player, a cell per round.
+
+    A ``Rtg`` column follows the name when a player has a rating: from ``listed`` (a rating
+    list's pool for the event's game and seats) where it names the player, else the rating
+    entered with the player.
+    """
     settings = event.settings
+    ratings = shown_ratings(lines, listed)
     number = {p.name: p.number for p in event.players}
     order = list(lines[0].tiebreaks) if lines else list(settings.tiebreaks)
     rounds = len(event.rounds)
@@ -78,12 +106,18 @@ def standings_text(event: Event, lines: list[Line]) -> str:
         f"({settings.format}, {settings.seats} seats, {settings.game})"
     ]
     width = max([len(line.name) for line in lines] + [4])
-    columns = ["  #", " No", "Name".ljust(width), "  Pts"]
+    columns = ["  #", " No", "Name".ljust(width)]
+    columns += ["    Rtg"] if ratings else []
+    columns += ["  Pts"]
     columns += [HEADINGS[name].rjust(6) for name in order]
     columns += [f"R{r}".rjust(9) for r in range(1, rounds + 1)]
     head.append("  ".join(columns))
     for line in lines:
         cells = [f"{line.place:>3}", f"{line.number:>3}", line.name.ljust(width)]
+        if ratings:
+            value = ratings.get(line.name)
+            cells.append("" if value is None else _rating_text(value[0], settings.seats))
+            cells[-1] = cells[-1].rjust(7)
         cells.append(fraction_text(line.points).rjust(5))
         cells += [fraction_text(line.tiebreaks[name]).rjust(6) for name in order]
         cells += [_cell(game, number, settings.seats).rjust(9) for game in line.rounds]
@@ -95,9 +129,16 @@ def _number(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def standings_json(event: Event, lines: list[Line]) -> dict[str, Any]:
-    """The standings as JSON data (numbers: whole or decimal)."""
+def standings_json(
+    event: Event, lines: list[Line], listed: Mapping[str, float] | None = None
+) -> dict[str, Any]:
+    """The standings as JSON data (numbers: whole or decimal).
+
+    ``rating`` is the rating shown (see :func:`standings_text`), ``rating_from`` says where
+    it is from: ``list``, ``entry`` or null.
+    """
     settings = event.settings
+    ratings = shown_ratings(lines, listed)
     number = {p.name: p.number for p in event.players}
     return {
         "event": settings.name,
@@ -112,7 +153,8 @@ def standings_json(event: Event, lines: list[Line]) -> dict[str, Any]:
                 "place": line.place,
                 "number": line.number,
                 "name": line.name,
-                "rating": line.rating,
+                "rating": ratings[line.name][0] if line.name in ratings else None,
+                "rating_from": ratings[line.name][1] if line.name in ratings else None,
                 "points": _number(line.points),
                 "tiebreaks": {k: _number(v) for k, v in line.tiebreaks.items()},
                 "rounds": [_game_json(game, number) for game in line.rounds],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from gamerec.recorder.errors import GamerecError
 from gamerec.validator.ratings.archive import Archive
 from gamerec.validator.ratings.pools import GLICKO2, Pool, Rated
 
@@ -127,3 +128,24 @@ def ratings_html(pools: list[Pool], archive: Archive) -> str:
     for pool in pools:
         body += f"<h2>{html.escape(_title(pool))}</h2>{table_html(_rows(pool))}"
     return page("Ratings", body)
+
+
+class RatingListError(GamerecError):
+    """A rating list (``gamerec ratings --json``) that does not read as one."""
+
+
+def pool_ratings(data: Any, game: str, seats: int, where: str) -> dict[str, float]:
+    """The ratings of one pool (``game`` at ``seats``) of a rating list read from JSON.
+
+    ``where`` names the file in errors. A list without that pool gives no rating.
+    """
+    try:
+        for pool in data["pools"]:
+            if pool["game"] == game and pool["seats"] == seats:
+                return {str(p["player"]): float(p["rating"]) for p in pool["players"]}
+    except (KeyError, TypeError, ValueError) as error:
+        raise RatingListError(
+            f"{where}: not a rating list of gamerec ratings --json ({type(error).__name__}: "
+            f"{str(error)[:200]})"
+        ) from None
+    return {}
