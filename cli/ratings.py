@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 import json
 from typing import Annotated
 
@@ -10,23 +9,14 @@ import typer
 
 from gamerec.cli.arguments import FromOption, LimitOption, PathsArgument, limits_of
 from gamerec.cli.collected import Failures, WorkersOption
-from gamerec.cli.edge import EXIT_OK, reported_errors, write_text
-
-
-class Form(enum.StrEnum):
-    """How the list is written."""
-
-    TEXT = "text"
-    JSON = "json"
-    HTML = "html"
+from gamerec.cli.edge import EXIT_OK, fail, reported_errors, write_text
 
 
 def ratings(
     paths: PathsArgument,
     *,
-    form: Annotated[Form, typer.Option("--format", help="text, json or html.")] = Form.TEXT,
-    as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
-    as_html: Annotated[bool, typer.Option("--html", help="The same as --format html.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="The list as JSON data.")] = False,
+    as_html: Annotated[bool, typer.Option("--html", help="The list as one HTML page.")] = False,
     output: Annotated[
         str, typer.Option("-o", "--output", metavar="OUT", help="Where to write, - for stdout.")
     ] = "-",
@@ -45,15 +35,16 @@ def ratings(
     from gamerec.validator.ratings.pools import rate_games
     from gamerec.validator.ratings.report import ratings_html, ratings_json, ratings_text
 
-    chosen = Form.JSON if as_json else (Form.HTML if as_html else form)
+    if as_json and as_html:
+        fail("--json and --html: give one of them (the default is text)")
     failures = Failures()
     with reported_errors():
         archive = read_archive(paths, encoding=from_, limits=limits_of(limit), workers=workers)
         pools = rate_games(archive.games)
     failures.report_all(archive.unreadable)
-    if chosen is Form.JSON:
+    if as_json:
         text = json.dumps(ratings_json(pools, archive), ensure_ascii=False, indent=1) + "\n"
-    elif chosen is Form.HTML:
+    elif as_html:
         text = ratings_html(pools, archive)
     else:
         text = ratings_text(pools, archive) + "\n"
