@@ -258,11 +258,21 @@ def standings(
             help="A rating list (gamerec ratings --json): its ratings beside the players.",
         ),
     ] = None,
+    html_page: Annotated[
+        str | None,
+        typer.Option(
+            "--html",
+            metavar="PAGE",
+            help="Write the standings as one HTML page, each game linked to its viewer page "
+            "(in PAGE's name with -games).",
+        ),
+    ] = None,
 ) -> None:
     """The standings with tie-breaks and the crosstable (a cell per round).
 
     A rating column shows each player's rating from --ratings (the pool of the event's game
-    and seats), else the rating entered with the player.
+    and seats), else the rating entered with the player. --html PAGE writes the page and a
+    viewer page per game (exit 1 when a game's record cannot be read again).
     """
     from gamerec.validator.events import store
     from gamerec.validator.events.report import standings_json, standings_text
@@ -273,6 +283,10 @@ def standings(
         event = store.load(path)
         lines = make(event, order)
         listed = _rating_list(ratings, event.settings.game, event.settings.seats)
+    if html_page is not None:
+        from gamerec.cli.event_page import write_page
+
+        raise typer.Exit(write_page(event, lines, listed, html_page))
     if as_json:
         data = standings_json(event, lines, listed)
         typer.echo(json.dumps(data, ensure_ascii=False, indent=1))

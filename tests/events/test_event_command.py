@@ -302,3 +302,28 @@ def test_a_rating_list_that_does_not_read_is_refused(club: Path, tmp_path: Path)
     refused = run("event", "standings", str(club), "--ratings", str(shaped))
     assert refused.exit_code == 2
     assert "not a rating list of gamerec ratings --json" in refused.stderr
+
+
+def test_the_html_page_links_each_game_to_its_viewer_page(club: Path, tmp_path: Path) -> None:
+    """Round 1's two games get a viewer page each; both players' cells of a game link to it;
+    a record gone since is named on stderr, its cells keep no link, and the exit code is 1."""
+    run("event", "pair", str(club))
+    copy = tmp_path / "club.grn"
+    copy.write_bytes(Path(CLUB).read_bytes())
+    assert run("event", "results", str(club), str(copy), "--round", "1").exit_code == 0
+    page = tmp_path / "out" / "club.html"
+    made = run("event", "standings", str(club), "--html", str(page))
+    assert made.exit_code == 0, made.output
+    assert made.stdout == ""
+    text = page.read_text()
+    assert text.startswith("<!DOCTYPE html>") and "<script" not in text
+    for table, (white, black) in ((1, ("Ana", "Ben")), (2, ("Chi", "Dev"))):
+        link = f'<a href="club-games/round-1-table-{table}.html">'
+        assert text.count(link) == 2
+        viewer = (tmp_path / "out" / "club-games" / f"round-1-table-{table}.html").read_text()
+        assert white in viewer and black in viewer and 'href="../club.html"' in viewer
+    copy.unlink()
+    again = run("event", "standings", str(club), "--html", str(page))
+    assert again.exit_code == 1
+    assert f"round 1 table 1: {copy}#1 cannot be read again" in again.stderr
+    assert "club-games/round-1-table-1.html" not in page.read_text()

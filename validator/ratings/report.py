@@ -8,6 +8,7 @@ from typing import Any
 from gamerec.recorder.errors import GamerecError
 from gamerec.validator.ratings.archive import Archive
 from gamerec.validator.ratings.pools import GLICKO2, Pool, Rated
+from gamerec.validator.render.tables import page, table_html
 
 #: The columns of each system: heading, then how a player's value is written.
 _GLICKO_HEAD = ("#", "Player", "Rating", "RD", "Vol", "Games", "Won", "Drawn")
@@ -93,33 +94,6 @@ def ratings_json(pools: list[Pool], archive: Archive) -> dict[str, Any]:
             for pool in pools
         ],
     }
-
-
-STYLE = (
-    "body{font-family:system-ui,sans-serif;margin:2em;color:#222}"
-    "table{border-collapse:collapse;margin-bottom:2em}"
-    "th,td{border:1px solid #ccc;padding:.2em .6em;text-align:right}"
-    "td:nth-child(2),th:nth-child(2){text-align:left}th{background:#eee}"
-)
-
-
-def table_html(rows: list[tuple[str, ...]]) -> str:
-    """An HTML table: the first row is the heading; every cell escaped."""
-    head = "".join(f"<th>{html.escape(cell)}</th>" for cell in rows[0])
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
-        for row in rows[1:]
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def page(title: str, body: str) -> str:
-    """One offline HTML page (inline style, no script)."""
-    return (
-        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
-        f"<body><h1>{html.escape(title)}</h1>{body}</body></html>\n"
-    )
 
 
 def ratings_html(pools: list[Pool], archive: Archive) -> str:
