@@ -47,6 +47,9 @@ Sections (``--sections`` picks some; all by default):
 15. ``live-postgres``: the same 1,000 matches on two ``gamerec serve`` sharing one PostgreSQL
     store (each match's seats on both), moves/s and p99 round trip against one server on
     SQLite, in the same run (a server from the pgserver wheel; skipped if it cannot start).
+16. ``event``: a round of a 500-player two-seat Swiss paired by the FIDE Dutch system
+    (py4swiss), rating 100,000 games (Glicko-2 and Weng-Lin, games/s), and the log-loss of
+    their forecasts of held-out games beside plain Elo's (``bench/bench_event.py``).
 
 Every ratio is measured in turn with its reference (A B A B ..., the order reversed every
 other pair) and is the median of the pairs' ratios, shown with the lowest and highest pair:
@@ -76,6 +79,7 @@ from bench import (
     bench_cluster,
     bench_collections,
     bench_encodings,
+    bench_event,
     bench_foreign,
     bench_judge,
     bench_live,
@@ -109,6 +113,7 @@ SECTIONS = (
     "foreign",
     "tournament",
     "live-postgres",
+    "event",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -138,6 +143,7 @@ class Scale:
         live_matches: matches played at once on the match service.
         foreign_records: Oust games in the Abstract Play array of the ``foreign`` section.
         tournament_games: games of each tournament and generate run.
+        event_players: players of the Swiss round paired; event_games: games rated.
     """
 
     games: int
@@ -154,12 +160,14 @@ class Scale:
     live_matches: int = 1_000
     foreign_records: int = 2_000
     tournament_games: int = 200
+    event_players: int = 500
+    event_games: int = 100_000
 
 
 FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 5_000, 15, 3.0, 3)
 QUICK = Scale(
     200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1, live_matches=100,
-    foreign_records=200, tournament_games=20,
+    foreign_records=200, tournament_games=20, event_players=100, event_games=10_000,
 )  # fmt: skip
 
 
@@ -568,6 +576,15 @@ def tournament_figures(scale: Scale) -> list[Figure]:
     return bench_tournament.figures(measured)
 
 
+def event_figures(scale: Scale) -> list[Figure]:
+    """Section 16: a Swiss round paired, games rated, forecasts of held-out games."""
+    measured = _step(
+        f"event: a {scale.event_players}-player Swiss round, {scale.event_games:,} games rated",
+        partial(bench_event.measure, scale.event_players, scale.event_games),
+    )
+    return bench_event.figures(measured)
+
+
 def live_postgres_figures(scale: Scale) -> list[Figure]:
     """Section 14: the same matches on two servers sharing PostgreSQL, and on SQLite."""
     try:
@@ -609,6 +626,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "foreign": partial(foreign_figures, scale),
         "tournament": partial(tournament_figures, scale),
         "live-postgres": partial(live_postgres_figures, scale),
+        "event": partial(event_figures, scale),
     }
 
 
