@@ -33,9 +33,15 @@ from fractions import Fraction
 from bench.figures import Figure, table
 from gamerec.validator.events import event as operations
 from gamerec.validator.events.model import Event, Result, Round, Settings, Table
-from gamerec.validator.ratings import wenglin
-from gamerec.validator.ratings.pools import WENG_LIN, Pool, RatedGame, log_loss, rate_games
-from gamerec.validator.ratings.wenglin import WengLin
+from gamerec.validator.ratings.pools import (
+    WENG_LIN,
+    Pool,
+    RatedGame,
+    first_score,
+    log_loss,
+    rate_games,
+    two_seat_loss,
+)
 
 #: Share of two-seat games in the rated population.
 TWO_SEATS = 0.7
@@ -140,24 +146,10 @@ def _elo_log_loss(train: list[RatedGame], test: list[RatedGame]) -> float:
 
     for game in train:
         a, b = game.players
-        e = expected(a, b)
-        s = (
-            1.0
-            if game.ranks[0] < game.ranks[1]
-            else (0.0 if game.ranks[0] > game.ranks[1] else 0.5)
-        )
-        rating[a] = rating.get(a, 1500.0) + ELO_K * (s - e)
-        rating[b] = rating.get(b, 1500.0) - ELO_K * (s - e)
-    total = 0.0
-    for game in test:
-        p = min(max(expected(*game.players), 1e-12), 1 - 1e-12)
-        s = (
-            1.0
-            if game.ranks[0] < game.ranks[1]
-            else (0.0 if game.ranks[0] > game.ranks[1] else 0.5)
-        )
-        total -= s * math.log(p) + (1 - s) * math.log(1 - p)
-    return total / len(test)
+        change = ELO_K * (first_score(game.ranks) - expected(a, b))
+        rating[a] = rating.get(a, 1500.0) + change
+        rating[b] = rating.get(b, 1500.0) - change
+    return sum(two_seat_loss(expected(*g.players), g.ranks) for g in test) / len(test)
 
 
 def _weng_lin_two(train: list[RatedGame], test: list[RatedGame]) -> float:
@@ -165,20 +157,7 @@ def _weng_lin_two(train: list[RatedGame], test: list[RatedGame]) -> float:
     pool = Pool("G", 2, WENG_LIN)
     for game in train:
         pool.play(game)
-    total = 0.0
-    for game in test:
-        known = [pool.players.get(p) for p in game.players]
-        chances = wenglin.win_chances(
-            [r.weng_lin if r and r.weng_lin else WengLin() for r in known]
-        )
-        p = min(max(chances[0], 1e-12), 1 - 1e-12)
-        s = (
-            1.0
-            if game.ranks[0] < game.ranks[1]
-            else (0.0 if game.ranks[0] > game.ranks[1] else 0.5)
-        )
-        total -= s * math.log(p) + (1 - s) * math.log(1 - p)
-    return total / len(test)
+    return _mean_loss(pool, test)
 
 
 def _mean_loss(pool: Pool, games: list[RatedGame]) -> float:

@@ -198,3 +198,13 @@ def test_swiss_properties(count: int, seed: int) -> None:
             assert abs(history.count("w") - history.count("b")) <= 2
             assert "www" not in history and "bbb" not in history
         _play_round(made, rng)
+
+
+def test_points_the_dutch_system_cannot_count_are_refused() -> None:
+    """TRF counts points in tenths: a win worth a third cannot be written."""
+    made = Event(
+        Settings("Thirds", "ONE", 2, "swiss", 3, (Fraction(1, 3), Fraction(0)), Fraction(1, 3))
+    )
+    event.add_players(made, [("A", None), ("B", None)])
+    with pytest.raises(EventError, match=r"counts points in tenths; WW is 1/3"):
+        event.pair_next(made)

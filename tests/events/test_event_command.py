@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -327,3 +328,21 @@ def test_the_html_page_links_each_game_to_its_viewer_page(club: Path, tmp_path: 
     assert again.exit_code == 1
     assert f"round 1 table 1: {copy}#1 cannot be read again" in again.stderr
     assert "club-games/round-1-table-1.html" not in page.read_text()
+
+
+def test_a_dutch_round_without_py4swiss_exits_2_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "swiss.event"
+    run("event", "new", str(path), "--name", "Open", "--game", "one", "--rounds", "3")
+    run("event", "players", str(path), "--add", "Ana", "--add", "Ben")
+    before = digest(path)
+    monkeypatch.setitem(sys.modules, "py4swiss.engines", None)
+    refused = run("event", "pair", str(path))
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith(
+        "gamerec: error: event 'Open', round 1: the FIDE Dutch system needs the py4swiss "
+        "package, which cannot be imported here"
+    )
+    assert "CPython 3.11 to 3.14 on Linux x86-64 and macOS arm64" in refused.stderr
+    assert digest(path) == before

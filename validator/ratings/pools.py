@@ -160,10 +160,24 @@ def log_loss(pool: Pool, game: RatedGame) -> float:
     placed first (their chances summed when they share the place).
     """
     chances = pool.win_chances(game.players)
-    tiny = 1e-12
     if len(chances) == 2:
-        p = min(max(chances[0], tiny), 1 - tiny)
-        s = _score(game.ranks[0], game.ranks[1])
-        return -(s * math.log(p) + (1 - s) * math.log(1 - p))
+        return two_seat_loss(chances[0], game.ranks)
     won = sum(c for c, rank in zip(chances, game.ranks, strict=True) if rank == 1)
-    return -math.log(max(won, tiny))
+    return -math.log(max(won, TINY))
+
+
+#: The least probability a forecast is taken to give (a certain forecast proved wrong would
+#: cost an infinite loss).
+TINY = 1e-12
+
+
+def first_score(ranks: Sequence[int]) -> float:
+    """The first seat's score in a two-seat game from its places: 1, ½ or 0."""
+    return _score(ranks[0], ranks[1])
+
+
+def two_seat_loss(chance: float, ranks: Sequence[int]) -> float:
+    """The log-loss of forecasting the first seat's expected score as ``chance``."""
+    p = min(max(chance, TINY), 1 - TINY)
+    s = first_score(ranks)
+    return -(s * math.log(p) + (1 - s) * math.log(1 - p))
