@@ -54,6 +54,9 @@ Sections (``--sections`` picks some; all by default):
     moves/s over Connect with JSON and with protobuf bodies against native gRPC on the same
     server, in turn (p50 within 2x), and the server's memory per open Watch stream over
     HTTP/1.1 at 4,000 streams against 1,000 (linear: within 1.2x).
+18. ``event``: a round of a 500-player two-seat Swiss paired by the FIDE Dutch system
+    (py4swiss), rating 100,000 games (Glicko-2 and Weng-Lin, games/s), and the log-loss of
+    their forecasts of held-out games beside plain Elo's (``bench/bench_event.py``).
 
 Every ratio is measured in turn with its reference (A B A B ..., the order reversed every
 other pair) and is the median of the pairs' ratios, shown with the lowest and highest pair:
@@ -83,6 +86,7 @@ from bench import (
     bench_cluster,
     bench_collections,
     bench_encodings,
+    bench_event,
     bench_foreign,
     bench_judge,
     bench_live,
@@ -120,6 +124,7 @@ SECTIONS = (
     "live-postgres",
     "tables",
     "web",
+    "event",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -149,6 +154,7 @@ class Scale:
         live_matches: matches played at once on the match service.
         foreign_records: Oust games in the Abstract Play array of the ``foreign`` section.
         tournament_games: games of each tournament and generate run.
+        event_players: players of the Swiss round paired; event_games: games rated.
     """
 
     games: int
@@ -165,12 +171,14 @@ class Scale:
     live_matches: int = 1_000
     foreign_records: int = 2_000
     tournament_games: int = 200
+    event_players: int = 500
+    event_games: int = 100_000
 
 
 FULL = Scale(2_000, 500, 5, (20_000, 1_000), 3, 5_000, 15, 3.0, 3)
 QUICK = Scale(
     200, 50, 2, (2_000, 200), 1, 500, 10, 1.0, 1, (20_000, 2_000), 1, live_matches=100,
-    foreign_records=200, tournament_games=20,
+    foreign_records=200, tournament_games=20, event_players=100, event_games=10_000,
 )  # fmt: skip
 
 
@@ -578,6 +586,15 @@ def tournament_figures(scale: Scale) -> list[Figure]:
     return bench_tournament.figures(measured)
 
 
+def event_figures(scale: Scale) -> list[Figure]:
+    """Section 18: a Swiss round paired, games rated, forecasts of held-out games."""
+    measured = _step(
+        f"event: a {scale.event_players}-player Swiss round, {scale.event_games:,} games rated",
+        partial(bench_event.measure, scale.event_players, scale.event_games),
+    )
+    return bench_event.figures(measured)
+
+
 def live_postgres_figures(scale: Scale) -> list[Figure]:
     """Section 14: the same matches on two servers sharing PostgreSQL, and on SQLite."""
     try:
@@ -640,6 +657,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "live-postgres": partial(live_postgres_figures, scale),
         "tables": partial(table_figures, scale),
         "web": partial(web_figures, scale),
+        "event": partial(event_figures, scale),
     }
 
 

@@ -18,11 +18,13 @@ SELF = "x"
 def table_lines(event: cpb.EventStandings) -> list[str]:
     """The crosstable of one event, then its marked and uncounted games."""
     counted = sum(1 for game in event.games if game.scored)
+    copies = sum(1 for game in event.games if game.same_as)
     seats = f"{event.seats} seats" if event.seats else "mixed seats"
     table = ", ".join(fraction_text(p) for p in event.points_table) or "n-r"
+    once = f", {copies} {'copy' if copies == 1 else 'copies'} counted once" if copies else ""
     lines = [
-        f"{event.event}: {len(event.players)} players, {counted} of {len(event.games)} games "
-        f"counted ({seats}; points by place {table}; results {event.use})"
+        f"{event.event}: {len(event.players)} players, {counted} of {len(event.games) - copies} "
+        f"games counted{once} ({seats}; points by place {table}; results {event.use})"
     ]
     count = len(event.players)
     rows = [_header(event)]

@@ -250,8 +250,30 @@ def standings(
         ),
     ] = None,
     as_json: JsonOption = False,
+    ratings: Annotated[
+        str | None,
+        typer.Option(
+            "--ratings",
+            metavar="LIST.json",
+            help="A rating list (gamerec ratings --json): its ratings beside the players.",
+        ),
+    ] = None,
+    html_page: Annotated[
+        str | None,
+        typer.Option(
+            "--html",
+            metavar="PAGE",
+            help="Write the standings as one HTML page, each game linked to its viewer page "
+            "(in PAGE's name with -games).",
+        ),
+    ] = None,
 ) -> None:
-    """The standings with tie-breaks and the crosstable (a cell per round)."""
+    """The standings with tie-breaks and the crosstable (a cell per round).
+
+    A rating column shows each player's rating from --ratings (the pool of the event's game
+    and seats), else the rating entered with the player. --html PAGE writes the page and a
+    viewer page per game (exit 1 when a game's record cannot be read again).
+    """
     from gamerec.validator.events import store
     from gamerec.validator.events.report import standings_json, standings_text
     from gamerec.validator.events.tiebreaks import standings as make
@@ -260,10 +282,37 @@ def standings(
     with reported_errors():
         event = store.load(path)
         lines = make(event, order)
+        listed = _rating_list(ratings, event.settings.game, event.settings.seats)
+    if html_page is not None:
+        from gamerec.cli.event_page import write_page
+
+        raise typer.Exit(write_page(event, lines, listed, html_page))
     if as_json:
-        typer.echo(json.dumps(standings_json(event, lines), ensure_ascii=False, indent=1))
+        data = standings_json(event, lines, listed)
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=1))
     else:
-        typer.echo(standings_text(event, lines))
+        typer.echo(standings_text(event, lines, listed))
+
+
+def _rating_list(path: str | None, game: str, seats: int) -> dict[str, float] | None:
+    """The ratings of the event's pool in the list at ``path`` (None: no list given)."""
+    if path is None:
+        return None
+    from gamerec.validator.ratings.report import RatingListError, pool_ratings
+
+    def unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        keys = [key for key, _ in pairs]
+        twice = sorted({key for key in keys if keys.count(key) > 1})
+        if twice:
+            raise ValueError(f"the key {twice[0]!r} is given twice")
+        return dict(pairs)
+
+    try:
+        with open(path, encoding="utf-8") as stream:
+            data = json.load(stream, object_pairs_hook=unique)
+    except (OSError, ValueError) as error:
+        raise RatingListError(f"{path}: cannot read the rating list: {error}") from None
+    return pool_ratings(data, game, seats, path)
 
 
 @app.command()

@@ -125,6 +125,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "standings",
         "The crosstable of an event: points, tie-breaks and results against each opponent.",
     ),
+    "ratings": CommandSpec(
+        "ratings",
+        "ratings",
+        "Rate every player of an archive: Glicko-2 for two seats, Weng-Lin for 3 to 6.",
+    ),
     "event": CommandSpec(
         "event",
         "app",

@@ -506,6 +506,7 @@ class StandingGame(_message.Message):
     SCORED_FIELD_NUMBER: _builtins.int
     MARK_FIELD_NUMBER: _builtins.int
     NOTE_FIELD_NUMBER: _builtins.int
+    SAME_AS_FIELD_NUMBER: _builtins.int
     round: _builtins.str
     scored: _builtins.bool
     """Whether it counts: a void game (an illegal ply) counts with --use computed only when the
@@ -517,6 +518,10 @@ class StandingGame(_message.Message):
     """
     note: _builtins.str
     """A sentence: the finding, or why the game is not scored."""
+    same_as: _builtins.str
+    """Set on a second copy of a game (the same event, round, rules, seat names and moves, in
+    any encoding): `source #number` of the copy that counts; this one is not scored.
+    """
     @_builtins.property
     def place(self) -> Global___RecordPlace: ...
     @_builtins.property
@@ -537,10 +542,11 @@ class StandingGame(_message.Message):
         scored: _builtins.bool = ...,
         mark: _builtins.str = ...,
         note: _builtins.str = ...,
+        same_as: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["place", b"place"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["mark", b"mark", "note", b"note", "place", b"place", "players", b"players", "points", b"points", "round", b"round", "scored", b"scored"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["mark", b"mark", "note", b"note", "place", b"place", "players", b"players", "points", b"points", "round", b"round", "same_as", b"same_as", "scored", b"scored"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from gamerec.v1 import collections_pb2 as cpb
+from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.collection.standings import (
     StandingsError,
     competition_ranks,
@@ -134,3 +135,37 @@ def test_games_that_cannot_be_put_in_a_table_are_not_counted() -> None:
         "(seat 1)": 0,
         "Ben": 0,
     }
+
+
+def test_the_events_folder_counts_the_second_scorers_copies_once() -> None:
+    """Issue 36: round 1 given again by a second scorer counts once (Ana: 3 games, 2½ points,
+    not 4 and 3½); each copy names the record that counts; Ben - Dev of round 2, different in
+    the two files, is a conflict: neither counts, and both name the diff to run."""
+    club, _ = standings([str(EVENTS)]).events
+    by_name = {line[1]: line for line in table(club)}
+    assert by_name["Ana"][2:4] == (3, 2 + HALF)
+    assert by_name["Ben"][2:4] == (2, Fraction(0))
+    assert by_name["Dev"][2:4] == (2, HALF)
+    copies = {g.place.record_number: g.same_as for g in club.games if g.same_as}
+    jsonl = f"{EVENTS}/club-night-second-scorer.jsonl"
+    assert copies == {1: f"{jsonl} #1", 2: f"{jsonl} #2"}
+    assert [g.place.source for g in club.games if g.same_as] == [f"{EVENTS}/club-night.grn"] * 2
+    assert sum(1 for g in club.games if g.scored) == 5
+    conflicts = [g for g in club.games if "conflict" in g.note]
+    assert [(g.round, list(g.players), g.scored) for g in conflicts] == [
+        ("2", ["Dev", "Ben"], False),
+        ("2", ["Dev", "Ben"], False),
+    ]
+    assert f"gamerec diff {jsonl} {EVENTS}/club-night.grn" in conflicts[0].note
+
+
+def test_a_copy_counts_once_and_the_same_moves_in_two_rounds_are_two_games() -> None:
+    """The same moves in two rounds are two games; given twice in one round, one."""
+    first, *_ = round_robin()
+    again = pb.GameRecord()
+    again.CopyFrom(first)
+    again.metadata.round = "9"
+    (event,) = standings([first, again, first]).events
+    assert [g.scored for g in event.games] == [True, True, False]
+    assert event.games[2].same_as == "<records> #1"
+    assert {line.name: line.games for line in event.players} == {"Ana": 2, "Ben": 2}

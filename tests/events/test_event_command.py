@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -261,3 +262,87 @@ def test_a_record_of_players_paired_nowhere_is_refused(club: Path, tmp_path: Pat
         "in this round\n"
     )
     assert digest(club) == before
+
+
+def test_standings_show_the_rating_list_where_it_names_a_player(club: Path, tmp_path: Path) -> None:
+    """The list's pool (ONE, 2 seats) rates Ana, Ben, Chi and Dev; Ana's entered 1800 gives way
+    to it; without --ratings the entered rating shows (``rating_from``: ``entry``)."""
+    run("event", "pair", str(club))
+    run("event", "results", str(club), CLUB, "--round", "1")
+    listing = tmp_path / "ratings.json"
+    assert run("ratings", str(EVENTS), "--json", "-o", str(listing)).exit_code == 0
+    pool = json.loads(listing.read_text())["pools"][0]
+    listed = {p["player"]: p["rating"] for p in pool["players"]}
+    plain = json.loads(run("event", "standings", str(club), "--json").stdout)
+    assert {p["name"]: (p["rating"], p["rating_from"]) for p in plain["players"]} == {
+        "Ana": (1800, "entry"),
+        "Chi": (None, None),
+        "Dev": (None, None),
+        "Ben": (None, None),
+    }
+    rated = run("event", "standings", str(club), "--ratings", str(listing))
+    assert rated.exit_code == 0, rated.output
+    head, *rows = rated.stdout.splitlines()[1:]
+    assert head.split()[:5] == ["#", "No", "Name", "Rtg", "Pts"]
+    shown = {row.split()[2]: row.split()[3] for row in rows}
+    assert shown == {name: str(round(value)) for name, value in listed.items()}
+    data = json.loads(
+        run("event", "standings", str(club), "--json", "--ratings", str(listing)).stdout
+    )
+    assert {p["name"]: p["rating_from"] for p in data["players"]} == dict.fromkeys(listed, "list")
+
+
+def test_a_rating_list_that_does_not_read_is_refused(club: Path, tmp_path: Path) -> None:
+    twice = tmp_path / "twice.json"
+    twice.write_text('{"pools": [], "pools": []}')
+    refused = run("event", "standings", str(club), "--ratings", str(twice))
+    assert refused.exit_code == 2
+    assert "the key 'pools' is given twice" in refused.stderr
+    shaped = tmp_path / "shaped.json"
+    shaped.write_text('{"pools": [{"game": "ONE"}]}')
+    refused = run("event", "standings", str(club), "--ratings", str(shaped))
+    assert refused.exit_code == 2
+    assert "not a rating list of gamerec ratings --json" in refused.stderr
+
+
+def test_the_html_page_links_each_game_to_its_viewer_page(club: Path, tmp_path: Path) -> None:
+    """Round 1's two games get a viewer page each; both players' cells of a game link to it;
+    a record gone since is named on stderr, its cells keep no link, and the exit code is 1."""
+    run("event", "pair", str(club))
+    copy = tmp_path / "club.grn"
+    copy.write_bytes(Path(CLUB).read_bytes())
+    assert run("event", "results", str(club), str(copy), "--round", "1").exit_code == 0
+    page = tmp_path / "out" / "club.html"
+    made = run("event", "standings", str(club), "--html", str(page))
+    assert made.exit_code == 0, made.output
+    assert made.stdout == ""
+    text = page.read_text()
+    assert text.startswith("<!DOCTYPE html>") and "<script" not in text
+    for table, (white, black) in ((1, ("Ana", "Ben")), (2, ("Chi", "Dev"))):
+        link = f'<a href="club-games/round-1-table-{table}.html">'
+        assert text.count(link) == 2
+        viewer = (tmp_path / "out" / "club-games" / f"round-1-table-{table}.html").read_text()
+        assert white in viewer and black in viewer and 'href="../club.html"' in viewer
+    copy.unlink()
+    again = run("event", "standings", str(club), "--html", str(page))
+    assert again.exit_code == 1
+    assert f"round 1 table 1: {copy}#1 cannot be read again" in again.stderr
+    assert "club-games/round-1-table-1.html" not in page.read_text()
+
+
+def test_a_dutch_round_without_py4swiss_exits_2_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "swiss.event"
+    run("event", "new", str(path), "--name", "Open", "--game", "one", "--rounds", "3")
+    run("event", "players", str(path), "--add", "Ana", "--add", "Ben")
+    before = digest(path)
+    monkeypatch.setitem(sys.modules, "py4swiss.engines", None)
+    refused = run("event", "pair", str(path))
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith(
+        "gamerec: error: event 'Open', round 1: the FIDE Dutch system needs the py4swiss "
+        "package, which cannot be imported here"
+    )
+    assert "CPython 3.11 to 3.14 on Linux x86-64 and macOS arm64" in refused.stderr
+    assert digest(path) == before

@@ -22,12 +22,20 @@ Buchholz and Sonneborn-Berger; with more seats each opponent at a table counts a
 pairing. Players are ordered by points, then Buchholz, then Sonneborn-Berger, then name;
 players equal on all three share a place.
 
+**Copies and conflicts.** The same game given twice in one event and round (the same rules,
+seat names and moves, as ``gamerec dedupe`` finds them, in any encoding: two scorers' copies)
+counts once; the later copy is listed with the place of the one that counts. Two different
+records of one pairing of a round (the same players, in a round the records name) are a
+conflict for the director: neither counts, and each is listed with the other and the
+``gamerec diff`` command that shows how they differ.
+
 A player is a seat's player id when set, else its name. One table is made per event
 (``metadata.event``); ``event`` picks one.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -42,6 +50,7 @@ from gamerec.v1 import collections_pb2 as cpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.adjudication import adjudicate
+from gamerec.validator.collection.dedupe import game_key
 from gamerec.validator.collection.source import Collection, Entry, facts, readable
 
 Use = Literal["computed", "claimed"]
@@ -65,6 +74,7 @@ class TableGame(NamedTuple):
         ranks: the rank of each seat, None when the game does not count.
         mark: the first finding code when the record is not valid.
         note: the finding, or why the game does not count.
+        key: a digest of what makes two records the same game (rules, seat names, moves).
     """
 
     source: str
@@ -76,6 +86,16 @@ class TableGame(NamedTuple):
     ranks: tuple[int, ...] | None
     mark: str
     note: str
+    key: str = ""
+
+
+def game_digest(record: pb.GameRecord) -> str:
+    """A digest of :func:`~gamerec.validator.collection.dedupe.game_key`: equal for copies."""
+    hashed = hashlib.sha256()
+    for part in game_key(record):
+        hashed.update(len(part).to_bytes(8, "little"))
+        hashed.update(part)
+    return hashed.hexdigest()[:32]
 
 
 def competition_ranks(winners: Sequence[int], scores: Sequence[int], seats: int) -> tuple[int, ...]:
@@ -134,6 +154,7 @@ def table_game(entry: Entry, record: pb.GameRecord, use: Use) -> TableGame:
         ranks=ranks,
         mark=errors[0].code if errors else "",
         note="; ".join(part for part in (note, why) if part),
+        key=game_digest(record),
     )
 
 
@@ -185,10 +206,52 @@ class _Event:
     """The games of one event, as read."""
 
     games: list[TableGame] = field(default_factory=list)
+    same_as: dict[int, str] = field(default_factory=dict)
 
     def seats(self) -> int:
         counts = {len(game.players) for game in self.games}
         return counts.pop() if len(counts) == 1 else 0
+
+
+def _place(game: TableGame) -> str:
+    return f"{game.source} #{game.number}"
+
+
+def _joined(note: str, more: str) -> str:
+    return f"{note}; {more}" if note else more
+
+
+def counted_once(games: Sequence[TableGame]) -> tuple[list[TableGame], dict[int, str]]:
+    """The games with copies counted once and conflicts uncounted (see the module docstring).
+
+    Returns the games (a copy or a conflicting record no longer has ranks, and its note says
+    why) and, by index, the place of the copy that counts for each later copy.
+    """
+    out = list(games)
+    same_as: dict[int, str] = {}
+    first: dict[tuple[str, str], TableGame] = {}
+    pairings: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    for index, game in enumerate(games):
+        if (game.round, game.key) in first:
+            same_as[index] = _place(first[game.round, game.key])
+            note = f"the same game as {same_as[index]}: counted once"
+            out[index] = game._replace(ranks=None, note=_joined(game.note, note))
+            continue
+        first[game.round, game.key] = game
+        if game.round:
+            pairings.setdefault((game.round, tuple(sorted(game.players))), []).append(index)
+    for indexes in pairings.values():
+        if len(indexes) < 2:
+            continue
+        files = " ".join(dict.fromkeys(games[i].source for i in indexes))
+        for index in indexes:
+            others = ", ".join(_place(games[i]) for i in indexes if i != index)
+            note = (
+                f"conflict: {others} is another game of this pairing; none counts until the "
+                f"director resolves it (gamerec diff {files})"
+            )
+            out[index] = out[index]._replace(ranks=None, note=_joined(out[index].note, note))
+    return out, same_as
 
 
 def _table_for(seats: int, points_table: Sequence[Fraction] | None) -> tuple[Fraction, ...]:
@@ -255,6 +318,8 @@ def _event_message(
         )
         line.cells.extend(_cells(player, position))
     message.games.extend(_game_message(game, points_table) for game in event.games)
+    for index, place in event.same_as.items():
+        message.games[index].same_as = place
     return message
 
 
@@ -342,6 +407,8 @@ def standings(
     for _, game in readable(judged, unread):
         if event is None or game.event.lower() == event.strip().lower():
             events.setdefault(game.event, _Event()).games.append(game)
+    for found in events.values():
+        found.games, found.same_as = counted_once(found.games)
     result = cpb.Standings(unreadable=len(unread) - before)
     result.events.extend(_event_message(name, ev, table, use) for name, ev in events.items())
     return result

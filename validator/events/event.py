@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from gamerec.validator.events import dutch, roundrobin, tables
+from gamerec.validator.events import dutch, roundrobin, tables, trf
 from gamerec.validator.events.model import Event, Player, Result, Round, Table, place_points
 
 
@@ -83,7 +83,7 @@ def pair_next(event: Event) -> Round:
     if event.settings.format == "roundrobin":
         made = _round_robin(event, number, active)
     elif event.settings.seats == 2:
-        made = _dutch(event, number, active)
+        made = _dutch(event, number)
     else:
         made = _table_swiss(event, number, active)
     event.rounds.append(made)
@@ -164,38 +164,11 @@ def _table_swiss(event: Event, number: int, active: list[Player]) -> Round:
     return _made(event, number, made, byes)
 
 
-def _dutch(event: Event, number: int, active: list[Player]) -> Round:
-    points = scores(event)
-    numbers = {player.name: player.number for player in event.players}
-    colours: dict[str, list[str]] = {p.name: [] for p in event.players}
-    opponents: dict[str, set[int]] = {p.name: set() for p in event.players}
-    byes: set[str] = set()
-    for round_ in event.rounds:
-        seen: set[str] = set()
-        for table in round_.tables:
-            white, black = table.seats
-            colours[white].append("w")
-            colours[black].append("b")
-            opponents[white].add(numbers[black])
-            opponents[black].add(numbers[white])
-            seen.update(table.seats)
-        byes.update(name for name in round_.byes if name not in round_.manual_byes)
-        for name, played in colours.items():
-            if name not in seen:
-                played.append("-")
-    entrants = [
-        dutch.Entrant(
-            p.number,
-            points[p.name],
-            frozenset(opponents[p.name]),
-            "".join(colours[p.name]),
-            p.name in byes,
-        )
-        for p in active
-    ]
+def _dutch(event: Event, number: int) -> Round:
+    """Pair by the FIDE Dutch system (py4swiss) from the event written as TRF(x)."""
     try:
-        boards, bye = dutch.pair_round(entrants)
-    except dutch.NoPairingError as error:
+        boards, bye = dutch.pair_trf(trf.pairing_text(event, number))
+    except (dutch.NoPairingError, dutch.EngineMissingError, dutch.TrfRefusedError) as error:
         raise event.error(str(error), number) from None
     return _made(event, number, boards, [] if bye is None else [bye])
 

@@ -8,14 +8,12 @@ scorers' copies of one game, in any encodings, have one key.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
 from gamerec.recorder.encoding import Encoding
 from gamerec.recorder.inputs import InputFailure
 from gamerec.recorder.limits import Limits
 from gamerec.v1 import record_pb2 as pb
-from gamerec.validator.collection.dedupe import game_key
 from gamerec.validator.collection.source import Entry, facts, readable
 from gamerec.validator.collection.standings import table_game
 from gamerec.validator.events.event import Outcome
@@ -24,16 +22,12 @@ from gamerec.validator.events.event import Outcome
 def outcome(entry: Entry, record: pb.GameRecord) -> Outcome:
     """The outcome of one record (runs in worker processes)."""
     game = table_game(entry, record, "computed")
-    hashed = hashlib.sha256()
-    for part in game_key(record):
-        hashed.update(len(part).to_bytes(8, "little"))
-        hashed.update(part)
     return Outcome(
         source=f"{entry.source}#{entry.number}",
         round=game.round,
         players=game.players,
         ranks=game.ranks,
-        key=hashed.hexdigest()[:32],
+        key=game.key,
         note=game.note,
     )
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import html
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 from gamerec.validator.collection.standings import fraction_text
 from gamerec.validator.events.model import Event, Round
 from gamerec.validator.events.tiebreaks import Game, Line
+from gamerec.validator.render.tables import Cell, page, table_html
 
 #: The column heading of each tie-break.
 HEADINGS = {
@@ -67,37 +70,131 @@ def _cell(game: Game, number: dict[str, int], seats: int) -> str:
     return f"t{game.table}s{game.seat}p{place}"
 
 
-def standings_text(event: Event, lines: list[Line]) -> str:
-    """The standings with the crosstable: one line per player, a cell per round."""
+def shown_ratings(
+    lines: list[Line], listed: Mapping[str, float] | None = None
+) -> dict[str, tuple[float, str]]:
+    """Each player's rating to show and where it is from: the rating list, else the entry."""
+    shown: dict[str, tuple[float, str]] = {}
+    for line in lines:
+        if listed is not None and line.name in listed:
+            shown[line.name] = (listed[line.name], "list")
+        elif line.rating is not None:
+            shown[line.name] = (line.rating, "entry")
+    return shown
+
+
+def _rating_text(value: float, seats: int) -> str:
+    if float(value).is_integer():
+        return str(int(value))
+    return str(round(value)) if seats == 2 else f"{value:.2f}"
+
+
+def _title(event: Event) -> str:
     settings = event.settings
+    return (
+        f"{settings.name}: standings after round {len(event.rounds)} "
+        f"({settings.format}, {settings.seats} seats, {settings.game})"
+    )
+
+
+def standings_rows(
+    event: Event, lines: list[Line], listed: Mapping[str, float] | None = None
+) -> list[list[tuple[str, tuple[int, int] | None]]]:
+    """The standings as rows of cells, heading first: each cell's text and its game.
+
+    A game cell carries its (round, table). Columns: place, number, name, ``Rtg`` when a
+    player has a rating (from ``listed``, a rating list's pool for the event's game and seats,
+    where it names the player, else the rating entered), points, the tie-breaks, a cell per
+    round.
+    """
+    settings = event.settings
+    ratings = shown_ratings(lines, listed)
     number = {p.name: p.number for p in event.players}
     order = list(lines[0].tiebreaks) if lines else list(settings.tiebreaks)
-    rounds = len(event.rounds)
-    head = [
-        f"{settings.name}: standings after round {rounds} "
-        f"({settings.format}, {settings.seats} seats, {settings.game})"
-    ]
-    width = max([len(line.name) for line in lines] + [4])
-    columns = ["  #", " No", "Name".ljust(width), "  Pts"]
-    columns += [HEADINGS[name].rjust(6) for name in order]
-    columns += [f"R{r}".rjust(9) for r in range(1, rounds + 1)]
-    head.append("  ".join(columns))
+    heading = ["#", "No", "Name", *(["Rtg"] if ratings else []), "Pts"]
+    heading += [HEADINGS[name] for name in order]
+    heading += [f"R{r}" for r in range(1, len(event.rounds) + 1)]
+    rows: list[list[tuple[str, tuple[int, int] | None]]] = [[(h, None) for h in heading]]
     for line in lines:
-        cells = [f"{line.place:>3}", f"{line.number:>3}", line.name.ljust(width)]
-        cells.append(fraction_text(line.points).rjust(5))
-        cells += [fraction_text(line.tiebreaks[name]).rjust(6) for name in order]
-        cells += [_cell(game, number, settings.seats).rjust(9) for game in line.rounds]
-        head.append("  ".join(cells).rstrip())
-    return "\n".join(head)
+        cells = [str(line.place), str(line.number), line.name]
+        if ratings:
+            value = ratings.get(line.name)
+            cells.append("" if value is None else _rating_text(value[0], settings.seats))
+        cells.append(fraction_text(line.points))
+        cells += [fraction_text(line.tiebreaks[name]) for name in order]
+        row: list[tuple[str, tuple[int, int] | None]] = [(cell, None) for cell in cells]
+        row += [
+            (_cell(game, number, settings.seats), (game.round, game.table) if game.table else None)
+            for game in line.rounds
+        ]
+        rows.append(row)
+    return rows
+
+
+def standings_text(
+    event: Event, lines: list[Line], listed: Mapping[str, float] | None = None
+) -> str:
+    """The standings with the crosstable: one line per player, a cell per round.
+
+    The columns are :func:`standings_rows`'s, aligned.
+    """
+    rows = standings_rows(event, lines, listed)
+    rating = rows[0][3][0] == "Rtg"
+    widths = [3, 3, max([len(line.name) for line in lines] + [4])]
+    widths += [7] if rating else []
+    widths += [5] + [6] * (len(rows[0]) - len(widths) - 1 - len(event.rounds))
+    widths += [9] * len(event.rounds)
+    out = [_title(event)]
+    for index, row in enumerate(rows):
+        texts = [text for text, _ in row]
+        cells = [texts[0].rjust(widths[0]), texts[1].rjust(widths[1]), texts[2].ljust(widths[2])]
+        cells += [text.rjust(width) for text, width in zip(texts[3:], widths[3:], strict=True)]
+        joined = "  ".join(cells)
+        out.append(joined if index == 0 else joined.rstrip())
+    return "\n".join(out)
+
+
+def standings_html(
+    event: Event,
+    lines: list[Line],
+    links: Mapping[tuple[int, int], str],
+    listed: Mapping[str, float] | None = None,
+) -> str:
+    """The standings and crosstable as one offline HTML page.
+
+    A game's cell links to ``links[(round, table)]`` (its viewer page) where there is one.
+    """
+    rows: list[list[Cell]] = []
+    for row in standings_rows(event, lines, listed):
+        rows.append([(t, links[at]) if at is not None and at in links else t for t, at in row])
+    order = list(lines[0].tiebreaks) if lines else list(event.settings.tiebreaks)
+    cells = (
+        "opponent's number, colour (w, b) and result"
+        if event.settings.seats == 2
+        else "t table, s seat, p place"
+    )
+    facts = (
+        f"Tie-breaks in order: {', '.join(order)}. A round's cell: {cells}; "
+        "a game's cell opens its replay."
+    )
+    body = f"<p>{html.escape(facts)}</p>" + table_html(rows, left=2)
+    return page(_title(event), body)
 
 
 def _number(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def standings_json(event: Event, lines: list[Line]) -> dict[str, Any]:
-    """The standings as JSON data (numbers: whole or decimal)."""
+def standings_json(
+    event: Event, lines: list[Line], listed: Mapping[str, float] | None = None
+) -> dict[str, Any]:
+    """The standings as JSON data (numbers: whole or decimal).
+
+    ``rating`` is the rating shown (see :func:`standings_text`), ``rating_from`` says where
+    it is from: ``list``, ``entry`` or null.
+    """
     settings = event.settings
+    ratings = shown_ratings(lines, listed)
     number = {p.name: p.number for p in event.players}
     return {
         "event": settings.name,
@@ -112,7 +209,8 @@ def standings_json(event: Event, lines: list[Line]) -> dict[str, Any]:
                 "place": line.place,
                 "number": line.number,
                 "name": line.name,
-                "rating": line.rating,
+                "rating": ratings[line.name][0] if line.name in ratings else None,
+                "rating_from": ratings[line.name][1] if line.name in ratings else None,
                 "points": _number(line.points),
                 "tiebreaks": {k: _number(v) for k, v in line.tiebreaks.items()},
                 "rounds": [_game_json(game, number) for game in line.rounds],
