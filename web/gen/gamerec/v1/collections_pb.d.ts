@@ -568,6 +568,14 @@ export declare type StandingGame = Message<"gamerec.v1.StandingGame"> & {
    * @generated from field: string note = 7;
    */
   note: string;
+
+  /**
+   * Set on a second copy of a game (the same event, round, rules, seat names and moves, in
+   * any encoding): `source #number` of the copy that counts; this one is not scored.
+   *
+   * @generated from field: string same_as = 8;
+   */
+  sameAs: string;
 };
 
 /**

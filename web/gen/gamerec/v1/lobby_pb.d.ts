@@ -373,6 +373,15 @@ export declare type LobbyEvent = Message<"gamerec.v1.LobbyEvent"> & {
      */
     value: MatchStarted;
     case: "started";
+  } | {
+    /**
+     * The seat that filled the table was given back: the match could not be created (the
+     * server's open matches limit); the challenge is open again.
+     *
+     * @generated from field: gamerec.v1.SeatFreed seat_freed = 7;
+     */
+    value: SeatFreed;
+    case: "seatFreed";
   } | { case: undefined; value?: undefined };
 };
 
@@ -418,6 +427,36 @@ export declare type SeatTaken = Message<"gamerec.v1.SeatTaken"> & {
  * Use `create(SeatTakenSchema)` to create a new message.
  */
 export declare const SeatTakenSchema: GenMessage<SeatTaken>;
+
+/**
+ * A seat of a challenge was given back.
+ *
+ * @generated from message gamerec.v1.SeatFreed
+ */
+export declare type SeatFreed = Message<"gamerec.v1.SeatFreed"> & {
+  /**
+   * @generated from field: string challenge_id = 1;
+   */
+  challengeId: string;
+
+  /**
+   * @generated from field: uint32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * The seats free now.
+   *
+   * @generated from field: uint32 free = 3;
+   */
+  free: number;
+};
+
+/**
+ * Describes the message gamerec.v1.SeatFreed.
+ * Use `create(SeatFreedSchema)` to create a new message.
+ */
+export declare const SeatFreedSchema: GenMessage<SeatFreed>;
 
 /**
  * A challenge was withdrawn or expired.
