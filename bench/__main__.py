@@ -617,6 +617,8 @@ def table_figures(scale: Scale) -> list[Figure]:
         partial(bench_tables.measure, stones),
     )
     return bench_tables.figures(measured)
+
+
 def web_figures(scale: Scale) -> list[Figure]:
     """Section 17: the web door against native gRPC on the same server, and Watch memory."""
     games = 3 if scale.repetitions > 2 else 1

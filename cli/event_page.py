@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from gamerec.cli.arguments import records_of
+from gamerec.cli.reading import records_of
 from gamerec.cli.edge import EXIT_FINDINGS, EXIT_OK, error_line, reported_errors, write_text
 
 if TYPE_CHECKING:
