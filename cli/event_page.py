@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from gamerec.cli.reading import records_of
 from gamerec.cli.edge import EXIT_FINDINGS, EXIT_OK, error_line, reported_errors, write_text
+from gamerec.cli.reading import records_of
 
 if TYPE_CHECKING:
     from gamerec.v1 import record_pb2 as pb
