@@ -62,14 +62,22 @@ from gamerec.validator.builder import IllegalPlyError, RecordBuilder
 from gamerec.validator.games.protocol import GameState, IllegalMoveError, MoveSyntaxError
 from gamerec.validator.identity import RulesError
 from gamerec.validator.judge import TERMINATION_WORDS, format_scores, format_seats
-from gamerec.validator.live.clocks import NS_PER_MS, NS_PER_SECOND, Instant, elapsed_ms, elapsed_ns
+from gamerec.validator.live.clocks import NS_PER_MS, Instant, elapsed_ms, elapsed_ns
+from gamerec.validator.live.starts import (
+    Turn,
+    before_start_note,
+    clocks_sentence,
+    no_first_move_reason,
+    stamp,
+    start_problem,
+    untimed_first_note,
+)
 from gamerec.validator.live.timecontrol import (
     ClockKind,
     TimeControl,
     TimeControlError,
     parse_time_control,
 )
-from gamerec.validator.render.ending import NO_FIRST_MOVE
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -90,8 +98,6 @@ MAX_EVENTS: Final = 250_000
 #: Events kept below the events limit for a command's own (a ply, the resignations it
 #: brings due, a lapsed offer, the end): a command that finds less room abandons the match.
 EVENTS_ROOM: Final = 2 * DEFAULT_LIMITS.max_seats + 8
-#: How far ahead a scheduled start may be (seconds): 30 days.
-MAX_START_AHEAD: Final = 30 * 24 * 3600
 
 
 class Refusal(StrEnum):
@@ -151,30 +157,6 @@ class Outcome:
     repeated: bool = False
 
 
-@dataclass(slots=True)
-class _Turn:
-    """The clock of the seat to move: since when it runs, and what it used before an outage.
-
-    ``started`` is when the turn began (or the server came back); the clock runs from then,
-    or from the scheduled start of the clocks when that is later.
-    """
-
-    started: Instant
-    used_before_ms: int = 0
-    not_before: Instant | None = None
-
-    @property
-    def runs_from(self) -> Instant:
-        """When the clock runs from: the turn's start, or the scheduled start if later."""
-        start, scheduled = self.started, self.not_before
-        if scheduled is not None and elapsed_ns(start, scheduled) > 0:
-            return scheduled
-        return start
-
-    def used_ms(self, at: Instant) -> int:
-        return self.used_before_ms + elapsed_ms(self.runs_from, at)
-
-
 class Match:
     """One live match (see the module docstring): :meth:`create` or :meth:`from_log` it."""
 
@@ -228,7 +210,7 @@ class Match:
         self._abort_after_ms = (
             start.abort_after.ToMilliseconds() if start.HasField("abort_after") else None
         )
-        self._turn = _Turn(created.at, not_before=self._clock_start)
+        self._turn = Turn(created.at, not_before=self._clock_start)
         self._moved: set[int] = set()
         self._started: set[int] = set()
         self._draw_by = 0
@@ -268,7 +250,10 @@ class Match:
                 without a clock (INVALID_ARGUMENT, naming the field).
         """
         time_control = _time_control(request.time_control)
-        _check_start(request, at, time_control)
+        if request.HasField("start_at"):
+            problem = start_problem(request.start_at, at, time_control.timed)
+            if problem is not None:
+                raise _invalid("start_at", *problem)
         policy = request.illegal_move_policy or REJECT
         if policy not in (REJECT, FORFEIT):
             raise _invalid("illegal_move_policy", "BAD_POLICY", f"unknown policy {policy}")
@@ -757,7 +742,7 @@ class Match:
             self._pending_resign.append(event.resignation_pending.seat)
         elif kind == "outage":
             charged = event.outage.charged.ToMilliseconds()
-            self._turn = _Turn(entry.at, charged, self._clock_start)
+            self._turn = Turn(entry.at, charged, self._clock_start)
             self._notes.append(_outage_note(event.outage))
         elif kind == "ended":
             self.status = event.ended.status
@@ -776,7 +761,7 @@ class Match:
         else:
             self._moved.add(move.seat)
         self._started.add(move.seat)
-        self._turn = _Turn(entry.at, not_before=self._clock_start)
+        self._turn = Turn(entry.at, not_before=self._clock_start)
         self._notes.clear()
 
     def _new(self, at: Instant, **kind: Any) -> Logged:
@@ -962,10 +947,7 @@ class Match:
         limit = self._abort_after_ms
         if limit is None or self._turn.used_ms(at) < limit:
             return None
-        reason = (
-            f"seat {seat} {NO_FIRST_MOVE} within {limit / 1000:g} s "
-            "of its turn (the abort limit), so the match is aborted with no result"
-        )
+        reason = no_first_move_reason(seat, limit)
         ended = self._end_abandoned(reason, seat, at)
         refusal = _precondition("match_id", "NO_FIRST_MOVE", f"the match is over: {reason}")
         return Outcome([ended], refusal=refusal)
@@ -1150,28 +1132,17 @@ class Match:
     def _untimed_note(self, seat: int, at: Instant) -> str:
         """The comment of a ply played at ``at`` that no clock times; "": it is timed."""
         if self._first_ply_untimed(seat):
-            return f"Seat {seat}'s first ply, untimed: its clock starts with its next turn."
+            return untimed_first_note(seat)
         start = self._clock_start
         if start is not None and elapsed_ns(at, start) > 0:
-            return (
-                f"Played before the clocks' scheduled start, {_stamp_text(_timestamp(start))}: "
-                "untimed."
-            )
+            return before_start_note(start)
         return ""
 
     def clocks_sentence(self) -> str:
         """How the clocks started, as the final record's comment says it; "": from creation."""
         if not self.time_control.timed:
             return ""
-        if self._clock_start is not None:
-            when = _stamp_text(_timestamp(self._clock_start))
-            return f"The clocks started at their scheduled start, {when}."
-        if self._abort_after_ms is not None:
-            return (
-                "Each seat's clock started with its first move; its first ply was untimed "
-                f"(abort limit {self._abort_after_ms / 1000:g} s)."
-            )
-        return ""
+        return clocks_sentence(self._clock_start, self._abort_after_ms)
 
 
 #: Events that change nothing in the record.
@@ -1188,42 +1159,6 @@ def _time_control(text: str) -> TimeControl:
         return parse_time_control(text)
     except TimeControlError as error:
         raise _invalid("time_control", "BAD_TIME_CONTROL", str(error)) from None
-
-
-def _check_start(request: mpb.CreateMatchRequest, at: Instant, time_control: TimeControl) -> None:
-    """Refuse a scheduled start that is past, too far ahead, or for a match with no clock."""
-    if not request.HasField("start_at"):
-        return
-    start = request.start_at
-    if not time_control.timed:
-        raise _invalid(
-            "start_at",
-            "NO_CLOCK",
-            "a scheduled start starts the clocks, and this match has none (time control -)",
-        )
-    ahead = start.ToNanoseconds() - at.wall_ns
-    when = f"start_at {_stamp_text(start)}"
-    if ahead <= 0:
-        raise _invalid(
-            "start_at",
-            "START_PASSED",
-            f"{when} is not after the server's time now, {_stamp_text(_timestamp(at))}",
-        )
-    if ahead > MAX_START_AHEAD * NS_PER_SECOND:
-        raise _invalid(
-            "start_at",
-            "START_TOO_FAR",
-            f"{when} is more than {MAX_START_AHEAD // 86400} days after the server's time "
-            f"now, {_stamp_text(_timestamp(at))}",
-        )
-
-
-def _stamp_text(stamp: Timestamp) -> str:
-    """A timestamp as RFC 3339 text, or its seconds when it is outside what that can write."""
-    try:
-        return stamp.ToJsonString()
-    except ValueError:
-        return f"{stamp.seconds} s after 1970"
 
 
 def _starting_record(
@@ -1366,9 +1301,7 @@ def _duration(milliseconds: int | None) -> Duration:
 
 def _timestamp(at: Instant) -> Timestamp:
     """The instant's wall time, to the millisecond."""
-    stamp = Timestamp()
-    stamp.FromMilliseconds(at.wall_ns // NS_PER_MS)
-    return stamp
+    return stamp(at)
 
 
 def _datetime(at: Instant) -> datetime:
