@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from datetime import timedelta
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.live.clocks import TEST_EPOCH
 from tests.live.conftest import LiveServer, details, sync_stub
 from tests.live.matches import request
-from tests.live.test_match_cli import gamerec
+from tests.live.test_match_cli import GAMEREC, gamerec
 
 
 def stamp(seconds: float) -> Timestamp:
@@ -192,3 +193,19 @@ def test_match_new_start_at_is_shown_and_a_bad_time_is_refused(live: LiveServer)
     assert "start_at: a scheduled start starts the clocks, and this match has none" in (
         untimed.stderr
     )
+
+
+def test_match_bulk_reads_standard_input_and_answers_in_json(live: LiveServer) -> None:
+    line = json_format.MessageToJson(request("Oust", 2, keyed=False), indent=None)
+    done = subprocess.run(
+        [GAMEREC, "match", "bulk", "-", "--server", live.address, "--json"],
+        input=line + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    answer = json_format.Parse(done.stdout, mpb.CreateMatchesResponse())
+    (made,) = answer.matches
+    assert len(made.seat_tokens) == 2 and made.match_id in listed(live)

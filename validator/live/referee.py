@@ -381,6 +381,8 @@ class Referee:
                 raise (_indexed(error, index) if bulk else error) from None
             tokens = [TOKEN_PREFIX + secrets.token_urlsafe(24) for _ in range(match.seats)]
             made.append((match, tokens))
+            if bulk:
+                await asyncio.sleep(0)  # a round of many: the other matches' calls go on
         new = [
             NewMatch(match.events[0], tuple(token_hash(t) for t in tokens), match.summary())
             for match, tokens in made
