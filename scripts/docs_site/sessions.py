@@ -72,9 +72,9 @@ MASKS: Final[dict[str, tuple[tuple[re.Pattern[str], str], ...]]] = {
         (re.compile(r"[A-Za-z0-9+/]{24,}={0,2}"), "<base64>"),
     ),
     "ports": ((re.compile(r"\b127\.0\.0\.1:\d+"), "127.0.0.1:<port>"),),
-    "matches": (
+    "ids": (
         (re.compile(r"\bseat_[A-Za-z0-9_-]{32}"), "seat_<token>"),
-        (re.compile(r"\b[0-9a-f]{16}\b"), "<match>"),
+        (re.compile(r"\b[0-9a-f]{16}\b"), "<id>"),
     ),
 }
 ALWAYS: Final = ("timing",)
