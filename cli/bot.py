@@ -1,10 +1,11 @@
-"""``gamerec bot --server HOST:PORT --match ID --token T --seat N --engine CMD``: play a seat.
+"""``gamerec bot --server HOST:PORT --token T --engine CMD``: play the token's seat.
 
 Over :class:`gamerec.validator.service.mover_seat.MoverSeat`: an engine process (the engine
 protocol, docs/engine-protocol.md) or a built-in policy plays one seat of one match on a
-match server, through lost connections and server restarts, signing with ``--key``. With
-``--accept-any`` it takes the lobby's open challenges that fit its games instead
-(:class:`gamerec.validator.lobby.acceptor.Acceptor`), up to ``--most`` at once.
+match server, through lost connections and server restarts, signing with ``--key``. The
+server says which match and seat the token is (WhoAmI); ``--match`` and ``--seat``, when
+given, must agree. With ``--accept-any`` it takes the lobby's open challenges that fit its
+games instead (:class:`gamerec.validator.lobby.acceptor.Acceptor`), up to ``--most`` at once.
 """
 
 from __future__ import annotations
@@ -30,18 +31,31 @@ if TYPE_CHECKING:
 
 @with_connection
 def bot(
-    match_id: Annotated[str, typer.Option("--match", metavar="ID", help="The match.")] = "",
     token: Annotated[
-        str, typer.Option("--token", metavar="T", help="The seat's token (gamerec match new).")
+        str,
+        typer.Option(
+            "--token", metavar="T", help="The seat's token (gamerec match new, gamerec challenge)."
+        ),
     ] = "",
-    seat: Annotated[int, typer.Option("--seat", min=0, help="The seat the token is for.")] = 0,
+    match_id: Annotated[
+        str,
+        typer.Option(
+            "--match", metavar="ID", help="The match (the token's; if given, it must agree)."
+        ),
+    ] = "",
+    seat: Annotated[
+        int | None,
+        typer.Option(
+            "--seat", min=1, help="The token's seat (the server says it; if given, it must agree)."
+        ),
+    ] = None,
     *,
     accept_any: Annotated[
         bool,
         typer.Option(
             "--accept-any",
             help="Take the lobby's open challenges whose game the engine plays, and play them "
-            "(instead of --match, --token and --seat).",
+            "(instead of --token).",
         ),
     ] = False,
     most: Annotated[
@@ -90,16 +104,15 @@ def bot(
     how the match ended. Exit code 0: the seat won or shared first place (a draw); 1: the
     match ended otherwise (a loss, an abort, no result); 2: the bot could not play (the
     server unreachable for two minutes, the token or match refused, the engine did not
-    start). With --accept-any it takes the lobby's open challenges that fit the games the
-    engine says it plays (any game for a policy), up to --most at once, plays each match to its
-    end and waits for more, until --games matches are played (exit 0) or it is interrupted.
+    start, a --match or --seat that is not the token's). With --accept-any it takes the
+    lobby's open challenges that fit the games the engine says it plays (any game for a
+    policy), up to --most at once, plays each match to its end and waits for more, until
+    --games matches are played (exit 0) or it is interrupted.
     """
     if (engine is None) == (policy is None):
         fail("give one of --engine COMMAND and --policy random|greedy")
     if accept_any == bool(match_id or token or seat):
-        fail("give --match, --token and --seat, or --accept-any (the lobby's challenges)")
-    if not accept_any and not (match_id and token and seat):
-        fail("give --match ID, --token T and --seat N together")
+        fail("give --token T (a seat's token), or --accept-any (the lobby's challenges)")
     with reported_errors():
         signing = None
         if key is not None:
@@ -111,8 +124,10 @@ def bot(
             chosen = _Chooser(engine, policy, seed)
             asyncio.run(_accept(connection, chosen, name, signing, most=most, games=games))
             return
-        place = _Seat(connection, match_id, token, seat)
-        ended, log = asyncio.run(_play(place, engine=engine, policy=policy, seed=seed, key=signing))
+        place = _Seat(connection, match_id, token, seat or 0)
+        ended, log, seat = asyncio.run(
+            _play(place, engine=engine, policy=policy, seed=seed, key=signing)
+        )
     for line in log:
         typer.echo(f"gamerec bot: {line}", err=True)
     raise typer.Exit(_report(ended, seat))
@@ -120,7 +135,7 @@ def bot(
 
 @dataclass(frozen=True, slots=True)
 class _Seat:
-    """Where the bot plays: the server, the match, the seat and its token."""
+    """Where the bot plays: the server, the token, the match and seat given ("", 0: none)."""
 
     connection: Connection
     match_id: str
@@ -135,27 +150,28 @@ async def _play(
     policy: Policy | None,
     seed: int,
     key: Ed25519PrivateKey | None,
-) -> tuple[mpb.MatchEnded, list[str]]:
+) -> tuple[mpb.MatchEnded, list[str], int]:
     import grpc
     import grpc.aio
 
     from gamerec.v1 import match_pb2_grpc as mgrpc
-    from gamerec.validator.service.match_client import BotError, refusal_text
+    from gamerec.validator.service.match_client import BotError, refusal_text, whose_token
     from gamerec.validator.service.mover_seat import MoverSeat
 
-    server, match_id, seat = place.connection.server, place.match_id, place.seat
+    server = place.connection.server
     channel = place.connection.transport.aio_channel(server)
     async with _mover(engine, policy, seed) as mover, channel:
-        seat_bot = MoverSeat(
-            mgrpc.MatchServiceStub(channel),
-            match_id,
-            place.token,
-            seat,
-            key=key,
-            mover=mover,
-        )
+        stub = mgrpc.MatchServiceStub(channel)
         try:
-            return await seat_bot.run(), seat_bot.log
+            found = await whose_token(stub, place.token, place.match_id, place.seat)
+        except BotError as error:
+            fail(f"{server}: {error}")
+        except grpc.aio.AioRpcError as error:
+            fail(f"{server}: {refusal_text(error.code(), error.details() or '')}")
+        match_id, seat = found.match_id, found.seat
+        seat_bot = MoverSeat(stub, match_id, place.token, seat, key=key, mover=mover)
+        try:
+            return await seat_bot.run(), seat_bot.log, seat
         except BotError as error:
             fail(f"{server}, match {match_id}, seat {seat}: {error}")
         except grpc.aio.AioRpcError as error:

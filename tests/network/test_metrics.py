@@ -40,7 +40,9 @@ def test_calls_moves_flags_watchers_and_store_writes_are_counted(counted: LiveSe
     assert str(counted.process.lines[0]["metrics"]).startswith("http://127.0.0.1:")
     created, ended, state = asyncio.run(play_match(counted.address, request("ONE", 2), channels=2))
     plies = state.plies
-    flagged = create(counted.address, request("Aronda", 2, clock="10", keyed=False))
+    # The clocks start a second after the creation (scheduled): seat 1's runs out unplayed.
+    made = request("Aronda", 2, clock="10", keyed=False, start_at=counted.ns / 1e9 + 1)
+    flagged = create(counted.address, made)
     with grpc.insecure_channel(counted.address) as channel:
         stream = mgrpc.MatchServiceStub(channel).Watch(mpb.WatchRequest(match_id=flagged.match_id))
         assert next(stream).HasField("created")
@@ -48,7 +50,7 @@ def test_calls_moves_flags_watchers_and_store_writes_are_counted(counted: LiveSe
         while samples(counted).get(("gamerec_watchers", ()), 0) < 1:
             assert time.monotonic() < end, "no watcher counted"
             time.sleep(0.05)
-        counted.advance(11)
+        counted.advance(12)
         assert next(stream).HasField("ended")
         stream.cancel()
     events_of(counted.address, flagged.match_id)

@@ -62,7 +62,16 @@ from gamerec.validator.builder import IllegalPlyError, RecordBuilder
 from gamerec.validator.games.protocol import GameState, IllegalMoveError, MoveSyntaxError
 from gamerec.validator.identity import RulesError
 from gamerec.validator.judge import TERMINATION_WORDS, format_scores, format_seats
-from gamerec.validator.live.clocks import NS_PER_MS, Instant, elapsed_ms
+from gamerec.validator.live.clocks import NS_PER_MS, Instant, elapsed_ms, elapsed_ns
+from gamerec.validator.live.starts import (
+    Turn,
+    before_start_note,
+    clocks_sentence,
+    no_first_move_reason,
+    stamp,
+    start_problem,
+    untimed_first_note,
+)
 from gamerec.validator.live.timecontrol import (
     ClockKind,
     TimeControl,
@@ -148,17 +157,6 @@ class Outcome:
     repeated: bool = False
 
 
-@dataclass(slots=True)
-class _Turn:
-    """The clock of the seat to move: since when it runs, and what it used before an outage."""
-
-    started: Instant
-    used_before_ms: int = 0
-
-    def used_ms(self, at: Instant) -> int:
-        return self.used_before_ms + elapsed_ms(self.started, at)
-
-
 class Match:
     """One live match (see the module docstring): :meth:`create` or :meth:`from_log` it."""
 
@@ -203,8 +201,18 @@ class Match:
         self.status: mpb.MatchStatus.ValueType = OPEN
         self._events: list[Logged] = [created]
         self._clocks = [self.time_control.start_ms() or 0] * self.seats
-        self._turn = _Turn(created.at)
+        #: The scheduled start of the clocks, on the creation's timeline; None: none.
+        self._clock_start: Instant | None = None
+        if start.HasField("clocks_start"):
+            ahead = start.clocks_start.ToNanoseconds() - created.at.wall_ns
+            self._clock_start = created.at.later(ahead)
+        #: Each seat's first ply is untimed up to this limit (ms); None: it is timed.
+        self._abort_after_ms = (
+            start.abort_after.ToMilliseconds() if start.HasField("abort_after") else None
+        )
+        self._turn = Turn(created.at, not_before=self._clock_start)
         self._moved: set[int] = set()
+        self._started: set[int] = set()
         self._draw_by = 0
         self._draw_accepted: set[int] = set()
         self._offered_after: dict[int, int] = {}
@@ -225,15 +233,27 @@ class Match:
         client: str = "",
         max_plies: int = DEFAULT_LIMITS.max_plies,
         max_events: int = MAX_EVENTS,
+        abort_after_ms: int | None = None,
     ) -> Match:
         """A new match for ``request`` (its first event: :attr:`events` ``[0]``).
 
+        When the clocks start (docs/live.md): at the request's ``start_at``, when it gives
+        one; else, with ``abort_after_ms``, each seat's clock starts with its first move (its
+        first ply is untimed; a seat that has not made it ``abort_after_ms`` after its turn
+        began aborts the match); else (a referee that runs the players itself) the clocks
+        run from the creation.
+
         Raises:
             CommandRefusedError: an unknown game, an impossible variant, seats that do not fit it, a
-                key that is not 32 bytes, a malformed time control, an unknown policy, or a
-                text that is too long (INVALID_ARGUMENT, naming the field).
+                key that is not 32 bytes, a malformed time control, an unknown policy, a
+                text that is too long, or a scheduled start that is past, too far ahead or
+                without a clock (INVALID_ARGUMENT, naming the field).
         """
         time_control = _time_control(request.time_control)
+        if request.HasField("start_at"):
+            problem = start_problem(request.start_at, at, time_control.timed)
+            if problem is not None:
+                raise _invalid("start_at", *problem)
         policy = request.illegal_move_policy or REJECT
         if policy not in (REJECT, FORFEIT):
             raise _invalid("illegal_move_policy", "BAD_POLICY", f"unknown policy {policy}")
@@ -264,6 +284,10 @@ class Match:
             illegal_move_policy=policy,
             clocks=[_duration(start_ms)] * len(record.seats) if start_ms is not None else [],
         )
+        if request.HasField("start_at"):
+            created.clocks_start.CopyFrom(request.start_at)
+        elif abort_after_ms is not None and time_control.timed:
+            created.abort_after.CopyFrom(_duration(abort_after_ms))
         event = mpb.MatchEvent(match_id=match_id, number=1, time=_timestamp(at), created=created)
         match = cls(Logged(event, at), host_key, max_plies, max_events)
         try:  # what is stored must load again: a server restarts from it
@@ -343,18 +367,30 @@ class Match:
             return []
         clocks = list(self._clocks)
         seat = self.to_move
-        if seat:
+        if seat and not self._first_ply_untimed(seat):
             used = self._turn.used_ms(at)
             clocks[seat - 1] = max(0, self._showing(self._clocks[seat - 1], used))
         return clocks
 
-    def flag_falls_at(self) -> Instant | None:
-        """When the seat to move runs out of time; None when no clock runs."""
+    def clock_running(self, at: Instant) -> bool:
+        """Whether the clock of the seat to move runs at ``at`` (docs/live.md)."""
         seat = self.to_move
-        budget = self._budget(seat) if seat else None
-        if budget is None:
+        if not seat or not self.time_control.timed or self._first_ply_untimed(seat):
+            return False
+        return elapsed_ns(at, self._turn.runs_from) == 0
+
+    def flag_falls_at(self) -> Instant | None:
+        """When the flag of the seat to move falls; None when no clock runs.
+
+        During a seat's untimed first ply: when the match is aborted for want of it.
+        """
+        seat = self.to_move
+        if not seat:
             return None
-        return self._turn.started.later((budget - self._turn.used_before_ms) * NS_PER_MS)
+        limit = self._abort_after_ms if self._first_ply_untimed(seat) else self._budget(seat)
+        if limit is None:
+            return None
+        return self._turn.runs_from.later((limit - self._turn.used_before_ms) * NS_PER_MS)
 
     def acceptance(self, ply: int) -> list[Logged]:
         """The events of the call that played ``ply``: its move, and what came with it."""
@@ -401,6 +437,13 @@ class Match:
             moves, complete = self._legal_after(decided)
             answer.legal_moves.extend(moves)
             answer.turn_complete = complete
+            answer.clock_running = self.clock_running(at)
+            if self._first_ply_untimed(self.to_move):
+                abort_at = self.flag_falls_at()
+                if abort_at is not None:
+                    answer.abort_at.CopyFrom(_timestamp(abort_at))
+        if self._clock_start is not None:
+            answer.clocks_start.CopyFrom(_timestamp(self._clock_start))
         if self._ended is not None:
             answer.ended.CopyFrom(self._ended)
         return answer
@@ -698,7 +741,8 @@ class Match:
         elif kind == "resignation_pending":
             self._pending_resign.append(event.resignation_pending.seat)
         elif kind == "outage":
-            self._turn = _Turn(entry.at, event.outage.charged.ToMilliseconds())
+            charged = event.outage.charged.ToMilliseconds()
+            self._turn = Turn(entry.at, charged, self._clock_start)
             self._notes.append(_outage_note(event.outage))
         elif kind == "ended":
             self.status = event.ended.status
@@ -716,7 +760,8 @@ class Match:
             self._pending_resign.remove(move.seat)
         else:
             self._moved.add(move.seat)
-        self._turn = _Turn(entry.at)
+        self._started.add(move.seat)
+        self._turn = Turn(entry.at, not_before=self._clock_start)
         self._notes.clear()
 
     def _new(self, at: Instant, **kind: Any) -> Logged:
@@ -795,12 +840,13 @@ class Match:
 
     def _play_now(self, seat: int, token: str, at: Instant, comment: str = "") -> Outcome:
         """Play the seat to move's ``token`` received at ``at`` (its flag checked already)."""
-        used = self._turn.used_ms(at)
-        clock = self._clock_after(seat, used)
+        untimed = self._untimed_note(seat, at)
+        used = 0 if untimed else self._turn.used_ms(at)
+        clock = self._clock_value(seat) if untimed else self._clock_after(seat, used)
         try:
             self._builder.play(
                 token,
-                comment=" ".join(part for part in (comment, *self._notes) if part),
+                comment=" ".join(part for part in (comment, *self._notes, untimed) if part),
                 clock=None if clock is None else timedelta(milliseconds=clock),
                 timestamp=_datetime(at),
             )
@@ -879,8 +925,13 @@ class Match:
         return Outcome(events, finding=finding)
 
     def _flag_if_fallen(self, at: Instant) -> Outcome | None:
-        """The flag of the seat to move when its time has run out at ``at``; else None."""
+        """The flag of the seat to move when its time has run out at ``at``; else None.
+
+        During a seat's untimed first ply: the match aborted when the abort limit has passed.
+        """
         seat = self.to_move
+        if seat and self._first_ply_untimed(seat):
+            return self._abort_if_late(seat, at)
         budget = self._budget(seat) if seat else None
         if budget is None or self._turn.used_ms(at) < budget:
             return None
@@ -889,6 +940,16 @@ class Match:
         refusal = _precondition(
             "match_id", "TIME_RAN_OUT", f"the match is over: {ended.event.ended.reason}"
         )
+        return Outcome([ended], refusal=refusal)
+
+    def _abort_if_late(self, seat: int, at: Instant) -> Outcome | None:
+        """The match aborted when ``seat`` has not made its first ply within the abort limit."""
+        limit = self._abort_after_ms
+        if limit is None or self._turn.used_ms(at) < limit:
+            return None
+        reason = no_first_move_reason(seat, limit)
+        ended = self._end_abandoned(reason, seat, at)
+        refusal = _precondition("match_id", "NO_FIRST_MOVE", f"the match is over: {reason}")
         return Outcome([ended], refusal=refusal)
 
     def _full(self, at: Instant) -> Outcome | None:
@@ -1031,7 +1092,8 @@ class Match:
         outage during the last ply that found no ply to go on.
         """
         sentence = "" if rules_end else reason[0].upper() + reason[1:] + "."
-        self._builder.comment = " ".join(part for part in (sentence, *self._notes) if part)
+        parts = (sentence, *self._notes, self.clocks_sentence())
+        self._builder.comment = " ".join(part for part in parts if part)
         ended = mpb.MatchEnded(
             status=status,
             result=result,
@@ -1062,6 +1124,25 @@ class Match:
 
     def _clock_value(self, seat: int) -> int | None:
         return self._clocks[seat - 1] if self.time_control.timed else None
+
+    def _first_ply_untimed(self, seat: int) -> bool:
+        """Whether ``seat`` is on its first ply and that ply is untimed (an abort limit)."""
+        return self._abort_after_ms is not None and seat not in self._started
+
+    def _untimed_note(self, seat: int, at: Instant) -> str:
+        """The comment of a ply played at ``at`` that no clock times; "": it is timed."""
+        if self._first_ply_untimed(seat):
+            return untimed_first_note(seat)
+        start = self._clock_start
+        if start is not None and elapsed_ns(at, start) > 0:
+            return before_start_note(start)
+        return ""
+
+    def clocks_sentence(self) -> str:
+        """How the clocks started, as the final record's comment says it; "": from creation."""
+        if not self.time_control.timed:
+            return ""
+        return clocks_sentence(self._clock_start, self._abort_after_ms)
 
 
 #: Events that change nothing in the record.
@@ -1220,9 +1301,7 @@ def _duration(milliseconds: int | None) -> Duration:
 
 def _timestamp(at: Instant) -> Timestamp:
     """The instant's wall time, to the millisecond."""
-    stamp = Timestamp()
-    stamp.FromMilliseconds(at.wall_ns // NS_PER_MS)
-    return stamp
+    return stamp(at)
 
 
 def _datetime(at: Instant) -> datetime:
