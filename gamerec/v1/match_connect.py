@@ -20,6 +20,12 @@ class MatchService(Protocol):
     async def create_match(self, request: gamerec_dot_v1_dot_match__pb2.CreateMatchRequest, ctx: RequestContext) -> gamerec_dot_v1_dot_match__pb2.CreateMatchResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def create_matches(self, request: gamerec_dot_v1_dot_match__pb2.CreateMatchesRequest, ctx: RequestContext) -> gamerec_dot_v1_dot_match__pb2.CreateMatchesResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def who_am_i(self, request: gamerec_dot_v1_dot_match__pb2.WhoAmIRequest, ctx: RequestContext) -> gamerec_dot_v1_dot_match__pb2.WhoAmIResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
     def watch(self, request: gamerec_dot_v1_dot_match__pb2.WatchRequest, ctx: RequestContext) -> AsyncIterator[gamerec_dot_v1_dot_match__pb2.MatchEvent]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
@@ -63,6 +69,28 @@ class MatchServiceASGIApplication(ConnectASGIApplication[MatchService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.create_match,
+                ),
+                "/gamerec.v1.MatchService/CreateMatches": Endpoint.unary(
+                    method=MethodInfo(
+                        name="CreateMatches",
+                        service_name="gamerec.v1.MatchService",
+                        input=gamerec_dot_v1_dot_match__pb2.CreateMatchesRequest,
+                        output=gamerec_dot_v1_dot_match__pb2.CreateMatchesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.create_matches,
+                ),
+                "/gamerec.v1.MatchService/WhoAmI": Endpoint.unary(
+                    method=MethodInfo(
+                        name="WhoAmI",
+                        service_name="gamerec.v1.MatchService",
+                        input=gamerec_dot_v1_dot_match__pb2.WhoAmIRequest,
+                        output=gamerec_dot_v1_dot_match__pb2.WhoAmIResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.who_am_i,
                 ),
                 "/gamerec.v1.MatchService/Watch": Endpoint.server_stream(
                     method=MethodInfo(
@@ -190,6 +218,48 @@ class MatchServiceClient(ConnectClient):
                 service_name="gamerec.v1.MatchService",
                 input=gamerec_dot_v1_dot_match__pb2.CreateMatchRequest,
                 output=gamerec_dot_v1_dot_match__pb2.CreateMatchResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def create_matches(
+        self,
+        request: gamerec_dot_v1_dot_match__pb2.CreateMatchesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> gamerec_dot_v1_dot_match__pb2.CreateMatchesResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CreateMatches",
+                service_name="gamerec.v1.MatchService",
+                input=gamerec_dot_v1_dot_match__pb2.CreateMatchesRequest,
+                output=gamerec_dot_v1_dot_match__pb2.CreateMatchesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def who_am_i(
+        self,
+        request: gamerec_dot_v1_dot_match__pb2.WhoAmIRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> gamerec_dot_v1_dot_match__pb2.WhoAmIResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="WhoAmI",
+                service_name="gamerec.v1.MatchService",
+                input=gamerec_dot_v1_dot_match__pb2.WhoAmIRequest,
+                output=gamerec_dot_v1_dot_match__pb2.WhoAmIResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),
@@ -390,6 +460,10 @@ class MatchServiceClient(ConnectClient):
 class MatchServiceSync(Protocol):
     def create_match(self, request: gamerec_dot_v1_dot_match__pb2.CreateMatchRequest, ctx: RequestContext) -> gamerec_dot_v1_dot_match__pb2.CreateMatchResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def create_matches(self, request: gamerec_dot_v1_dot_match__pb2.CreateMatchesRequest, ctx: RequestContext) -> gamerec_dot_v1_dot_match__pb2.CreateMatchesResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def who_am_i(self, request: gamerec_dot_v1_dot_match__pb2.WhoAmIRequest, ctx: RequestContext) -> gamerec_dot_v1_dot_match__pb2.WhoAmIResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def watch(self, request: gamerec_dot_v1_dot_match__pb2.WatchRequest, ctx: RequestContext) -> Iterator[gamerec_dot_v1_dot_match__pb2.MatchEvent]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def play(self, request: gamerec_dot_v1_dot_match__pb2.PlayRequest, ctx: RequestContext) -> gamerec_dot_v1_dot_match__pb2.PlayResponse:
@@ -424,6 +498,28 @@ class MatchServiceWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.UNARY,
                     ),
                     function=service.create_match,
+                ),
+                "/gamerec.v1.MatchService/CreateMatches": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="CreateMatches",
+                        service_name="gamerec.v1.MatchService",
+                        input=gamerec_dot_v1_dot_match__pb2.CreateMatchesRequest,
+                        output=gamerec_dot_v1_dot_match__pb2.CreateMatchesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.create_matches,
+                ),
+                "/gamerec.v1.MatchService/WhoAmI": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="WhoAmI",
+                        service_name="gamerec.v1.MatchService",
+                        input=gamerec_dot_v1_dot_match__pb2.WhoAmIRequest,
+                        output=gamerec_dot_v1_dot_match__pb2.WhoAmIResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.who_am_i,
                 ),
                 "/gamerec.v1.MatchService/Watch": EndpointSync.server_stream(
                     method=MethodInfo(
@@ -551,6 +647,48 @@ class MatchServiceClientSync(ConnectClientSync):
                 service_name="gamerec.v1.MatchService",
                 input=gamerec_dot_v1_dot_match__pb2.CreateMatchRequest,
                 output=gamerec_dot_v1_dot_match__pb2.CreateMatchResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def create_matches(
+        self,
+        request: gamerec_dot_v1_dot_match__pb2.CreateMatchesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> gamerec_dot_v1_dot_match__pb2.CreateMatchesResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CreateMatches",
+                service_name="gamerec.v1.MatchService",
+                input=gamerec_dot_v1_dot_match__pb2.CreateMatchesRequest,
+                output=gamerec_dot_v1_dot_match__pb2.CreateMatchesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def who_am_i(
+        self,
+        request: gamerec_dot_v1_dot_match__pb2.WhoAmIRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> gamerec_dot_v1_dot_match__pb2.WhoAmIResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="WhoAmI",
+                service_name="gamerec.v1.MatchService",
+                input=gamerec_dot_v1_dot_match__pb2.WhoAmIRequest,
+                output=gamerec_dot_v1_dot_match__pb2.WhoAmIResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

@@ -118,6 +118,17 @@ export declare type CreateMatchRequest = Message<"gamerec.v1.CreateMatchRequest"
    * @generated from field: string round = 7;
    */
   round: string;
+
+  /**
+   * When the clocks start (UTC, in the future, at most 30 days ahead): from then the clock
+   * of the seat to move runs, whether it has moved or not; plies played before it are
+   * untimed. Unset: each seat's clock starts with its first move (the server's abort limit
+   * bounds how long a seat may take over its first ply; docs/live.md "When the clocks
+   * start").
+   *
+   * @generated from field: google.protobuf.Timestamp start_at = 8;
+   */
+  startAt?: Timestamp | undefined;
 };
 
 /**
@@ -125,6 +136,112 @@ export declare type CreateMatchRequest = Message<"gamerec.v1.CreateMatchRequest"
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export declare const CreateMatchRequestSchema: GenMessage<CreateMatchRequest>;
+
+/**
+ * Start many matches at once.
+ *
+ * @generated from message gamerec.v1.CreateMatchesRequest
+ */
+export declare type CreateMatchesRequest = Message<"gamerec.v1.CreateMatchesRequest"> & {
+  /**
+   * The matches, each as CreateMatch takes it.
+   *
+   * @generated from field: repeated gamerec.v1.CreateMatchRequest matches = 1;
+   */
+  matches: CreateMatchRequest[];
+};
+
+/**
+ * Describes the message gamerec.v1.CreateMatchesRequest.
+ * Use `create(CreateMatchesRequestSchema)` to create a new message.
+ */
+export declare const CreateMatchesRequestSchema: GenMessage<CreateMatchesRequest>;
+
+/**
+ * The new matches, in the order asked.
+ *
+ * @generated from message gamerec.v1.CreateMatchesResponse
+ */
+export declare type CreateMatchesResponse = Message<"gamerec.v1.CreateMatchesResponse"> & {
+  /**
+   * One per match asked, each with its id and its seat tokens (shown only now).
+   *
+   * @generated from field: repeated gamerec.v1.CreateMatchResponse matches = 1;
+   */
+  matches: CreateMatchResponse[];
+};
+
+/**
+ * Describes the message gamerec.v1.CreateMatchesResponse.
+ * Use `create(CreateMatchesResponseSchema)` to create a new message.
+ */
+export declare const CreateMatchesResponseSchema: GenMessage<CreateMatchesResponse>;
+
+/**
+ * Ask which seat a token is.
+ *
+ * @generated from message gamerec.v1.WhoAmIRequest
+ */
+export declare type WhoAmIRequest = Message<"gamerec.v1.WhoAmIRequest"> & {
+  /**
+   * The seat's token; empty: the call's `authorization: Bearer` token.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * Describes the message gamerec.v1.WhoAmIRequest.
+ * Use `create(WhoAmIRequestSchema)` to create a new message.
+ */
+export declare const WhoAmIRequestSchema: GenMessage<WhoAmIRequest>;
+
+/**
+ * The seat a token plays.
+ *
+ * @generated from message gamerec.v1.WhoAmIResponse
+ */
+export declare type WhoAmIResponse = Message<"gamerec.v1.WhoAmIResponse"> & {
+  /**
+   * The match.
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * The seat (1-based).
+   *
+   * @generated from field: uint32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * The seat's player as the match lists it: name and id on the platform.
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string player_id = 4;
+   */
+  playerId: string;
+
+  /**
+   * The seats of the match.
+   *
+   * @generated from field: uint32 seats = 5;
+   */
+  seats: number;
+};
+
+/**
+ * Describes the message gamerec.v1.WhoAmIResponse.
+ * Use `create(WhoAmIResponseSchema)` to create a new message.
+ */
+export declare const WhoAmIResponseSchema: GenMessage<WhoAmIResponse>;
 
 /**
  * A new match.
@@ -317,6 +434,24 @@ export declare type MatchCreated = Message<"gamerec.v1.MatchCreated"> & {
    * @generated from field: repeated google.protobuf.Duration clocks = 4;
    */
   clocks: Duration[];
+
+  /**
+   * When the clocks start (docs/live.md "When the clocks start"). With a clock, one of the
+   * two is set: `clocks_start`, the scheduled start (plies before it are untimed; from it
+   * the clock of the seat to move runs); or `abort_after`: each seat's first ply is
+   * untimed, its clock starts with its next turn, and a seat that has not made its first
+   * ply this long after its turn began aborts the match (no result). Neither (a match
+   * created before these fields, or by a referee that runs the players itself): the
+   * clocks run from the creation.
+   *
+   * @generated from field: google.protobuf.Timestamp clocks_start = 5;
+   */
+  clocksStart?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Duration abort_after = 6;
+   */
+  abortAfter?: Duration | undefined;
 };
 
 /**
@@ -1117,6 +1252,28 @@ export declare type MatchState = Message<"gamerec.v1.MatchState"> & {
    * @generated from field: gamerec.v1.MatchEnded ended = 15;
    */
   ended?: MatchEnded | undefined;
+
+  /**
+   * Whether the clock of the seat to move is running now: false during a seat's untimed
+   * first ply and before a scheduled start (docs/live.md "When the clocks start").
+   *
+   * @generated from field: bool clock_running = 16;
+   */
+  clockRunning: boolean;
+
+  /**
+   * During a seat's untimed first ply: when the match is aborted if that ply has not come.
+   *
+   * @generated from field: google.protobuf.Timestamp abort_at = 17;
+   */
+  abortAt?: Timestamp | undefined;
+
+  /**
+   * The scheduled start of the clocks, when the match has one (CreateMatch's `start_at`).
+   *
+   * @generated from field: google.protobuf.Timestamp clocks_start = 18;
+   */
+  clocksStart?: Timestamp | undefined;
 };
 
 /**
@@ -1335,6 +1492,31 @@ export declare const MatchService: GenService<{
     methodKind: "unary";
     input: typeof CreateMatchRequestSchema;
     output: typeof CreateMatchResponseSchema;
+  },
+  /**
+   * Start many matches in one call that creates them all or none (a round of an event, as
+   * lichess's bulk pairing does): one transaction in the store. A match the server refuses
+   * fails the whole call, and the error names its index (`matches[3].time_control`). At
+   * most the server's `bulk` limit of matches per call (1,000 unless set). Needs the
+   * admin token, as CreateMatch does.
+   *
+   * @generated from rpc gamerec.v1.MatchService.CreateMatches
+   */
+  createMatches: {
+    methodKind: "unary";
+    input: typeof CreateMatchesRequestSchema;
+    output: typeof CreateMatchesResponseSchema;
+  },
+  /**
+   * Which match and seat a seat token is: the token as `authorization: Bearer <token>`
+   * metadata (or in `token`). UNAUTHENTICATED when it is no seat's token.
+   *
+   * @generated from rpc gamerec.v1.MatchService.WhoAmI
+   */
+  whoAmI: {
+    methodKind: "unary";
+    input: typeof WhoAmIRequestSchema;
+    output: typeof WhoAmIResponseSchema;
   },
   /**
    * The match's events from `from_event`, then each new one as it is appended; the stream

@@ -30,7 +30,7 @@ import { file_google_protobuf_duration, file_google_protobuf_timestamp } from "@
  * Describes the file gamerec/v1/match.proto.
  */
 export const file_gamerec_v1_match = /*@__PURE__*/
-  fileDesc("ChZnYW1lcmVjL3YxL21hdGNoLnByb3RvEgpnYW1lcmVjLnYxIkAKCU1hdGNoU2VhdBIMCgRuYW1lGAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRISCgpwdWJsaWNfa2V5GAMgASgMItoBChJDcmVhdGVNYXRjaFJlcXVlc3QSIAoFcnVsZXMYASABKAsyES5nYW1lcmVjLnYxLlJ1bGVzEiQKBXNlYXRzGAIgAygLMhUuZ2FtZXJlYy52MS5NYXRjaFNlYXQSFAoMdGltZV9jb250cm9sGAMgASgJEjoKE2lsbGVnYWxfbW92ZV9wb2xpY3kYBCABKA4yHS5nYW1lcmVjLnYxLklsbGVnYWxNb3ZlUG9saWN5Eg0KBWV2ZW50GAUgASgJEgwKBHNpdGUYBiABKAkSDQoFcm91bmQYByABKAkiZQoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIQCghtYXRjaF9pZBgBIAEoCRITCgtzZWF0X3Rva2VucxgCIAMoCRInCgdjcmVhdGVkGAMgASgLMhYuZ2FtZXJlYy52MS5NYXRjaEV2ZW50IjQKDFdhdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRISCgpmcm9tX2V2ZW50GAIgASgNIpoECgpNYXRjaEV2ZW50EhAKCG1hdGNoX2lkGAEgASgJEg4KBm51bWJlchgCIAEoDRIoCgR0aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCgdjcmVhdGVkGAQgASgLMhguZ2FtZXJlYy52MS5NYXRjaENyZWF0ZWRIABIoCgRtb3ZlGAUgASgLMhguZ2FtZXJlYy52MS5Nb3ZlQWNjZXB0ZWRIABIvCgxkcmF3X29mZmVyZWQYBiABKAsyFy5nYW1lcmVjLnYxLkRyYXdPZmZlcmVkSAASMQoNZHJhd19hbnN3ZXJlZBgHIAEoCzIYLmdhbWVyZWMudjEuRHJhd0Fuc3dlcmVkSAASOAoRZHJhd19vZmZlcl9sYXBzZWQYCCABKAsyGy5nYW1lcmVjLnYxLkRyYXdPZmZlckxhcHNlZEgAEj0KE3Jlc2lnbmF0aW9uX3BlbmRpbmcYCSABKAsyHi5nYW1lcmVjLnYxLlJlc2lnbmF0aW9uUGVuZGluZ0gAEi8KCXNpZ25hdHVyZRgKIAEoCzIaLmdhbWVyZWMudjEuU2lnbmF0dXJlQWRkZWRIABIqCgZvdXRhZ2UYCyABKAsyGC5nYW1lcmVjLnYxLlNlcnZlck91dGFnZUgAEicKBWVuZGVkGAwgASgLMhYuZ2FtZXJlYy52MS5NYXRjaEVuZGVkSABCBgoEa2luZCKzAQoMTWF0Y2hDcmVhdGVkEiYKBnJlY29yZBgBIAEoCzIWLmdhbWVyZWMudjEuR2FtZVJlY29yZBIUCgx0aW1lX2NvbnRyb2wYAiABKAkSOgoTaWxsZWdhbF9tb3ZlX3BvbGljeRgDIAEoDjIdLmdhbWVyZWMudjEuSWxsZWdhbE1vdmVQb2xpY3kSKQoGY2xvY2tzGAQgAygLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uIuQBCgxNb3ZlQWNjZXB0ZWQSCwoDcGx5GAEgASgNEgwKBHNlYXQYAiABKA0SHgoEbW92ZRgDIAEoCzIQLmdhbWVyZWMudjEuTW92ZRINCgV0b2tlbhgEIAEoCRIMCgRoZWFkGAUgASgMEikKBmNsb2NrcxgGIAMoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIPCgd0b19tb3ZlGAcgASgNEiwKCXRpbWVfdXNlZBgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhISCgpieV9yZWZlcmVlGAkgASgIIi4KC0RyYXdPZmZlcmVkEgwKBHNlYXQYASABKA0SEQoJYWZ0ZXJfcGx5GAIgASgNIiwKDERyYXdBbnN3ZXJlZBIMCgRzZWF0GAEgASgNEg4KBmFjY2VwdBgCIAEoCCIfCg9EcmF3T2ZmZXJMYXBzZWQSDAoEc2VhdBgBIAEoDSIiChJSZXNpZ25hdGlvblBlbmRpbmcSDAoEc2VhdBgBIAEoDSI+Cg5TaWduYXR1cmVBZGRlZBILCgNwbHkYASABKA0SDAoEc2VhdBgCIAEoDRIRCglzaWduYXR1cmUYAyABKAwisAEKDFNlcnZlck91dGFnZRIuCgpkb3duX3NpbmNlGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIpCgV1cF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEc2VhdBgDIAEoDRILCgNwbHkYBCABKA0SKgoHY2hhcmdlZBgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLNAQoKTWF0Y2hFbmRlZBInCgZzdGF0dXMYASABKA4yFy5nYW1lcmVjLnYxLk1hdGNoU3RhdHVzEioKBnJlc3VsdBgCIAEoCzIaLmdhbWVyZWMudjEuQ29tcHV0ZWRSZXN1bHQSDgoGcmVhc29uGAMgASgJEgwKBHNlYXQYBCABKA0SJAoHZmluZGluZxgFIAEoCzITLmdhbWVyZWMudjEuRmluZGluZxImCgZyZWNvcmQYBiABKAsyFi5nYW1lcmVjLnYxLkdhbWVSZWNvcmQidwoLUGxheVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSDQoFdG9rZW4YAiABKAkSCwoDcGx5GAMgASgNEiAKBG1vdmUYBCABKAsyEC5nYW1lcmVjLnYxLk1vdmVIABIOCgR0ZXh0GAUgASgJSABCCAoGYWN0aW9uIlwKDFBsYXlSZXNwb25zZRImCgZldmVudHMYASADKAsyFi5nYW1lcmVjLnYxLk1hdGNoRXZlbnQSJAoHaWxsZWdhbBgCIAEoCzITLmdhbWVyZWMudjEuRmluZGluZyJOCgtTaWduUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRILCgNwbHkYAyABKA0SEQoJc2lnbmF0dXJlGAQgASgMIl0KDFNpZ25SZXNwb25zZRImCgZzaWduZWQYASABKAsyFi5nYW1lcmVjLnYxLk1hdGNoRXZlbnQSJQoIcmVqZWN0ZWQYAiABKAsyEy5nYW1lcmVjLnYxLkZpbmRpbmciMAoNUmVzaWduUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCSI4Cg5SZXNpZ25SZXNwb25zZRImCgZldmVudHMYASADKAsyFi5nYW1lcmVjLnYxLk1hdGNoRXZlbnQiMwoQT2ZmZXJEcmF3UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCSI7ChFPZmZlckRyYXdSZXNwb25zZRImCgZldmVudHMYASADKAsyFi5nYW1lcmVjLnYxLk1hdGNoRXZlbnQiRAoRQW5zd2VyRHJhd1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSDQoFdG9rZW4YAiABKAkSDgoGYWNjZXB0GAMgASgIIjwKEkFuc3dlckRyYXdSZXNwb25zZRImCgZldmVudHMYASADKAsyFi5nYW1lcmVjLnYxLk1hdGNoRXZlbnQiLwoMQWJvcnRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEg0KBXRva2VuGAIgASgJIjcKDUFib3J0UmVzcG9uc2USJgoGZXZlbnRzGAEgAygLMhYuZ2FtZXJlYy52MS5NYXRjaEV2ZW50IjQKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIPCgdkZWNpZGVkGAIgAygJIsQDCgpNYXRjaFN0YXRlEhAKCG1hdGNoX2lkGAEgASgJEicKBnN0YXR1cxgCIAEoDjIXLmdhbWVyZWMudjEuTWF0Y2hTdGF0dXMSDwoHdG9fbW92ZRgDIAEoDRINCgVwbGllcxgEIAEoDRISCgpsYXN0X2V2ZW50GAUgASgNEhQKDHRpbWVfY29udHJvbBgGIAEoCRI6ChNpbGxlZ2FsX21vdmVfcG9saWN5GAcgASgOMh0uZ2FtZXJlYy52MS5JbGxlZ2FsTW92ZVBvbGljeRIpCgZjbG9ja3MYCCADKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SEwoLbGVnYWxfbW92ZXMYCSADKAkSFQoNdHVybl9jb21wbGV0ZRgKIAEoCBIXCg9kcmF3X29mZmVyZWRfYnkYCyABKA0SGAoQZHJhd19hY2NlcHRlZF9ieRgMIAMoDRIcChRwZW5kaW5nX3Jlc2lnbmF0aW9ucxgNIAMoDRImCgZyZWNvcmQYDiABKAsyFi5nYW1lcmVjLnYxLkdhbWVSZWNvcmQSJQoFZW5kZWQYDyABKAsyFi5nYW1lcmVjLnYxLk1hdGNoRW5kZWQiXAoSTGlzdE1hdGNoZXNSZXF1ZXN0EicKBnN0YXR1cxgBIAEoDjIXLmdhbWVyZWMudjEuTWF0Y2hTdGF0dXMSDQoFbGltaXQYAiABKA0SDgoGYmVmb3JlGAMgASgJIkAKE0xpc3RNYXRjaGVzUmVzcG9uc2USKQoHbWF0Y2hlcxgBIAMoCzIYLmdhbWVyZWMudjEuTWF0Y2hTdW1tYXJ5IocCCgxNYXRjaFN1bW1hcnkSEAoIbWF0Y2hfaWQYASABKAkSJwoGc3RhdHVzGAIgASgOMhcuZ2FtZXJlYy52MS5NYXRjaFN0YXR1cxIeCgRnYW1lGAMgASgOMhAuZ2FtZXJlYy52MS5HYW1lEg0KBXNlYXRzGAQgAygJEhQKDHRpbWVfY29udHJvbBgFIAEoCRINCgVwbGllcxgGIAEoDRIPCgd0b19tb3ZlGAcgASgNEisKB2NyZWF0ZWQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKBnJlc3VsdBgJIAEoCzIaLmdhbWVyZWMudjEuQ29tcHV0ZWRSZXN1bHQqeQoRSWxsZWdhbE1vdmVQb2xpY3kSIwofSUxMRUdBTF9NT1ZFX1BPTElDWV9VTlNQRUNJRklFRBAAEh4KGklMTEVHQUxfTU9WRV9QT0xJQ1lfUkVKRUNUEAESHwobSUxMRUdBTF9NT1ZFX1BPTElDWV9GT1JGRUlUEAIqdwoLTWF0Y2hTdGF0dXMSHAoYTUFUQ0hfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFQoRTUFUQ0hfU1RBVFVTX09QRU4QARIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAhIYChRNQVRDSF9TVEFUVVNfQUJPUlRFRBADMrgFCgxNYXRjaFNlcnZpY2USTgoLQ3JlYXRlTWF0Y2gSHi5nYW1lcmVjLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBofLmdhbWVyZWMudjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRI7CgVXYXRjaBIYLmdhbWVyZWMudjEuV2F0Y2hSZXF1ZXN0GhYuZ2FtZXJlYy52MS5NYXRjaEV2ZW50MAESOQoEUGxheRIXLmdhbWVyZWMudjEuUGxheVJlcXVlc3QaGC5nYW1lcmVjLnYxLlBsYXlSZXNwb25zZRI5CgRTaWduEhcuZ2FtZXJlYy52MS5TaWduUmVxdWVzdBoYLmdhbWVyZWMudjEuU2lnblJlc3BvbnNlEj8KBlJlc2lnbhIZLmdhbWVyZWMudjEuUmVzaWduUmVxdWVzdBoaLmdhbWVyZWMudjEuUmVzaWduUmVzcG9uc2USSAoJT2ZmZXJEcmF3EhwuZ2FtZXJlYy52MS5PZmZlckRyYXdSZXF1ZXN0Gh0uZ2FtZXJlYy52MS5PZmZlckRyYXdSZXNwb25zZRJLCgpBbnN3ZXJEcmF3Eh0uZ2FtZXJlYy52MS5BbnN3ZXJEcmF3UmVxdWVzdBoeLmdhbWVyZWMudjEuQW5zd2VyRHJhd1Jlc3BvbnNlEjwKBUFib3J0EhguZ2FtZXJlYy52MS5BYm9ydFJlcXVlc3QaGS5nYW1lcmVjLnYxLkFib3J0UmVzcG9uc2USPwoIR2V0TWF0Y2gSGy5nYW1lcmVjLnYxLkdldE1hdGNoUmVxdWVzdBoWLmdhbWVyZWMudjEuTWF0Y2hTdGF0ZRJOCgtMaXN0TWF0Y2hlcxIeLmdhbWVyZWMudjEuTGlzdE1hdGNoZXNSZXF1ZXN0Gh8uZ2FtZXJlYy52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlYgZwcm90bzM", [file_gamerec_v1_record, file_gamerec_v1_verdict, file_google_protobuf_duration, file_google_protobuf_timestamp]);
+  fileDesc("ChZnYW1lcmVjL3YxL21hdGNoLnByb3RvEgpnYW1lcmVjLnYxIkAKCU1hdGNoU2VhdBIMCgRuYW1lGAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRISCgpwdWJsaWNfa2V5GAMgASgMIogCChJDcmVhdGVNYXRjaFJlcXVlc3QSIAoFcnVsZXMYASABKAsyES5nYW1lcmVjLnYxLlJ1bGVzEiQKBXNlYXRzGAIgAygLMhUuZ2FtZXJlYy52MS5NYXRjaFNlYXQSFAoMdGltZV9jb250cm9sGAMgASgJEjoKE2lsbGVnYWxfbW92ZV9wb2xpY3kYBCABKA4yHS5nYW1lcmVjLnYxLklsbGVnYWxNb3ZlUG9saWN5Eg0KBWV2ZW50GAUgASgJEgwKBHNpdGUYBiABKAkSDQoFcm91bmQYByABKAkSLAoIc3RhcnRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkcKFENyZWF0ZU1hdGNoZXNSZXF1ZXN0Ei8KB21hdGNoZXMYASADKAsyHi5nYW1lcmVjLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdCJJChVDcmVhdGVNYXRjaGVzUmVzcG9uc2USMAoHbWF0Y2hlcxgBIAMoCzIfLmdhbWVyZWMudjEuQ3JlYXRlTWF0Y2hSZXNwb25zZSIeCg1XaG9BbUlSZXF1ZXN0Eg0KBXRva2VuGAEgASgJImAKDldob0FtSVJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKA0SDAoEbmFtZRgDIAEoCRIRCglwbGF5ZXJfaWQYBCABKAkSDQoFc2VhdHMYBSABKA0iZQoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIQCghtYXRjaF9pZBgBIAEoCRITCgtzZWF0X3Rva2VucxgCIAMoCRInCgdjcmVhdGVkGAMgASgLMhYuZ2FtZXJlYy52MS5NYXRjaEV2ZW50IjQKDFdhdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRISCgpmcm9tX2V2ZW50GAIgASgNIpoECgpNYXRjaEV2ZW50EhAKCG1hdGNoX2lkGAEgASgJEg4KBm51bWJlchgCIAEoDRIoCgR0aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCgdjcmVhdGVkGAQgASgLMhguZ2FtZXJlYy52MS5NYXRjaENyZWF0ZWRIABIoCgRtb3ZlGAUgASgLMhguZ2FtZXJlYy52MS5Nb3ZlQWNjZXB0ZWRIABIvCgxkcmF3X29mZmVyZWQYBiABKAsyFy5nYW1lcmVjLnYxLkRyYXdPZmZlcmVkSAASMQoNZHJhd19hbnN3ZXJlZBgHIAEoCzIYLmdhbWVyZWMudjEuRHJhd0Fuc3dlcmVkSAASOAoRZHJhd19vZmZlcl9sYXBzZWQYCCABKAsyGy5nYW1lcmVjLnYxLkRyYXdPZmZlckxhcHNlZEgAEj0KE3Jlc2lnbmF0aW9uX3BlbmRpbmcYCSABKAsyHi5nYW1lcmVjLnYxLlJlc2lnbmF0aW9uUGVuZGluZ0gAEi8KCXNpZ25hdHVyZRgKIAEoCzIaLmdhbWVyZWMudjEuU2lnbmF0dXJlQWRkZWRIABIqCgZvdXRhZ2UYCyABKAsyGC5nYW1lcmVjLnYxLlNlcnZlck91dGFnZUgAEicKBWVuZGVkGAwgASgLMhYuZ2FtZXJlYy52MS5NYXRjaEVuZGVkSABCBgoEa2luZCKVAgoMTWF0Y2hDcmVhdGVkEiYKBnJlY29yZBgBIAEoCzIWLmdhbWVyZWMudjEuR2FtZVJlY29yZBIUCgx0aW1lX2NvbnRyb2wYAiABKAkSOgoTaWxsZWdhbF9tb3ZlX3BvbGljeRgDIAEoDjIdLmdhbWVyZWMudjEuSWxsZWdhbE1vdmVQb2xpY3kSKQoGY2xvY2tzGAQgAygLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjAKDGNsb2Nrc19zdGFydBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoLYWJvcnRfYWZ0ZXIYBiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24i5AEKDE1vdmVBY2NlcHRlZBILCgNwbHkYASABKA0SDAoEc2VhdBgCIAEoDRIeCgRtb3ZlGAMgASgLMhAuZ2FtZXJlYy52MS5Nb3ZlEg0KBXRva2VuGAQgASgJEgwKBGhlYWQYBSABKAwSKQoGY2xvY2tzGAYgAygLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEg8KB3RvX21vdmUYByABKA0SLAoJdGltZV91c2VkGAggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEhIKCmJ5X3JlZmVyZWUYCSABKAgiLgoLRHJhd09mZmVyZWQSDAoEc2VhdBgBIAEoDRIRCglhZnRlcl9wbHkYAiABKA0iLAoMRHJhd0Fuc3dlcmVkEgwKBHNlYXQYASABKA0SDgoGYWNjZXB0GAIgASgIIh8KD0RyYXdPZmZlckxhcHNlZBIMCgRzZWF0GAEgASgNIiIKElJlc2lnbmF0aW9uUGVuZGluZxIMCgRzZWF0GAEgASgNIj4KDlNpZ25hdHVyZUFkZGVkEgsKA3BseRgBIAEoDRIMCgRzZWF0GAIgASgNEhEKCXNpZ25hdHVyZRgDIAEoDCKwAQoMU2VydmVyT3V0YWdlEi4KCmRvd25fc2luY2UYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVwX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAMgASgNEgsKA3BseRgEIAEoDRIqCgdjaGFyZ2VkGAUgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uIs0BCgpNYXRjaEVuZGVkEicKBnN0YXR1cxgBIAEoDjIXLmdhbWVyZWMudjEuTWF0Y2hTdGF0dXMSKgoGcmVzdWx0GAIgASgLMhouZ2FtZXJlYy52MS5Db21wdXRlZFJlc3VsdBIOCgZyZWFzb24YAyABKAkSDAoEc2VhdBgEIAEoDRIkCgdmaW5kaW5nGAUgASgLMhMuZ2FtZXJlYy52MS5GaW5kaW5nEiYKBnJlY29yZBgGIAEoCzIWLmdhbWVyZWMudjEuR2FtZVJlY29yZCJ3CgtQbGF5UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRILCgNwbHkYAyABKA0SIAoEbW92ZRgEIAEoCzIQLmdhbWVyZWMudjEuTW92ZUgAEg4KBHRleHQYBSABKAlIAEIICgZhY3Rpb24iXAoMUGxheVJlc3BvbnNlEiYKBmV2ZW50cxgBIAMoCzIWLmdhbWVyZWMudjEuTWF0Y2hFdmVudBIkCgdpbGxlZ2FsGAIgASgLMhMuZ2FtZXJlYy52MS5GaW5kaW5nIk4KC1NpZ25SZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEgsKA3BseRgDIAEoDRIRCglzaWduYXR1cmUYBCABKAwiXQoMU2lnblJlc3BvbnNlEiYKBnNpZ25lZBgBIAEoCzIWLmdhbWVyZWMudjEuTWF0Y2hFdmVudBIlCghyZWplY3RlZBgCIAEoCzITLmdhbWVyZWMudjEuRmluZGluZyIwCg1SZXNpZ25SZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEg0KBXRva2VuGAIgASgJIjgKDlJlc2lnblJlc3BvbnNlEiYKBmV2ZW50cxgBIAMoCzIWLmdhbWVyZWMudjEuTWF0Y2hFdmVudCIzChBPZmZlckRyYXdSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEg0KBXRva2VuGAIgASgJIjsKEU9mZmVyRHJhd1Jlc3BvbnNlEiYKBmV2ZW50cxgBIAMoCzIWLmdhbWVyZWMudjEuTWF0Y2hFdmVudCJEChFBbnN3ZXJEcmF3UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIOCgZhY2NlcHQYAyABKAgiPAoSQW5zd2VyRHJhd1Jlc3BvbnNlEiYKBmV2ZW50cxgBIAMoCzIWLmdhbWVyZWMudjEuTWF0Y2hFdmVudCIvCgxBYm9ydFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSDQoFdG9rZW4YAiABKAkiNwoNQWJvcnRSZXNwb25zZRImCgZldmVudHMYASADKAsyFi5nYW1lcmVjLnYxLk1hdGNoRXZlbnQiNAoPR2V0TWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEg8KB2RlY2lkZWQYAiADKAkiuwQKCk1hdGNoU3RhdGUSEAoIbWF0Y2hfaWQYASABKAkSJwoGc3RhdHVzGAIgASgOMhcuZ2FtZXJlYy52MS5NYXRjaFN0YXR1cxIPCgd0b19tb3ZlGAMgASgNEg0KBXBsaWVzGAQgASgNEhIKCmxhc3RfZXZlbnQYBSABKA0SFAoMdGltZV9jb250cm9sGAYgASgJEjoKE2lsbGVnYWxfbW92ZV9wb2xpY3kYByABKA4yHS5nYW1lcmVjLnYxLklsbGVnYWxNb3ZlUG9saWN5EikKBmNsb2NrcxgIIAMoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhITCgtsZWdhbF9tb3ZlcxgJIAMoCRIVCg10dXJuX2NvbXBsZXRlGAogASgIEhcKD2RyYXdfb2ZmZXJlZF9ieRgLIAEoDRIYChBkcmF3X2FjY2VwdGVkX2J5GAwgAygNEhwKFHBlbmRpbmdfcmVzaWduYXRpb25zGA0gAygNEiYKBnJlY29yZBgOIAEoCzIWLmdhbWVyZWMudjEuR2FtZVJlY29yZBIlCgVlbmRlZBgPIAEoCzIWLmdhbWVyZWMudjEuTWF0Y2hFbmRlZBIVCg1jbG9ja19ydW5uaW5nGBAgASgIEiwKCGFib3J0X2F0GBEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxjbG9ja3Nfc3RhcnQYEiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlwKEkxpc3RNYXRjaGVzUmVxdWVzdBInCgZzdGF0dXMYASABKA4yFy5nYW1lcmVjLnYxLk1hdGNoU3RhdHVzEg0KBWxpbWl0GAIgASgNEg4KBmJlZm9yZRgDIAEoCSJAChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEikKB21hdGNoZXMYASADKAsyGC5nYW1lcmVjLnYxLk1hdGNoU3VtbWFyeSKHAgoMTWF0Y2hTdW1tYXJ5EhAKCG1hdGNoX2lkGAEgASgJEicKBnN0YXR1cxgCIAEoDjIXLmdhbWVyZWMudjEuTWF0Y2hTdGF0dXMSHgoEZ2FtZRgDIAEoDjIQLmdhbWVyZWMudjEuR2FtZRINCgVzZWF0cxgEIAMoCRIUCgx0aW1lX2NvbnRyb2wYBSABKAkSDQoFcGxpZXMYBiABKA0SDwoHdG9fbW92ZRgHIAEoDRIrCgdjcmVhdGVkGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIqCgZyZXN1bHQYCSABKAsyGi5nYW1lcmVjLnYxLkNvbXB1dGVkUmVzdWx0KnkKEUlsbGVnYWxNb3ZlUG9saWN5EiMKH0lMTEVHQUxfTU9WRV9QT0xJQ1lfVU5TUEVDSUZJRUQQABIeChpJTExFR0FMX01PVkVfUE9MSUNZX1JFSkVDVBABEh8KG0lMTEVHQUxfTU9WRV9QT0xJQ1lfRk9SRkVJVBACKncKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19PUEVOEAESGQoVTUFUQ0hfU1RBVFVTX0ZJTklTSEVEEAISGAoUTUFUQ0hfU1RBVFVTX0FCT1JURUQQAzLPBgoMTWF0Y2hTZXJ2aWNlEk4KC0NyZWF0ZU1hdGNoEh4uZ2FtZXJlYy52MS5DcmVhdGVNYXRjaFJlcXVlc3QaHy5nYW1lcmVjLnYxLkNyZWF0ZU1hdGNoUmVzcG9uc2USVAoNQ3JlYXRlTWF0Y2hlcxIgLmdhbWVyZWMudjEuQ3JlYXRlTWF0Y2hlc1JlcXVlc3QaIS5nYW1lcmVjLnYxLkNyZWF0ZU1hdGNoZXNSZXNwb25zZRI/CgZXaG9BbUkSGS5nYW1lcmVjLnYxLldob0FtSVJlcXVlc3QaGi5nYW1lcmVjLnYxLldob0FtSVJlc3BvbnNlEjsKBVdhdGNoEhguZ2FtZXJlYy52MS5XYXRjaFJlcXVlc3QaFi5nYW1lcmVjLnYxLk1hdGNoRXZlbnQwARI5CgRQbGF5EhcuZ2FtZXJlYy52MS5QbGF5UmVxdWVzdBoYLmdhbWVyZWMudjEuUGxheVJlc3BvbnNlEjkKBFNpZ24SFy5nYW1lcmVjLnYxLlNpZ25SZXF1ZXN0GhguZ2FtZXJlYy52MS5TaWduUmVzcG9uc2USPwoGUmVzaWduEhkuZ2FtZXJlYy52MS5SZXNpZ25SZXF1ZXN0GhouZ2FtZXJlYy52MS5SZXNpZ25SZXNwb25zZRJICglPZmZlckRyYXcSHC5nYW1lcmVjLnYxLk9mZmVyRHJhd1JlcXVlc3QaHS5nYW1lcmVjLnYxLk9mZmVyRHJhd1Jlc3BvbnNlEksKCkFuc3dlckRyYXcSHS5nYW1lcmVjLnYxLkFuc3dlckRyYXdSZXF1ZXN0Gh4uZ2FtZXJlYy52MS5BbnN3ZXJEcmF3UmVzcG9uc2USPAoFQWJvcnQSGC5nYW1lcmVjLnYxLkFib3J0UmVxdWVzdBoZLmdhbWVyZWMudjEuQWJvcnRSZXNwb25zZRI/CghHZXRNYXRjaBIbLmdhbWVyZWMudjEuR2V0TWF0Y2hSZXF1ZXN0GhYuZ2FtZXJlYy52MS5NYXRjaFN0YXRlEk4KC0xpc3RNYXRjaGVzEh4uZ2FtZXJlYy52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaHy5nYW1lcmVjLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2ViBnByb3RvMw", [file_gamerec_v1_record, file_gamerec_v1_verdict, file_google_protobuf_duration, file_google_protobuf_timestamp]);
 
 /**
  * Describes the message gamerec.v1.MatchSeat.
@@ -47,207 +47,235 @@ export const CreateMatchRequestSchema = /*@__PURE__*/
   messageDesc(file_gamerec_v1_match, 1);
 
 /**
+ * Describes the message gamerec.v1.CreateMatchesRequest.
+ * Use `create(CreateMatchesRequestSchema)` to create a new message.
+ */
+export const CreateMatchesRequestSchema = /*@__PURE__*/
+  messageDesc(file_gamerec_v1_match, 2);
+
+/**
+ * Describes the message gamerec.v1.CreateMatchesResponse.
+ * Use `create(CreateMatchesResponseSchema)` to create a new message.
+ */
+export const CreateMatchesResponseSchema = /*@__PURE__*/
+  messageDesc(file_gamerec_v1_match, 3);
+
+/**
+ * Describes the message gamerec.v1.WhoAmIRequest.
+ * Use `create(WhoAmIRequestSchema)` to create a new message.
+ */
+export const WhoAmIRequestSchema = /*@__PURE__*/
+  messageDesc(file_gamerec_v1_match, 4);
+
+/**
+ * Describes the message gamerec.v1.WhoAmIResponse.
+ * Use `create(WhoAmIResponseSchema)` to create a new message.
+ */
+export const WhoAmIResponseSchema = /*@__PURE__*/
+  messageDesc(file_gamerec_v1_match, 5);
+
+/**
  * Describes the message gamerec.v1.CreateMatchResponse.
  * Use `create(CreateMatchResponseSchema)` to create a new message.
  */
 export const CreateMatchResponseSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 2);
+  messageDesc(file_gamerec_v1_match, 6);
 
 /**
  * Describes the message gamerec.v1.WatchRequest.
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 3);
+  messageDesc(file_gamerec_v1_match, 7);
 
 /**
  * Describes the message gamerec.v1.MatchEvent.
  * Use `create(MatchEventSchema)` to create a new message.
  */
 export const MatchEventSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 4);
+  messageDesc(file_gamerec_v1_match, 8);
 
 /**
  * Describes the message gamerec.v1.MatchCreated.
  * Use `create(MatchCreatedSchema)` to create a new message.
  */
 export const MatchCreatedSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 5);
+  messageDesc(file_gamerec_v1_match, 9);
 
 /**
  * Describes the message gamerec.v1.MoveAccepted.
  * Use `create(MoveAcceptedSchema)` to create a new message.
  */
 export const MoveAcceptedSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 6);
+  messageDesc(file_gamerec_v1_match, 10);
 
 /**
  * Describes the message gamerec.v1.DrawOffered.
  * Use `create(DrawOfferedSchema)` to create a new message.
  */
 export const DrawOfferedSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 7);
+  messageDesc(file_gamerec_v1_match, 11);
 
 /**
  * Describes the message gamerec.v1.DrawAnswered.
  * Use `create(DrawAnsweredSchema)` to create a new message.
  */
 export const DrawAnsweredSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 8);
+  messageDesc(file_gamerec_v1_match, 12);
 
 /**
  * Describes the message gamerec.v1.DrawOfferLapsed.
  * Use `create(DrawOfferLapsedSchema)` to create a new message.
  */
 export const DrawOfferLapsedSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 9);
+  messageDesc(file_gamerec_v1_match, 13);
 
 /**
  * Describes the message gamerec.v1.ResignationPending.
  * Use `create(ResignationPendingSchema)` to create a new message.
  */
 export const ResignationPendingSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 10);
+  messageDesc(file_gamerec_v1_match, 14);
 
 /**
  * Describes the message gamerec.v1.SignatureAdded.
  * Use `create(SignatureAddedSchema)` to create a new message.
  */
 export const SignatureAddedSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 11);
+  messageDesc(file_gamerec_v1_match, 15);
 
 /**
  * Describes the message gamerec.v1.ServerOutage.
  * Use `create(ServerOutageSchema)` to create a new message.
  */
 export const ServerOutageSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 12);
+  messageDesc(file_gamerec_v1_match, 16);
 
 /**
  * Describes the message gamerec.v1.MatchEnded.
  * Use `create(MatchEndedSchema)` to create a new message.
  */
 export const MatchEndedSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 13);
+  messageDesc(file_gamerec_v1_match, 17);
 
 /**
  * Describes the message gamerec.v1.PlayRequest.
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 14);
+  messageDesc(file_gamerec_v1_match, 18);
 
 /**
  * Describes the message gamerec.v1.PlayResponse.
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 15);
+  messageDesc(file_gamerec_v1_match, 19);
 
 /**
  * Describes the message gamerec.v1.SignRequest.
  * Use `create(SignRequestSchema)` to create a new message.
  */
 export const SignRequestSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 16);
+  messageDesc(file_gamerec_v1_match, 20);
 
 /**
  * Describes the message gamerec.v1.SignResponse.
  * Use `create(SignResponseSchema)` to create a new message.
  */
 export const SignResponseSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 17);
+  messageDesc(file_gamerec_v1_match, 21);
 
 /**
  * Describes the message gamerec.v1.ResignRequest.
  * Use `create(ResignRequestSchema)` to create a new message.
  */
 export const ResignRequestSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 18);
+  messageDesc(file_gamerec_v1_match, 22);
 
 /**
  * Describes the message gamerec.v1.ResignResponse.
  * Use `create(ResignResponseSchema)` to create a new message.
  */
 export const ResignResponseSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 19);
+  messageDesc(file_gamerec_v1_match, 23);
 
 /**
  * Describes the message gamerec.v1.OfferDrawRequest.
  * Use `create(OfferDrawRequestSchema)` to create a new message.
  */
 export const OfferDrawRequestSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 20);
+  messageDesc(file_gamerec_v1_match, 24);
 
 /**
  * Describes the message gamerec.v1.OfferDrawResponse.
  * Use `create(OfferDrawResponseSchema)` to create a new message.
  */
 export const OfferDrawResponseSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 21);
+  messageDesc(file_gamerec_v1_match, 25);
 
 /**
  * Describes the message gamerec.v1.AnswerDrawRequest.
  * Use `create(AnswerDrawRequestSchema)` to create a new message.
  */
 export const AnswerDrawRequestSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 22);
+  messageDesc(file_gamerec_v1_match, 26);
 
 /**
  * Describes the message gamerec.v1.AnswerDrawResponse.
  * Use `create(AnswerDrawResponseSchema)` to create a new message.
  */
 export const AnswerDrawResponseSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 23);
+  messageDesc(file_gamerec_v1_match, 27);
 
 /**
  * Describes the message gamerec.v1.AbortRequest.
  * Use `create(AbortRequestSchema)` to create a new message.
  */
 export const AbortRequestSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 24);
+  messageDesc(file_gamerec_v1_match, 28);
 
 /**
  * Describes the message gamerec.v1.AbortResponse.
  * Use `create(AbortResponseSchema)` to create a new message.
  */
 export const AbortResponseSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 25);
+  messageDesc(file_gamerec_v1_match, 29);
 
 /**
  * Describes the message gamerec.v1.GetMatchRequest.
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 26);
+  messageDesc(file_gamerec_v1_match, 30);
 
 /**
  * Describes the message gamerec.v1.MatchState.
  * Use `create(MatchStateSchema)` to create a new message.
  */
 export const MatchStateSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 27);
+  messageDesc(file_gamerec_v1_match, 31);
 
 /**
  * Describes the message gamerec.v1.ListMatchesRequest.
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 28);
+  messageDesc(file_gamerec_v1_match, 32);
 
 /**
  * Describes the message gamerec.v1.ListMatchesResponse.
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 29);
+  messageDesc(file_gamerec_v1_match, 33);
 
 /**
  * Describes the message gamerec.v1.MatchSummary.
  * Use `create(MatchSummarySchema)` to create a new message.
  */
 export const MatchSummarySchema = /*@__PURE__*/
-  messageDesc(file_gamerec_v1_match, 30);
+  messageDesc(file_gamerec_v1_match, 34);
 
 /**
  * Describes the enum gamerec.v1.IllegalMovePolicy.
