@@ -24,18 +24,23 @@ from gamerec.validator.events.event import Outcome
 def outcome(entry: Entry, record: pb.GameRecord) -> Outcome:
     """The outcome of one record (runs in worker processes)."""
     game = table_game(entry, record, "computed")
-    hashed = hashlib.sha256()
-    for part in game_key(record):
-        hashed.update(len(part).to_bytes(8, "little"))
-        hashed.update(part)
     return Outcome(
         source=f"{entry.source}#{entry.number}",
         round=game.round,
         players=game.players,
         ranks=game.ranks,
-        key=hashed.hexdigest()[:32],
+        key=record_digest(record),
         note=game.note,
     )
+
+
+def record_digest(record: pb.GameRecord) -> str:
+    """What identifies the game of ``record`` (rules, seat names, moves), as 32 hex digits."""
+    hashed = hashlib.sha256()
+    for part in game_key(record):
+        hashed.update(len(part).to_bytes(8, "little"))
+        hashed.update(part)
+    return hashed.hexdigest()[:32]
 
 
 def outcomes(

@@ -19,6 +19,8 @@ HEADINGS = {
     "wins": "WIN",
     "progressive": "PS",
 }
+#: The crosstable's mark of a game adjudicated from the position reached.
+ADJUDICATED_MARK = "a"
 
 
 def players_text(event: Event) -> str:
@@ -59,12 +61,13 @@ def _cell(game: Game, number: dict[str, int], seats: int) -> str:
         return "bye" + fraction_text(game.points)
     if not game.opponents:
         return "-"
+    mark = ADJUDICATED_MARK if game.adjudicated else ""
     if seats == 2:
         colour = "w" if game.seat == 1 else "b"
         result = fraction_text(game.shares[0]) if game.played else "*"
-        return f"{number[game.opponents[0]]}{colour}{result}"
+        return f"{number[game.opponents[0]]}{colour}{result}{mark}"
     place = str(game.place) if game.played else "*"
-    return f"t{game.table}s{game.seat}p{place}"
+    return f"t{game.table}s{game.seat}p{place}{mark}"
 
 
 def standings_text(event: Event, lines: list[Line]) -> str:
@@ -88,6 +91,8 @@ def standings_text(event: Event, lines: list[Line]) -> str:
         cells += [fraction_text(line.tiebreaks[name]).rjust(6) for name in order]
         cells += [_cell(game, number, settings.seats).rjust(9) for game in line.rounds]
         head.append("  ".join(cells).rstrip())
+    if any(game.adjudicated for line in lines for game in line.rounds):
+        head.append(f"{ADJUDICATED_MARK}: adjudicated from the position reached (not finished)")
     return "\n".join(head)
 
 
@@ -140,4 +145,5 @@ def _game_json(game: Game, number: dict[str, int]) -> dict[str, Any]:
         "place": game.place if game.played else None,
         "points": _number(game.points) if game.played else None,
         "by_hand": game.manual,
+        "adjudicated": game.adjudicated or None,
     }
