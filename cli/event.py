@@ -370,6 +370,7 @@ def start(
                 if not control:
                     fail("--clock: the event has no time control; give the matches' clock")
                 rules = event_rules(event.settings.game, event.settings.seats, options)
+                writer.check_free(event, round_)
                 made.append(
                     start_round(event, round_, link, rules=rules, clock=control, start_at=when)
                 )

@@ -55,6 +55,25 @@ class TicketWriter:
         if not self.folder.is_dir():
             raise GamerecError(f"--tokens-dir: {self.folder} is not a folder")
 
+    def check_free(self, event: Event, number: int) -> None:
+        """Before anything is created: no ticket file of round ``number`` is there already.
+
+        Raises:
+            GamerecError: naming the first file there.
+        """
+        if self.folder is None:
+            return
+        numbers = {player.name: player.number for player in event.players}
+        for table in event.round(number).tables:
+            for seat, name in enumerate(table.seats, 1):
+                ticket = Ticket(number, table.number, seat, name, numbers[name], "", "")
+                path = self.folder / self.file_name(ticket)
+                if os.path.lexists(path):
+                    raise GamerecError(
+                        f"--tokens-dir: {path} is there already; not written over (no match "
+                        "was created)"
+                    )
+
     def how(self, ticket: Ticket) -> str:
         """How the ticket's player plays: the link or the command."""
         if self.web_url:
