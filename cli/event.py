@@ -271,7 +271,7 @@ def _collect(
 ) -> None:
     """``results --server``: the round's results from the server's sealed records."""
     from gamerec.validator.events import store
-    from gamerec.validator.events.collect import collect_round
+    from gamerec.validator.events.collect import collect_round, wait_round
     from gamerec.validator.events.on_server import ServerLink, moment
 
     if len(given) != 1 or not given[0].isdigit() or int(given[0]) < 1 or round_ is not None:
@@ -279,9 +279,11 @@ def _collect(
     number = int(given[0])
     link = ServerLink(connection.server, connection.transport)
     with reported_errors():
-        until = moment(deadline) if deadline is not None else None
+        late: set[str] = set()
+        if deadline is not None:
+            late = wait_round(store.load(path), number, link, moment(deadline))
         with store.editing(path) as event:
-            done = collect_round(event, path, number, link, deadline=until)
+            done = collect_round(event, path, number, link, late)
     for line in done.intake.counted + done.intake.copies + done.adjudicated:
         typer.echo(line)
     for line in done.intake.conflicts:

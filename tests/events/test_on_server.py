@@ -6,6 +6,7 @@ import hashlib
 import os
 import sqlite3
 import stat
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -276,3 +277,43 @@ def test_times_as_the_director_writes_them() -> None:
     for wrong in ("tomorrow", "2026-12-06T19:00:00", "+5d", "5m"):
         with pytest.raises(Exception, match="is not a time"):
             moment(wrong, now)
+
+
+def test_results_wait_for_the_games_until_the_deadline(server: LiveServer, tmp_path: Path) -> None:
+    path = paired(tmp_path)
+    done = run("event", "start", str(path), "1", "--server", server.address)
+    seats = tickets(done.output)
+    # The bots start a moment after the director asks; the games end long before the deadline,
+    # and the event file is free meanwhile (the wait reads it; only the collection writes).
+    players = threading.Timer(1.0, play, (server.address, seats, "wait"))
+    players.start()
+    try:
+        waited = run(
+            "event", "results", str(path), "1", "--server", server.address, "--deadline", "+10m"
+        )
+    finally:
+        players.join()
+    assert waited.exit_code == 0, waited.output
+    assert "adjudicated" not in waited.output
+    event = store.load(str(path))
+    assert all(t.result is not None and not t.result.adjudicated for t in event.round(1).tables)
+
+
+def test_what_results_take_with_a_server(server: LiveServer, tmp_path: Path) -> None:
+    path = paired(tmp_path)
+    kept = digest(path)
+    for given in (["one"], ["1", "2"], ["1", "--round", "1"]):
+        done = run("event", "results", str(path), *given, "--server", server.address)
+        assert done.exit_code == 2
+        assert done.output == (
+            "gamerec: error: with --server, give the round (a number) after the event file, "
+            "and no --round\n"
+        )
+    alone = run("event", "results", str(path), "records.grn", "--deadline", "+1m")
+    assert alone.exit_code == 2
+    assert "--deadline: only with --server" in alone.output
+    wrong = run(
+        "event", "results", str(path), "1", "--server", server.address, "--deadline", "soon"
+    )
+    assert wrong.exit_code == 2 and "'soon' is not a time" in wrong.output
+    assert digest(path) == kept

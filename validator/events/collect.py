@@ -15,8 +15,9 @@ final record is taken from the server (``GetMatch``) and
 3. matched to its table by its round and its seats (``event.add_results``: a record whose
    seats differ from its pairing is refused, nothing recorded).
 
-With a deadline still to come, collecting waits for the round's open matches (polling the
-server) until each is over or the deadline passes. The records are written next to the event
+With a deadline, :func:`wait_round` first waits for the round's open matches (polling the
+server, outside the event file's transaction) until each is over or the deadline passes,
+and calls off those still open. The records are written next to the event
 file (``<event>-records/round-R/table-T.pb``), each counted from there.
 """
 
@@ -25,7 +26,8 @@ from __future__ import annotations
 import datetime
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -108,38 +110,90 @@ def _started(event: Event, number: int) -> list[Table]:
     return [table for table in started if table.result is None]
 
 
-def collect_round(
+def wait_round(
     event: Event,
-    event_path: str,
     number: int,
     link: ServerLink,
-    *,
-    deadline: datetime.datetime | None = None,
+    deadline: datetime.datetime,
     clock: Callable[[], datetime.datetime] | None = None,
-) -> Collected:
-    """Collect round ``number``'s results from the server into ``event`` (see the module).
+) -> set[str]:
+    """Wait until every match of the round without a result is over, or the deadline passes.
 
-    Without a deadline the matches over now are collected and the others named as open.
-    With one, the call waits for them until it passes, then aborts those still open and
-    adjudicates them. The records are written only when every result is accepted.
+    Run outside the event file's transaction (the wait may be long): the event is only
+    read. At the deadline the matches still open are called off (the director's abort).
+
+    Returns:
+        The ids of the matches called off.
 
     Raises:
-        EventError: the round was not started on the server, a record does not verify or
-            carries another host key, or its seats do not match its table (nothing recorded).
+        EventError: the round was not started on the server, or the server refused a call.
     """
     now = clock or (lambda: datetime.datetime.now(datetime.UTC))
     pending = _started(event, number)
-    games: list[Game] = []
-    still: list[Table] = []
+    with _calling(event, number, link) as stub:
+        while True:
+            still = [table for table in pending if _state(stub, table, link) is None]
+            if not still:
+                return set()
+            if now() >= deadline:
+                late = [table.match.match_id for table in still if table.match is not None]
+                abort_all(stub, late, link)
+                return set(late)
+            time.sleep(POLL_SECONDS)
+
+
+@contextmanager
+def _calling(event: Event, number: int, link: ServerLink) -> Iterator[mgrpc.MatchServiceStub]:
+    """A stub on the server; a refused call is an error naming the event and the round."""
     with link.transport.channel(link.address) as channel:
-        stub = mgrpc.MatchServiceStub(channel)
         try:
-            games, still = _gather(Waiting(event, number, pending, deadline, now), stub, link)
+            yield mgrpc.MatchServiceStub(channel)
         except grpc.RpcError as error:
             code = error.code() if isinstance(error, grpc.Call) else None
             details = error.details() if isinstance(error, grpc.Call) else str(error)
             failure = refusal_text(code, details or "")
             raise event.error(f"{link.address}: {failure}; no result recorded", number) from None
+
+
+def _state(stub: mgrpc.MatchServiceStub, table: Table, link: ServerLink) -> mpb.MatchState | None:
+    """The table's match once it is over (finished or aborted); None while it is open."""
+    assert table.match is not None
+    state = stub.GetMatch(
+        mpb.GetMatchRequest(match_id=table.match.match_id),
+        timeout=CALL_SECONDS,
+        metadata=link.transport.metadata(),
+    )
+    return None if state.status == mpb.MATCH_STATUS_OPEN else state
+
+
+def collect_round(
+    event: Event,
+    event_path: str,
+    number: int,
+    link: ServerLink,
+    late: Collection[str] = (),
+) -> Collected:
+    """Collect round ``number``'s results from the server into ``event`` (see the module).
+
+    The matches over are collected, the others named as still open; ``late``: the matches
+    :func:`wait_round` called off at the deadline (adjudicated as not finished by it). The
+    records are written only when every result is accepted.
+
+    Raises:
+        EventError: the round was not started on the server, a record does not verify or
+            carries another host key, or its seats do not match its table (nothing recorded).
+    """
+    pending = _started(event, number)
+    games: list[Game] = []
+    still: list[Table] = []
+    with _calling(event, number, link) as stub:
+        for table in pending:
+            assert table.match is not None
+            state = _state(stub, table, link)
+            if state is None:
+                still.append(table)
+            else:
+                games.append(_game(event, number, table, state, table.match.match_id in late))
     folder = records_folder(event_path, number)
     outcomes = [_outcome(number, game, folder) for game in games]
     intake = add_results(event, outcomes)
@@ -159,54 +213,6 @@ def collect_round(
         adjudicated,
         [f"table {table.number} ({' - '.join(table.seats)})" for table in still],
     )
-
-
-@dataclass(frozen=True)
-class Waiting:
-    """What collecting waits for: the round's tables without a result, until the deadline."""
-
-    event: Event
-    number: int
-    pending: list[Table]
-    deadline: datetime.datetime | None
-    now: Callable[[], datetime.datetime]
-
-
-def _gather(
-    waiting: Waiting, stub: mgrpc.MatchServiceStub, link: ServerLink
-) -> tuple[list[Game], list[Table]]:
-    """The games over (aborting and adjudicating those open past the deadline); the rest."""
-    event, number, pending = waiting.event, waiting.number, waiting.pending
-    deadline, now = waiting.deadline, waiting.now
-    metadata = link.transport.metadata()
-    over: dict[int, mpb.MatchState] = {}
-    late: set[int] = set()
-    while True:
-        for table in pending:
-            if table.number in over:
-                continue
-            assert table.match is not None
-            state = stub.GetMatch(
-                mpb.GetMatchRequest(match_id=table.match.match_id),
-                timeout=CALL_SECONDS,
-                metadata=metadata,
-            )
-            if state.status != mpb.MATCH_STATUS_OPEN:
-                over[table.number] = state
-        still = [table for table in pending if table.number not in over]
-        if not still or deadline is None:
-            break
-        if now() >= deadline:
-            abort_all(stub, [t.match.match_id for t in still if t.match is not None], link)
-            late = {table.number for table in still}
-            continue
-        time.sleep(POLL_SECONDS)
-    games = [
-        _game(event, number, table, over[table.number], table.number in late)
-        for table in pending
-        if table.number in over
-    ]
-    return games, [table for table in pending if table.number not in over]
 
 
 def _game(event: Event, number: int, table: Table, state: mpb.MatchState, late: bool) -> Game:
