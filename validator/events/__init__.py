@@ -6,10 +6,14 @@ tables for two seats, schedules of tables for 3-6 seats), the FIDE Dutch Swiss f
 event (``event``: players, late entries, withdrawals, pairing, byes, a pairing changed by
 hand, results), tie-breaks and the crosstable (``tiebreaks``), FIDE's TRF export (``trf``),
 the event file (``store``: SQLite, the only module here that opens a file) and the reading of
-record files into results (``intake``, through ``gamerec.validator.collection``).
+record files into results (``intake``, through ``gamerec.validator.collection``); a round on
+a match server: its matches created in one call (``on_server``), the players' tickets
+(``tickets``) and the results collected from the server's sealed records (``collect``).
 
 What it may import: the standard library, ``gamerec.recorder`` and
-``gamerec.validator.collection`` (records, their reading and their judged results); nothing of
-``gamerec.cli``. Everything but ``store`` and ``intake`` is pure: no I/O, no protobuf.
+``gamerec.validator.collection`` (records, their reading and their judged results); the
+server's modules also the gRPC client (``gamerec.validator.service``) and the verification
+and adjudication of records; nothing of ``gamerec.cli``. Everything but ``store``,
+``intake``, ``on_server``, ``tickets`` and ``collect`` is pure: no I/O, no protobuf.
 docs/events.md describes each method exactly enough to reproduce a round.
 """
