@@ -1,8 +1,10 @@
-"""``gamerec bot --server HOST:PORT --match ID --token T --seat N --engine CMD``: play a seat.
+"""``gamerec bot --server HOST:PORT --token T --engine CMD``: play the token's seat.
 
 Over :class:`gamerec.validator.service.mover_seat.MoverSeat`: an engine process (the engine
 protocol, docs/engine-protocol.md) or a built-in policy plays one seat of one match on a
-match server, through lost connections and server restarts, signing with ``--key``.
+match server, through lost connections and server restarts, signing with ``--key``. The
+server says which match and seat the token is (WhoAmI); ``--match`` and ``--seat``, when
+given, must agree.
 """
 
 from __future__ import annotations
@@ -28,11 +30,21 @@ if TYPE_CHECKING:
 
 @with_connection
 def bot(
-    match_id: Annotated[str, typer.Option("--match", metavar="ID", help="The match.")],
     token: Annotated[
         str, typer.Option("--token", metavar="T", help="The seat's token (gamerec match new).")
     ],
-    seat: Annotated[int, typer.Option("--seat", min=1, help="The seat the token is for.")],
+    match_id: Annotated[
+        str,
+        typer.Option(
+            "--match", metavar="ID", help="The match (the token's; if given, it must agree)."
+        ),
+    ] = "",
+    seat: Annotated[
+        int | None,
+        typer.Option(
+            "--seat", min=1, help="The token's seat (the server says it; if given, it must agree)."
+        ),
+    ] = None,
     *,
     engine: Annotated[
         str | None,
@@ -67,7 +79,8 @@ def bot(
     how the match ended. Exit code 0: the seat won or shared first place (a draw); 1: the
     match ended otherwise (a loss, an abort, no result); 2: the bot could not play (the
     server unreachable for two minutes, the token or match refused, the engine did not
-    start). One match per run: the match server has no challenge queue to wait on.
+    start, a --match or --seat that is not the token's). One match per run: the match
+    server has no challenge queue to wait on.
     """
     if (engine is None) == (policy is None):
         fail("give one of --engine COMMAND and --policy random|greedy")
@@ -78,8 +91,10 @@ def bot(
 
             signing = load_private_key(key)
         assert connection is not None  # given by with_connection
-        place = _Seat(connection, match_id, token, seat)
-        ended, log = asyncio.run(_play(place, engine=engine, policy=policy, seed=seed, key=signing))
+        place = _Seat(connection, match_id, token, seat or 0)
+        ended, log, seat = asyncio.run(
+            _play(place, engine=engine, policy=policy, seed=seed, key=signing)
+        )
     for line in log:
         typer.echo(f"gamerec bot: {line}", err=True)
     raise typer.Exit(_report(ended, seat))
@@ -87,7 +102,7 @@ def bot(
 
 @dataclass(frozen=True, slots=True)
 class _Seat:
-    """Where the bot plays: the server, the match, the seat and its token."""
+    """Where the bot plays: the server, the token, the match and seat given ("", 0: none)."""
 
     connection: Connection
     match_id: str
@@ -102,27 +117,28 @@ async def _play(
     policy: Policy | None,
     seed: int,
     key: Ed25519PrivateKey | None,
-) -> tuple[mpb.MatchEnded, list[str]]:
+) -> tuple[mpb.MatchEnded, list[str], int]:
     import grpc
     import grpc.aio
 
     from gamerec.v1 import match_pb2_grpc as mgrpc
-    from gamerec.validator.service.match_client import BotError, refusal_text
+    from gamerec.validator.service.match_client import BotError, refusal_text, whose_token
     from gamerec.validator.service.mover_seat import MoverSeat
 
-    server, match_id, seat = place.connection.server, place.match_id, place.seat
+    server = place.connection.server
     channel = place.connection.transport.aio_channel(server)
     async with _mover(engine, policy, seed) as mover, channel:
-        seat_bot = MoverSeat(
-            mgrpc.MatchServiceStub(channel),
-            match_id,
-            place.token,
-            seat,
-            key=key,
-            mover=mover,
-        )
+        stub = mgrpc.MatchServiceStub(channel)
         try:
-            return await seat_bot.run(), seat_bot.log
+            found = await whose_token(stub, place.token, place.match_id, place.seat)
+        except BotError as error:
+            fail(f"{server}: {error}")
+        except grpc.aio.AioRpcError as error:
+            fail(f"{server}: {refusal_text(error.code(), error.details() or '')}")
+        match_id, seat = found.match_id, found.seat
+        seat_bot = MoverSeat(stub, match_id, place.token, seat, key=key, mover=mover)
+        try:
+            return await seat_bot.run(), seat_bot.log, seat
         except BotError as error:
             fail(f"{server}, match {match_id}, seat {seat}: {error}")
         except grpc.aio.AioRpcError as error:

@@ -1,4 +1,4 @@
-"""``gamerec match new|show|list|abort`` against a server, ``gamerec match export`` of a store.
+"""``gamerec match new|bulk|show|list|abort`` on a server, ``gamerec match export`` of a store.
 
 Thin: each command is one MatchService call (gamerec.v1.MatchService, docs/live.md) and its
 answer printed, or (``export``) the final records read from a match store file. A call the
@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="match",
-    help="Live matches on a server: new, show, list, abort; export a match store's records.",
+    help="Live matches on a server: new, bulk, show, list, abort; export a store's records.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="markdown",
@@ -35,6 +36,15 @@ app = typer.Typer(
 
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print the answer as one line of ProtoJSON.")
+]
+StartOption = Annotated[
+    str,
+    typer.Option(
+        "--start-at",
+        metavar="TIME",
+        help="Start the clocks at this UTC time (2026-12-06T19:00:00Z); plies before it are "
+        "untimed. Default: each seat's clock starts with its first move (docs/live.md).",
+    ),
 ]
 #: Seconds a call may take.
 CALL_SECONDS = 30.0
@@ -99,6 +109,7 @@ def new(
     event: Annotated[str, typer.Option(help="The record's Event.")] = "",
     site: Annotated[str, typer.Option(help="The record's Site.")] = "",
     round_: Annotated[str, typer.Option("--round", help="The record's Round.")] = "",
+    start_at: StartOption = "",
     connection: Connection,
     as_json: JsonOption = False,
 ) -> None:
@@ -119,6 +130,8 @@ def new(
             site=site,
             round=round_,
         )
+        if start_at:
+            request.start_at.CopyFrom(start_time(start_at))
     with _service(connection) as stub:
         created = stub.CreateMatch(
             request, timeout=CALL_SECONDS, metadata=connection.transport.metadata()
@@ -126,10 +139,50 @@ def new(
     if as_json:
         _print_json(created)
         return
-    record = created.created.created.record
-    typer.echo(f"match {created.match_id}  {_game(record)}  clock {_clock(created)}")
-    for number, (name, token) in enumerate(zip(seat, created.seat_tokens, strict=True), 1):
-        typer.echo(f"seat {number}  {name}  {token}")
+    for line in _created_lines(created):
+        typer.echo(line)
+
+
+@app.command()
+@with_connection
+def bulk(
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="The matches: a CreateMatchesRequest in ProtoJSON (.json), or one "
+            "CreateMatchRequest a line (.jsonl); - reads standard input as JSON Lines.",
+        ),
+    ],
+    *,
+    start_at: StartOption = "",
+    connection: Connection,
+    as_json: JsonOption = False,
+) -> None:
+    """Create many matches in one call that creates them all or none (a round of an event).
+
+    Prints each match as ``match new`` does, in the file's order (the tokens are shown only
+    now). A match the server refuses fails the whole call: nothing is created, and the
+    error names the match by its index (``matches[3].time_control``) and says why. With
+    ``--start-at``, every match that gives no ``startAt`` starts its clocks then.
+    """
+    with reported_errors():
+        request = read_bulk(file)
+        if start_at:
+            start = start_time(start_at)
+            for match in request.matches:
+                if not match.HasField("start_at"):
+                    match.start_at.CopyFrom(start)
+    with _service(connection) as stub:
+        created = stub.CreateMatches(
+            request, timeout=CALL_SECONDS, metadata=connection.transport.metadata()
+        )
+    if as_json:
+        _print_json(created)
+        return
+    for made in created.matches:
+        for line in _created_lines(made):
+            typer.echo(line)
 
 
 @app.command()
@@ -288,6 +341,69 @@ def rules_of(game: str, variant: list[str]) -> Any:
     return record.rules
 
 
+def start_time(text: str) -> Any:
+    """A ``--start-at`` time as a Timestamp: RFC 3339 with its zone (``...Z``, ``+01:00``).
+
+    Raises:
+        GamerecError: not such a time.
+    """
+    from datetime import datetime
+
+    from google.protobuf.timestamp_pb2 import Timestamp
+
+    from gamerec.recorder.errors import GamerecError, excerpt
+
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        raise GamerecError(
+            f"--start-at: expected a time with its zone such as 2026-12-06T19:00:00Z, found "
+            f"{excerpt(text)}"
+        )
+    stamp = Timestamp()
+    stamp.FromDatetime(when)
+    return stamp
+
+
+def read_bulk(file: str) -> mpb.CreateMatchesRequest:
+    """The matches of ``gamerec match bulk FILE`` (a key given twice is refused).
+
+    Raises:
+        GamerecError: the file cannot be read, or a line or the whole is no request (the
+            message names the file, the line and the field).
+    """
+    from google.protobuf import json_format
+
+    from gamerec.recorder.errors import GamerecError, bounded
+    from gamerec.recorder.json_keys import loads
+    from gamerec.v1 import match_pb2 as mpb
+
+    whole = file.endswith(".json")
+    if not whole and not file.endswith(".jsonl") and file != "-":
+        raise GamerecError(f"{file}: expected a .json or .jsonl file of matches (or -)")
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise GamerecError(f"{file}: cannot read it: {error}") from None
+    pieces = [(0, text)] if whole else list(enumerate(text.splitlines(), start=1))
+    request = mpb.CreateMatchesRequest()
+    for line, piece in pieces:
+        if not piece.strip():
+            continue
+        where = file if whole else f"{file} line {line}"
+        try:
+            value = loads(piece)
+            if whole:
+                json_format.ParseDict(value, request)
+            else:
+                json_format.ParseDict(value, request.matches.add())
+        except (ValueError, json_format.ParseError) as error:
+            raise GamerecError(bounded(f"{where}: {error}", 400)) from None
+    return request
+
+
 def _seats(names: list[str], keys: list[str]) -> list[mpb.MatchSeat]:
     from gamerec.recorder.errors import GamerecError
     from gamerec.recorder.signing import load_public_key
@@ -329,8 +445,17 @@ def _game(record: Any) -> str:
     return str(game_label(record.rules.game))
 
 
-def _clock(created: mpb.CreateMatchResponse) -> str:
-    return created.created.created.time_control
+def _created_lines(created: mpb.CreateMatchResponse) -> list[str]:
+    """A new match as ``match new`` prints it: id, game, clock, when the clocks start; seats."""
+    start = created.created.created
+    head = f"match {created.match_id}  {_game(start.record)}  clock {start.time_control}"
+    if start.HasField("clocks_start"):
+        head += f"  clocks start {start.clocks_start.ToJsonString()}"
+    seats = [seat.name for seat in start.record.seats]
+    return [head] + [
+        f"seat {number}  {name}  {token}"
+        for number, (name, token) in enumerate(zip(seats, created.seat_tokens, strict=True), 1)
+    ]
 
 
 def _duration(value: Any) -> str:
@@ -351,7 +476,7 @@ def _state_lines(state: mpb.MatchState) -> list[str]:
     lines = [head]
     for number, seat in enumerate(record.seats, start=1):
         clock = f"  {_duration(state.clocks[number - 1])}" if state.clocks else ""
-        running = "  (running)" if number == state.to_move and state.clocks else ""
+        running = _clock_note(state) if number == state.to_move and state.clocks else ""
         lines.append(f"seat {number}  {seat.name}{clock}{running}")
     if record.moves:
         from gamerec.recorder.notation import format_action
@@ -375,6 +500,17 @@ def _state_lines(state: mpb.MatchState) -> list[str]:
 
         lines.append(f"ended: {match_ending(state.ended)}")
     return lines
+
+
+def _clock_note(state: mpb.MatchState) -> str:
+    """What the clock of the seat to move does now (docs/live.md "When the clocks start")."""
+    if state.clock_running:
+        return "  (running)"
+    if state.HasField("abort_at"):
+        return f"  (first ply, untimed; aborted at {state.abort_at.ToJsonString()} without it)"
+    if state.HasField("clocks_start"):
+        return f"  (starts at {state.clocks_start.ToJsonString()})"
+    return ""
 
 
 def _summary_line(summary: mpb.MatchSummary) -> str:

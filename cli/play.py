@@ -29,7 +29,12 @@ if TYPE_CHECKING:
 def play(
     *,
     match_id: Annotated[
-        str, typer.Option("--match", metavar="ID", help="The live match (with --server).")
+        str,
+        typer.Option(
+            "--match",
+            metavar="ID",
+            help="The live match (with --server; the token's, which the server says).",
+        ),
     ] = "",
     token: Annotated[
         str, typer.Option("--token", metavar="T", help="Your seat's token (with --server).")
@@ -56,15 +61,15 @@ def play(
         typer.Option("--seats", min=2, max=6, help="Seats at the table (games of 2 or more)."),
     ] = None,
     seat: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--seat",
             min=1,
             max=6,
-            help="Your seat: with --server the seat of the token (match new prints it), "
-            "locally the seat you play.",
+            help="Your seat: locally the seat you play (default 1); with --server the token's "
+            "(the server says it; if given, it must agree).",
         ),
-    ] = 1,
+    ] = None,
     clock: Annotated[
         str,
         typer.Option(
@@ -110,18 +115,18 @@ def play(
     if connection is not None:
         if game:
             fail("--game plays a local game; leave it out with --server")
-        if not match_id or not token:
-            fail("--server needs --match ID and --token T (gamerec match new prints them)")
-        final = asyncio.run(_play_on_server(connection, match_id, token, seat, key))
+        if not token:
+            fail("--server needs --token T (gamerec match new prints it)")
+        final = asyncio.run(_play_on_server(connection, match_id, token, seat or 0, key))
     elif game:
         if key:
             fail("--key signs a server's match; a local game is signed by its own host key")
         request = _local_request(
-            game, variant=variant or [], seats=seats, clock=clock, name=name, seat=seat
+            game, variant=variant or [], seats=seats, clock=clock, name=name, seat=seat or 1
         )
-        final = asyncio.run(_play_locally(request, seat, against, seed))
+        final = asyncio.run(_play_locally(request, seat or 1, against, seed))
     else:
-        fail("say where to play: --server HOST:PORT --match ID --token T, or --game GAME")
+        fail("say where to play: --server HOST:PORT --token T, or --game GAME")
     _write_final(final, output)
 
 

@@ -165,6 +165,17 @@ def serve(
             "tests move forward (docs/live.md, 'Testing a client'), not the system clock.",
         ),
     ] = "",
+    abort_after: Annotated[
+        float | None,
+        typer.Option(
+            metavar="SECONDS",
+            min=0.001,
+            max=86400.0,
+            help="With --matches: a seat of a timed match with no scheduled start has this "
+            "long for its first ply, which is untimed; then the match is aborted with no "
+            "result (default 60; docs/live.md, 'When the clocks start').",
+        ),
+    ] = None,
 ) -> None:
     """Serve gamerec.v1.RecordService over gRPC, with health and reflection.
 
@@ -185,7 +196,7 @@ def serve(
             inline_bytes=inline_bytes,
             max_message_bytes=max_message_bytes,
             grace=grace,
-            matches=_match_settings(matches, host_key, match_limit or [], test_clock),
+            matches=_match_settings(matches, host_key, match_limit or [], test_clock, abort_after),
             access=access,
             transport=ServerTransport(tls_cert, tls_key, client_ca, insecure),
             metrics_host=metrics_host,
@@ -222,7 +233,7 @@ def _access_settings(
 
 
 def _match_settings(
-    store: str, host_key: str, limits: list[str], test_clock: str
+    store: str, host_key: str, limits: list[str], test_clock: str, abort_after: float | None
 ) -> MatchSettings | None:
     """MatchService's settings from the options (None without --matches).
 
@@ -236,10 +247,13 @@ def _match_settings(
     from gamerec.recorder.errors import GamerecError
 
     if not store:
-        if host_key or limits or test_clock:
-            raise GamerecError("--host-key, --match-limit and --test-clock go with --matches FILE")
+        if host_key or limits or test_clock or abort_after is not None:
+            raise GamerecError(
+                "--host-key, --match-limit, --test-clock and --abort-after go with --matches FILE"
+            )
         return None
     from gamerec.validator.service.match_servicer import (
+        DEFAULT_ABORT_AFTER,
         MatchSettings,
         check_store,
         host_key_file,
@@ -253,6 +267,7 @@ def _match_settings(
         host_key_made=made,
         limits=match_limits(limits),
         test_clock=test_clock,
+        abort_after=DEFAULT_ABORT_AFTER if abort_after is None else abort_after,
     )
     asyncio.run(check_store(settings))
     return settings

@@ -138,6 +138,7 @@ class CreateMatchRequest(_message.Message):
     EVENT_FIELD_NUMBER: _builtins.int
     SITE_FIELD_NUMBER: _builtins.int
     ROUND_FIELD_NUMBER: _builtins.int
+    START_AT_FIELD_NUMBER: _builtins.int
     time_control: _builtins.str
     """The time control in docs/live.md's notation: `-` or empty (no clock), `300` (sudden
     death), `300+3` (Fischer increment), `300d3` (simple delay), `300b3` (Bronstein delay),
@@ -157,6 +158,15 @@ class CreateMatchRequest(_message.Message):
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___MatchSeat]:
         """The seats in turn order; as many as the variant's players."""
 
+    @_builtins.property
+    def start_at(self) -> _timestamp_pb2.Timestamp:
+        """When the clocks start (UTC, in the future, at most 30 days ahead): from then the clock
+        of the seat to move runs, whether it has moved or not; plies played before it are
+        untimed. Unset: each seat's clock starts with its first move (the server's abort limit
+        bounds how long a seat may take over its first ply; docs/live.md "When the clocks
+        start").
+        """
+
     def __init__(
         self,
         *,
@@ -167,14 +177,122 @@ class CreateMatchRequest(_message.Message):
         event: _builtins.str = ...,
         site: _builtins.str = ...,
         round: _builtins.str = ...,
+        start_at: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["rules", b"rules"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["rules", b"rules", "start_at", b"start_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "illegal_move_policy", b"illegal_move_policy", "round", b"round", "rules", b"rules", "seats", b"seats", "site", b"site", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "illegal_move_policy", b"illegal_move_policy", "round", b"round", "rules", b"rules", "seats", b"seats", "site", b"site", "start_at", b"start_at", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CreateMatchRequest: _TypeAlias = CreateMatchRequest  # noqa: Y015
+
+@_typing.final
+class CreateMatchesRequest(_message.Message):
+    """Start many matches at once."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCHES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def matches(self) -> _containers.RepeatedCompositeFieldContainer[Global___CreateMatchRequest]:
+        """The matches, each as CreateMatch takes it."""
+
+    def __init__(
+        self,
+        *,
+        matches: _abc.Iterable[Global___CreateMatchRequest] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["matches", b"matches"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateMatchesRequest: _TypeAlias = CreateMatchesRequest  # noqa: Y015
+
+@_typing.final
+class CreateMatchesResponse(_message.Message):
+    """The new matches, in the order asked."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCHES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def matches(self) -> _containers.RepeatedCompositeFieldContainer[Global___CreateMatchResponse]:
+        """One per match asked, each with its id and its seat tokens (shown only now)."""
+
+    def __init__(
+        self,
+        *,
+        matches: _abc.Iterable[Global___CreateMatchResponse] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["matches", b"matches"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateMatchesResponse: _TypeAlias = CreateMatchesResponse  # noqa: Y015
+
+@_typing.final
+class WhoAmIRequest(_message.Message):
+    """Ask which seat a token is."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    """The seat's token; empty: the call's `authorization: Bearer` token."""
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WhoAmIRequest: _TypeAlias = WhoAmIRequest  # noqa: Y015
+
+@_typing.final
+class WhoAmIResponse(_message.Message):
+    """The seat a token plays."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    """The match."""
+    seat: _builtins.int
+    """The seat (1-based)."""
+    name: _builtins.str
+    """The seat's player as the match lists it: name and id on the platform."""
+    player_id: _builtins.str
+    seats: _builtins.int
+    """The seats of the match."""
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        name: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        seats: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "name", b"name", "player_id", b"player_id", "seat", b"seat", "seats", b"seats"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WhoAmIResponse: _TypeAlias = WhoAmIResponse  # noqa: Y015
 
 @_typing.final
 class CreateMatchResponse(_message.Message):
@@ -320,6 +438,8 @@ class MatchCreated(_message.Message):
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
     ILLEGAL_MOVE_POLICY_FIELD_NUMBER: _builtins.int
     CLOCKS_FIELD_NUMBER: _builtins.int
+    CLOCKS_START_FIELD_NUMBER: _builtins.int
+    ABORT_AFTER_FIELD_NUMBER: _builtins.int
     time_control: _builtins.str
     """The time control in docs/live.md's notation (`-`: no clock)."""
     illegal_move_policy: Global___IllegalMovePolicy.ValueType
@@ -332,6 +452,19 @@ class MatchCreated(_message.Message):
     def clocks(self) -> _containers.RepeatedCompositeFieldContainer[_duration_pb2.Duration]:
         """Every seat's time at the start, in seat order; empty with no clock."""
 
+    @_builtins.property
+    def clocks_start(self) -> _timestamp_pb2.Timestamp:
+        """When the clocks start (docs/live.md "When the clocks start"). With a clock, one of the
+        two is set: `clocks_start`, the scheduled start (plies before it are untimed; from it
+        the clock of the seat to move runs); or `abort_after`: each seat's first ply is
+        untimed, its clock starts with its next turn, and a seat that has not made its first
+        ply this long after its turn began aborts the match (no result). Neither (a match
+        created before these fields, or by a referee that runs the players itself): the
+        clocks run from the creation.
+        """
+
+    @_builtins.property
+    def abort_after(self) -> _duration_pb2.Duration: ...
     def __init__(
         self,
         *,
@@ -339,10 +472,12 @@ class MatchCreated(_message.Message):
         time_control: _builtins.str = ...,
         illegal_move_policy: Global___IllegalMovePolicy.ValueType = ...,
         clocks: _abc.Iterable[_duration_pb2.Duration] | None = ...,
+        clocks_start: _timestamp_pb2.Timestamp | None = ...,
+        abort_after: _duration_pb2.Duration | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["record", b"record"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["abort_after", b"abort_after", "clocks_start", b"clocks_start", "record", b"record"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clocks", b"clocks", "illegal_move_policy", b"illegal_move_policy", "record", b"record", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abort_after", b"abort_after", "clocks", b"clocks", "clocks_start", b"clocks_start", "illegal_move_policy", b"illegal_move_policy", "record", b"record", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1028,6 +1163,9 @@ class MatchState(_message.Message):
     PENDING_RESIGNATIONS_FIELD_NUMBER: _builtins.int
     RECORD_FIELD_NUMBER: _builtins.int
     ENDED_FIELD_NUMBER: _builtins.int
+    CLOCK_RUNNING_FIELD_NUMBER: _builtins.int
+    ABORT_AT_FIELD_NUMBER: _builtins.int
+    CLOCKS_START_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match."""
     status: Global___MatchStatus.ValueType
@@ -1047,6 +1185,10 @@ class MatchState(_message.Message):
     """
     draw_offered_by: _builtins.int
     """The draw on offer: the seat that offered it (0: none) and the seats that accepted it."""
+    clock_running: _builtins.bool
+    """Whether the clock of the seat to move is running now: false during a seat's untimed
+    first ply and before a scheduled start (docs/live.md "When the clocks start").
+    """
     @_builtins.property
     def clocks(self) -> _containers.RepeatedCompositeFieldContainer[_duration_pb2.Duration]:
         """Every seat's remaining time now (the running clock as of this answer), in seat order;
@@ -1075,6 +1217,14 @@ class MatchState(_message.Message):
     def ended(self) -> Global___MatchEnded:
         """The end, once the match is over."""
 
+    @_builtins.property
+    def abort_at(self) -> _timestamp_pb2.Timestamp:
+        """During a seat's untimed first ply: when the match is aborted if that ply has not come."""
+
+    @_builtins.property
+    def clocks_start(self) -> _timestamp_pb2.Timestamp:
+        """The scheduled start of the clocks, when the match has one (CreateMatch's `start_at`)."""
+
     def __init__(
         self,
         *,
@@ -1093,10 +1243,13 @@ class MatchState(_message.Message):
         pending_resignations: _abc.Iterable[_builtins.int] | None = ...,
         record: _record_pb2.GameRecord | None = ...,
         ended: Global___MatchEnded | None = ...,
+        clock_running: _builtins.bool = ...,
+        abort_at: _timestamp_pb2.Timestamp | None = ...,
+        clocks_start: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["ended", b"ended", "record", b"record"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["abort_at", b"abort_at", "clocks_start", b"clocks_start", "ended", b"ended", "record", b"record"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clocks", b"clocks", "draw_accepted_by", b"draw_accepted_by", "draw_offered_by", b"draw_offered_by", "ended", b"ended", "illegal_move_policy", b"illegal_move_policy", "last_event", b"last_event", "legal_moves", b"legal_moves", "match_id", b"match_id", "pending_resignations", b"pending_resignations", "plies", b"plies", "record", b"record", "status", b"status", "time_control", b"time_control", "to_move", b"to_move", "turn_complete", b"turn_complete"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abort_at", b"abort_at", "clock_running", b"clock_running", "clocks", b"clocks", "clocks_start", b"clocks_start", "draw_accepted_by", b"draw_accepted_by", "draw_offered_by", b"draw_offered_by", "ended", b"ended", "illegal_move_policy", b"illegal_move_policy", "last_event", b"last_event", "legal_moves", b"legal_moves", "match_id", b"match_id", "pending_resignations", b"pending_resignations", "plies", b"plies", "record", b"record", "status", b"status", "time_control", b"time_control", "to_move", b"to_move", "turn_complete", b"turn_complete"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -40,6 +40,16 @@ class MatchServiceStub:
                 request_serializer=gamerec_dot_v1_dot_match__pb2.CreateMatchRequest.SerializeToString,
                 response_deserializer=gamerec_dot_v1_dot_match__pb2.CreateMatchResponse.FromString,
                 _registered_method=True)
+        self.CreateMatches = channel.unary_unary(
+                '/gamerec.v1.MatchService/CreateMatches',
+                request_serializer=gamerec_dot_v1_dot_match__pb2.CreateMatchesRequest.SerializeToString,
+                response_deserializer=gamerec_dot_v1_dot_match__pb2.CreateMatchesResponse.FromString,
+                _registered_method=True)
+        self.WhoAmI = channel.unary_unary(
+                '/gamerec.v1.MatchService/WhoAmI',
+                request_serializer=gamerec_dot_v1_dot_match__pb2.WhoAmIRequest.SerializeToString,
+                response_deserializer=gamerec_dot_v1_dot_match__pb2.WhoAmIResponse.FromString,
+                _registered_method=True)
         self.Watch = channel.unary_stream(
                 '/gamerec.v1.MatchService/Watch',
                 request_serializer=gamerec_dot_v1_dot_match__pb2.WatchRequest.SerializeToString,
@@ -94,6 +104,25 @@ class MatchServiceServicer:
     def CreateMatch(self, request, context):
         """Start a match: its rules, seats, clock and policy. Needs the server's admin token, when
         it has one, as `authorization: Bearer <token>` metadata. Returns one token per seat.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateMatches(self, request, context):
+        """Start many matches in one call that creates them all or none (a round of an event, as
+        lichess's bulk pairing does): one transaction in the store. A match the server refuses
+        fails the whole call, and the error names its index (`matches[3].time_control`). At
+        most the server's `bulk` limit of matches per call (1,000 unless set). Needs the
+        admin token, as CreateMatch does.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WhoAmI(self, request, context):
+        """Which match and seat a seat token is: the token as `authorization: Bearer <token>`
+        metadata (or in `token`). UNAUTHENTICATED when it is no seat's token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -172,6 +201,16 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     request_deserializer=gamerec_dot_v1_dot_match__pb2.CreateMatchRequest.FromString,
                     response_serializer=gamerec_dot_v1_dot_match__pb2.CreateMatchResponse.SerializeToString,
             ),
+            'CreateMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateMatches,
+                    request_deserializer=gamerec_dot_v1_dot_match__pb2.CreateMatchesRequest.FromString,
+                    response_serializer=gamerec_dot_v1_dot_match__pb2.CreateMatchesResponse.SerializeToString,
+            ),
+            'WhoAmI': grpc.unary_unary_rpc_method_handler(
+                    servicer.WhoAmI,
+                    request_deserializer=gamerec_dot_v1_dot_match__pb2.WhoAmIRequest.FromString,
+                    response_serializer=gamerec_dot_v1_dot_match__pb2.WhoAmIResponse.SerializeToString,
+            ),
             'Watch': grpc.unary_stream_rpc_method_handler(
                     servicer.Watch,
                     request_deserializer=gamerec_dot_v1_dot_match__pb2.WatchRequest.FromString,
@@ -246,6 +285,60 @@ class MatchService:
             '/gamerec.v1.MatchService/CreateMatch',
             gamerec_dot_v1_dot_match__pb2.CreateMatchRequest.SerializeToString,
             gamerec_dot_v1_dot_match__pb2.CreateMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamerec.v1.MatchService/CreateMatches',
+            gamerec_dot_v1_dot_match__pb2.CreateMatchesRequest.SerializeToString,
+            gamerec_dot_v1_dot_match__pb2.CreateMatchesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WhoAmI(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamerec.v1.MatchService/WhoAmI',
+            gamerec_dot_v1_dot_match__pb2.WhoAmIRequest.SerializeToString,
+            gamerec_dot_v1_dot_match__pb2.WhoAmIResponse.FromString,
             options,
             channel_credentials,
             insecure,

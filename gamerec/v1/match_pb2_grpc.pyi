@@ -55,6 +55,17 @@ class MatchServiceStub:
     """Start a match: its rules, seats, clock and policy. Needs the server's admin token, when
     it has one, as `authorization: Bearer <token>` metadata. Returns one token per seat.
     """
+    CreateMatches: _grpc.UnaryUnaryMultiCallable[_match_pb2.CreateMatchesRequest, _match_pb2.CreateMatchesResponse]
+    """Start many matches in one call that creates them all or none (a round of an event, as
+    lichess's bulk pairing does): one transaction in the store. A match the server refuses
+    fails the whole call, and the error names its index (`matches[3].time_control`). At
+    most the server's `bulk` limit of matches per call (1,000 unless set). Needs the
+    admin token, as CreateMatch does.
+    """
+    WhoAmI: _grpc.UnaryUnaryMultiCallable[_match_pb2.WhoAmIRequest, _match_pb2.WhoAmIResponse]
+    """Which match and seat a seat token is: the token as `authorization: Bearer <token>`
+    metadata (or in `token`). UNAUTHENTICATED when it is no seat's token.
+    """
     Watch: _grpc.UnaryStreamMultiCallable[_match_pb2.WatchRequest, _match_pb2.MatchEvent]
     """The match's events from `from_event`, then each new one as it is appended; the stream
     ends after the last event of a match that is over. Anyone may watch.
@@ -86,6 +97,17 @@ class MatchServiceAsyncStub(MatchServiceStub):
     CreateMatch: _aio.UnaryUnaryMultiCallable[_match_pb2.CreateMatchRequest, _match_pb2.CreateMatchResponse]  # type: ignore[assignment]
     """Start a match: its rules, seats, clock and policy. Needs the server's admin token, when
     it has one, as `authorization: Bearer <token>` metadata. Returns one token per seat.
+    """
+    CreateMatches: _aio.UnaryUnaryMultiCallable[_match_pb2.CreateMatchesRequest, _match_pb2.CreateMatchesResponse]  # type: ignore[assignment]
+    """Start many matches in one call that creates them all or none (a round of an event, as
+    lichess's bulk pairing does): one transaction in the store. A match the server refuses
+    fails the whole call, and the error names its index (`matches[3].time_control`). At
+    most the server's `bulk` limit of matches per call (1,000 unless set). Needs the
+    admin token, as CreateMatch does.
+    """
+    WhoAmI: _aio.UnaryUnaryMultiCallable[_match_pb2.WhoAmIRequest, _match_pb2.WhoAmIResponse]  # type: ignore[assignment]
+    """Which match and seat a seat token is: the token as `authorization: Bearer <token>`
+    metadata (or in `token`). UNAUTHENTICATED when it is no seat's token.
     """
     Watch: _aio.UnaryStreamMultiCallable[_match_pb2.WatchRequest, _match_pb2.MatchEvent]  # type: ignore[assignment]
     """The match's events from `from_event`, then each new one as it is appended; the stream
@@ -121,6 +143,29 @@ class MatchServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_match_pb2.CreateMatchResponse, _abc.Awaitable[_match_pb2.CreateMatchResponse]]:
         """Start a match: its rules, seats, clock and policy. Needs the server's admin token, when
         it has one, as `authorization: Bearer <token>` metadata. Returns one token per seat.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateMatches(
+        self,
+        request: _match_pb2.CreateMatchesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_match_pb2.CreateMatchesResponse, _abc.Awaitable[_match_pb2.CreateMatchesResponse]]:
+        """Start many matches in one call that creates them all or none (a round of an event, as
+        lichess's bulk pairing does): one transaction in the store. A match the server refuses
+        fails the whole call, and the error names its index (`matches[3].time_control`). At
+        most the server's `bulk` limit of matches per call (1,000 unless set). Needs the
+        admin token, as CreateMatch does.
+        """
+
+    @_abc_1.abstractmethod
+    def WhoAmI(
+        self,
+        request: _match_pb2.WhoAmIRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_match_pb2.WhoAmIResponse, _abc.Awaitable[_match_pb2.WhoAmIResponse]]:
+        """Which match and seat a seat token is: the token as `authorization: Bearer <token>`
+        metadata (or in `token`). UNAUTHENTICATED when it is no seat's token.
         """
 
     @_abc_1.abstractmethod

@@ -73,7 +73,7 @@ MASKS: Final[dict[str, tuple[tuple[re.Pattern[str], str], ...]]] = {
     ),
     "ports": ((re.compile(r"\b127\.0\.0\.1:\d+"), "127.0.0.1:<port>"),),
     "matches": (
-        (re.compile(r"\bseat_[A-Za-z0-9_-]{32}\b"), "seat_<token>"),
+        (re.compile(r"\bseat_[A-Za-z0-9_-]{32}"), "seat_<token>"),
         (re.compile(r"\b[0-9a-f]{16}\b"), "<match>"),
         (re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z"), "<time>"),
     ),

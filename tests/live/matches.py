@@ -10,7 +10,7 @@ from gamerec.recorder.seal import final_message, ply_message
 from gamerec.recorder.signing import openssh_line, public_bytes
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
-from gamerec.validator.live.clocks import ManualClock
+from gamerec.validator.live.clocks import NS_PER_SECOND, TEST_EPOCH, ManualClock
 from gamerec.validator.live.match import Match, Outcome
 from gamerec.validator.live.players import PolicyPlayer
 from tests.sealing import key
@@ -45,10 +45,14 @@ def request(
     clock: str = "-",
     policy: mpb.IllegalMovePolicy.ValueType = mpb.ILLEGAL_MOVE_POLICY_REJECT,
     keyed: bool = True,
+    start_at: float | None = None,
     **options: str,
 ) -> mpb.CreateMatchRequest:
-    """A CreateMatch request; seat N's key is ``key(N)`` when ``keyed``."""
-    return mpb.CreateMatchRequest(
+    """A CreateMatch request; seat N's key is ``key(N)`` when ``keyed``.
+
+    ``start_at``: the clocks' scheduled start, in seconds after the test clocks' epoch.
+    """
+    made = mpb.CreateMatchRequest(
         rules=rules(game, seats, **options),
         seats=[
             mpb.MatchSeat(name=NAMES[n], public_key=public_bytes(key(n + 1)) if keyed else b"")
@@ -58,6 +62,9 @@ def request(
         illegal_move_policy=policy,
         event="Live test",
     )
+    if start_at is not None:
+        made.start_at.FromNanoseconds(round((TEST_EPOCH.timestamp() + start_at) * NS_PER_SECOND))
+    return made
 
 
 def new_match(

@@ -143,7 +143,9 @@ def events_of_open(address: str, match_id: str) -> list[mpb.MatchEvent]:
 
 
 def test_with_both_servers_timing_a_match_its_flag_falls_exactly_once(pair: Pair) -> None:
-    created = create(pair.a.address, request("Aronda", 2, clock="30", keyed=False))
+    # The clocks start a second after the creation (scheduled): seat 1's runs out unplayed.
+    made = request("Aronda", 2, clock="30", keyed=False, start_at=pair.a.ns / 1e9 + 1)
+    created = create(pair.a.address, made)
     for server in (pair.a, pair.b):  # both hold the match, and time it
         with grpc.insecure_channel(server.address) as channel:
             mgrpc.MatchServiceStub(channel).GetMatch(mpb.GetMatchRequest(match_id=created.match_id))

@@ -108,7 +108,9 @@ def test_bots_on_different_processes_play_whole_matches(shared: LiveServer) -> N
 
 
 def test_with_every_process_timing_a_match_its_flag_falls_exactly_once(shared: LiveServer) -> None:
-    created = create(shared.address, request("Aronda", 2, clock="30", keyed=False))
+    # The clocks start a second after the creation (scheduled): seat 1's runs out unplayed.
+    made = request("Aronda", 2, clock="30", keyed=False, start_at=shared.ns / 1e9 + 1)
+    created = create(shared.address, made)
 
     async def watch_all() -> list[list[mpb.MatchEvent]]:
         opened = channels(shared.address)
@@ -119,7 +121,7 @@ def test_with_every_process_timing_a_match_its_flag_falls_exactly_once(shared: L
             ]
             firsts = await asyncio.gather(*(_read(stream, 1) for stream in streams))
             assert all(first[0].HasField("created") for first in firsts)
-            shared.advance(30)
+            shared.advance(31)
             rests = await asyncio.wait_for(
                 asyncio.gather(*(_read(stream) for stream in streams)), 30
             )
@@ -165,12 +167,14 @@ def test_with_the_real_clock_a_whole_match_keeps_clocks_and_times(real_clock: Li
 
 def test_with_the_real_clock_a_flag_falls_with_nobody_calling(real_clock: LiveServer) -> None:
     started = time.monotonic()
-    created = create(real_clock.address, request("Aronda", 2, clock="1/move", keyed=False))
+    made = request("Aronda", 2, clock="1/move", keyed=False)
+    made.start_at.FromMilliseconds(time.time_ns() // 1_000_000 + 1_000)  # the clocks start in 1 s
+    created = create(real_clock.address, made)
     log = events_of(real_clock.address, created.match_id)
     waited = time.monotonic() - started
     assert kinds(log) == ["created", "ended"]
-    late = log[-1].time.ToNanoseconds() - log[0].time.ToNanoseconds() - 1_000_000_000
-    # The flag falls on the server's timer 1 s after the match starts; on a busy machine the
+    late = log[-1].time.ToNanoseconds() - made.start_at.ToNanoseconds() - 1_000_000_000
+    # The flag falls on the server's timer 1 s after the clocks start; on a busy machine the
     # timer may be late, but never early.
     assert 0 <= late < 2_000_000_000, late
-    assert 1.0 <= waited < 30
+    assert 2.0 <= waited < 30

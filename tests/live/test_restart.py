@@ -47,13 +47,14 @@ def test_a_match_survives_sigkill_with_every_event_and_the_downtime_charged_to_n
         assert after[:4] == before
         outage = after[4].outage
         assert (outage.seat, outage.ply, outage.charged.ToMilliseconds()) == (2, 4, 5_000)
-        assert [clock.ToMilliseconds() for clock in state.clocks] == [280_000, 285_000]
+        # Each seat's first ply was untimed: seat 1 paid for ply 3, seat 2 for 5 s of ply 4.
+        assert [clock.ToMilliseconds() for clock in state.clocks] == [290_000, 295_000]
         server.advance(2)
         (accepted,) = stub.Play(
             mpb.PlayRequest(match_id=match_id, token=tokens[1], ply=4, text="a2")
         ).events
         assert accepted.move.time_used.ToMilliseconds() == 7_000
-        assert accepted.move.move.clock.ToMilliseconds() == 283_000
+        assert accepted.move.move.clock.ToMilliseconds() == 293_000
         assert accepted.move.move.comment.startswith("The server was down during this ply from ")
         assert "(100.000 s); that time was charged to no one." in accepted.move.move.comment
         ended = asyncio.run(finish(server.address, created))

@@ -59,14 +59,22 @@ def test_whole_matches_of_every_game_and_seat_count_through_the_server(live: Liv
 
 
 def test_the_server_clock_charges_each_ply_and_the_record_holds_it(live: LiveServer) -> None:
+    # Each seat's first ply is untimed (its clock starts with its next turn, docs/live.md),
+    # so the clocks are charged from ply 3 on.
     created = create(live.address, request("ONE", 2, clock="300+3", keyed=False))
     stub = mgrpc.MatchServiceStub(grpc.insecure_channel(live.address))
     token = created.seat_tokens
+    for ply, text in enumerate(("a1", "a2"), start=1):
+        live.advance(30)
+        untimed = stub.Play(
+            mpb.PlayRequest(match_id=created.match_id, token=token[ply - 1], ply=ply, text=text)
+        )
+        assert [c.ToMilliseconds() for c in untimed.events[0].move.clocks] == [300_000, 300_000]
     live.advance(10)
-    first = stub.Play(mpb.PlayRequest(match_id=created.match_id, token=token[0], ply=1, text="c7"))
+    first = stub.Play(mpb.PlayRequest(match_id=created.match_id, token=token[0], ply=3, text="c7"))
     live.advance(20.5)
     second_at = TEST_EPOCH + timedelta(microseconds=live.ns // 1000)
-    second = stub.Play(mpb.PlayRequest(match_id=created.match_id, token=token[1], ply=2, text="d9"))
+    second = stub.Play(mpb.PlayRequest(match_id=created.match_id, token=token[1], ply=4, text="d9"))
     clocks = [
         [c.ToMilliseconds() for c in answer.events[0].move.clocks] for answer in (first, second)
     ]
@@ -76,15 +84,20 @@ def test_the_server_clock_charges_each_ply_and_the_record_holds_it(live: LiveSer
     assert [clock.ToMilliseconds() for clock in state.clocks] == [292_000, 282_500]
     record = state.record
     assert [move.clock.ToTimedelta() for move in record.moves] == [
+        timedelta(seconds=300),
+        timedelta(seconds=300),
         timedelta(seconds=293),
         timedelta(seconds=282.5),
     ]
-    assert record.moves[1].timestamp.ToDatetime(UTC) == second_at
+    assert record.moves[3].timestamp.ToDatetime(UTC) == second_at
     assert record.metadata.time_control == "300+3"
 
 
 def test_a_flag_falls_on_the_server_s_timer_and_watchers_see_it(live: LiveServer) -> None:
-    created = create(live.address, request("Aronda", 2, clock="10", keyed=False))
+    # The clocks start at a scheduled start a second after the creation: seat 1's runs from
+    # then whether it moves or not (without one, its first ply would be untimed).
+    made = request("Aronda", 2, clock="10", keyed=False, start_at=live.ns / 1e9 + 1)
+    created = create(live.address, made)
     seen: list[mpb.MatchEvent] = []
     arrived = threading.Event()
 
@@ -96,7 +109,7 @@ def test_a_flag_falls_on_the_server_s_timer_and_watchers_see_it(live: LiveServer
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     time.sleep(0.5)
-    live.advance(9.999)
+    live.advance(10.999)
     time.sleep(0.3)
     assert not arrived.is_set()
     live.advance(0.001)

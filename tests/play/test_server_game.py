@@ -96,20 +96,25 @@ async def _refusals(address: str, match_id: str, tokens: list[str]) -> None:
             await table.leave()
         return ""
 
-    assert (await refusal("nosuchmatch", tokens[0], 1)).startswith("NOT_FOUND: ")
+    # The server says which match and seat a token is (WhoAmI): what is given must agree,
+    # before any ply is played as after.
+    assert await refusal("nosuchmatch", tokens[0], 1) == (
+        f"WRONG_SEAT: the token is a seat's of match {match_id}, not of match nosuchmatch"
+    )
     assert (await refusal(match_id, "seat_wrong", 1)).startswith("UNAUTHENTICATED: ")
-    assert await refusal(match_id, tokens[0], 3) == "BAD_SEAT: the match has seats 1 to 2, not 3"
-    assert await refusal(match_id, tokens[1], 2) == ""
-    # Once a ply is played, a token given with another seat's number is caught.
-    channel = grpc.aio.insecure_channel(address)
-    table = ServerTable(channel, match_id, tokens[0], 1)
-    await table.check()
-    legal = (await table.state()).legal_moves[0]
-    assert (await table.play(1, legal)).illegal is None
-    await table.leave()
+    assert (
+        await refusal(match_id, tokens[0], 3) == "WRONG_SEAT: the token is seat 1's, not seat 3's"
+    )
     assert await refusal(match_id, tokens[1], 1) == (
         "WRONG_SEAT: the token is seat 2's, not seat 1's"
     )
+    assert await refusal(match_id, tokens[1], 2) == ""
+    # Given neither, the table takes the token's match and seat.
+    channel = grpc.aio.insecure_channel(address)
+    table = ServerTable(channel, "", tokens[1], 0)
+    state = await table.check()
+    assert (table.match_id, table.seat, state.match_id) == (match_id, 2, match_id)
+    await table.leave()
 
 
 def test_the_screen_survives_a_server_restart(server: LiveServer) -> None:

@@ -116,7 +116,7 @@ def test_errors_before_the_screen_are_one_line_and_exit_2(server: LiveServer) ->
     for arguments, said in (
         (
             ("--match", "nosuchmatch", "--token", created.seat_tokens[0]),
-            "no match 'nosuchmatch' on this server",
+            f"the token is a seat's of match {created.match_id}, not of match nosuchmatch",
         ),
         (
             ("--match", created.match_id, "--token", "seat_nobody"),
@@ -126,7 +126,11 @@ def test_errors_before_the_screen_are_one_line_and_exit_2(server: LiveServer) ->
         ),
         (
             ("--match", created.match_id, "--token", created.seat_tokens[1], "--seat", "3"),
-            "the match has seats 1 to 2, not 3",
+            "the token is seat 2's, not seat 3's",
+        ),
+        (
+            ("--token", created.seat_tokens[0], "--seat", "2"),
+            "the token is seat 1's, not seat 2's",
         ),
     ):
         terminal = Terminal("--server", server.address, *arguments)

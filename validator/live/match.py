@@ -62,13 +62,14 @@ from gamerec.validator.builder import IllegalPlyError, RecordBuilder
 from gamerec.validator.games.protocol import GameState, IllegalMoveError, MoveSyntaxError
 from gamerec.validator.identity import RulesError
 from gamerec.validator.judge import TERMINATION_WORDS, format_scores, format_seats
-from gamerec.validator.live.clocks import NS_PER_MS, Instant, elapsed_ms
+from gamerec.validator.live.clocks import NS_PER_MS, NS_PER_SECOND, Instant, elapsed_ms, elapsed_ns
 from gamerec.validator.live.timecontrol import (
     ClockKind,
     TimeControl,
     TimeControlError,
     parse_time_control,
 )
+from gamerec.validator.render.ending import NO_FIRST_MOVE
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -89,6 +90,8 @@ MAX_EVENTS: Final = 250_000
 #: Events kept below the events limit for a command's own (a ply, the resignations it
 #: brings due, a lapsed offer, the end): a command that finds less room abandons the match.
 EVENTS_ROOM: Final = 2 * DEFAULT_LIMITS.max_seats + 8
+#: How far ahead a scheduled start may be (seconds): 30 days.
+MAX_START_AHEAD: Final = 30 * 24 * 3600
 
 
 class Refusal(StrEnum):
@@ -150,13 +153,26 @@ class Outcome:
 
 @dataclass(slots=True)
 class _Turn:
-    """The clock of the seat to move: since when it runs, and what it used before an outage."""
+    """The clock of the seat to move: since when it runs, and what it used before an outage.
+
+    ``started`` is when the turn began (or the server came back); the clock runs from then,
+    or from the scheduled start of the clocks when that is later.
+    """
 
     started: Instant
     used_before_ms: int = 0
+    not_before: Instant | None = None
+
+    @property
+    def runs_from(self) -> Instant:
+        """When the clock runs from: the turn's start, or the scheduled start if later."""
+        start, scheduled = self.started, self.not_before
+        if scheduled is not None and elapsed_ns(start, scheduled) > 0:
+            return scheduled
+        return start
 
     def used_ms(self, at: Instant) -> int:
-        return self.used_before_ms + elapsed_ms(self.started, at)
+        return self.used_before_ms + elapsed_ms(self.runs_from, at)
 
 
 class Match:
@@ -203,8 +219,18 @@ class Match:
         self.status: mpb.MatchStatus.ValueType = OPEN
         self._events: list[Logged] = [created]
         self._clocks = [self.time_control.start_ms() or 0] * self.seats
-        self._turn = _Turn(created.at)
+        #: The scheduled start of the clocks, on the creation's timeline; None: none.
+        self._clock_start: Instant | None = None
+        if start.HasField("clocks_start"):
+            ahead = start.clocks_start.ToNanoseconds() - created.at.wall_ns
+            self._clock_start = created.at.later(ahead)
+        #: Each seat's first ply is untimed up to this limit (ms); None: it is timed.
+        self._abort_after_ms = (
+            start.abort_after.ToMilliseconds() if start.HasField("abort_after") else None
+        )
+        self._turn = _Turn(created.at, not_before=self._clock_start)
         self._moved: set[int] = set()
+        self._started: set[int] = set()
         self._draw_by = 0
         self._draw_accepted: set[int] = set()
         self._offered_after: dict[int, int] = {}
@@ -225,15 +251,24 @@ class Match:
         client: str = "",
         max_plies: int = DEFAULT_LIMITS.max_plies,
         max_events: int = MAX_EVENTS,
+        abort_after_ms: int | None = None,
     ) -> Match:
         """A new match for ``request`` (its first event: :attr:`events` ``[0]``).
 
+        When the clocks start (docs/live.md): at the request's ``start_at``, when it gives
+        one; else, with ``abort_after_ms``, each seat's clock starts with its first move (its
+        first ply is untimed; a seat that has not made it ``abort_after_ms`` after its turn
+        began aborts the match); else (a referee that runs the players itself) the clocks
+        run from the creation.
+
         Raises:
             CommandRefusedError: an unknown game, an impossible variant, seats that do not fit it, a
-                key that is not 32 bytes, a malformed time control, an unknown policy, or a
-                text that is too long (INVALID_ARGUMENT, naming the field).
+                key that is not 32 bytes, a malformed time control, an unknown policy, a
+                text that is too long, or a scheduled start that is past, too far ahead or
+                without a clock (INVALID_ARGUMENT, naming the field).
         """
         time_control = _time_control(request.time_control)
+        _check_start(request, at, time_control)
         policy = request.illegal_move_policy or REJECT
         if policy not in (REJECT, FORFEIT):
             raise _invalid("illegal_move_policy", "BAD_POLICY", f"unknown policy {policy}")
@@ -264,6 +299,10 @@ class Match:
             illegal_move_policy=policy,
             clocks=[_duration(start_ms)] * len(record.seats) if start_ms is not None else [],
         )
+        if request.HasField("start_at"):
+            created.clocks_start.CopyFrom(request.start_at)
+        elif abort_after_ms is not None and time_control.timed:
+            created.abort_after.CopyFrom(_duration(abort_after_ms))
         event = mpb.MatchEvent(match_id=match_id, number=1, time=_timestamp(at), created=created)
         match = cls(Logged(event, at), host_key, max_plies, max_events)
         try:  # what is stored must load again: a server restarts from it
@@ -343,18 +382,30 @@ class Match:
             return []
         clocks = list(self._clocks)
         seat = self.to_move
-        if seat:
+        if seat and not self._first_ply_untimed(seat):
             used = self._turn.used_ms(at)
             clocks[seat - 1] = max(0, self._showing(self._clocks[seat - 1], used))
         return clocks
 
-    def flag_falls_at(self) -> Instant | None:
-        """When the seat to move runs out of time; None when no clock runs."""
+    def clock_running(self, at: Instant) -> bool:
+        """Whether the clock of the seat to move runs at ``at`` (docs/live.md)."""
         seat = self.to_move
-        budget = self._budget(seat) if seat else None
-        if budget is None:
+        if not seat or not self.time_control.timed or self._first_ply_untimed(seat):
+            return False
+        return elapsed_ns(at, self._turn.runs_from) == 0
+
+    def flag_falls_at(self) -> Instant | None:
+        """When the flag of the seat to move falls; None when no clock runs.
+
+        During a seat's untimed first ply: when the match is aborted for want of it.
+        """
+        seat = self.to_move
+        if not seat:
             return None
-        return self._turn.started.later((budget - self._turn.used_before_ms) * NS_PER_MS)
+        limit = self._abort_after_ms if self._first_ply_untimed(seat) else self._budget(seat)
+        if limit is None:
+            return None
+        return self._turn.runs_from.later((limit - self._turn.used_before_ms) * NS_PER_MS)
 
     def acceptance(self, ply: int) -> list[Logged]:
         """The events of the call that played ``ply``: its move, and what came with it."""
@@ -401,6 +452,13 @@ class Match:
             moves, complete = self._legal_after(decided)
             answer.legal_moves.extend(moves)
             answer.turn_complete = complete
+            answer.clock_running = self.clock_running(at)
+            if self._first_ply_untimed(self.to_move):
+                abort_at = self.flag_falls_at()
+                if abort_at is not None:
+                    answer.abort_at.CopyFrom(_timestamp(abort_at))
+        if self._clock_start is not None:
+            answer.clocks_start.CopyFrom(_timestamp(self._clock_start))
         if self._ended is not None:
             answer.ended.CopyFrom(self._ended)
         return answer
@@ -698,7 +756,8 @@ class Match:
         elif kind == "resignation_pending":
             self._pending_resign.append(event.resignation_pending.seat)
         elif kind == "outage":
-            self._turn = _Turn(entry.at, event.outage.charged.ToMilliseconds())
+            charged = event.outage.charged.ToMilliseconds()
+            self._turn = _Turn(entry.at, charged, self._clock_start)
             self._notes.append(_outage_note(event.outage))
         elif kind == "ended":
             self.status = event.ended.status
@@ -716,7 +775,8 @@ class Match:
             self._pending_resign.remove(move.seat)
         else:
             self._moved.add(move.seat)
-        self._turn = _Turn(entry.at)
+        self._started.add(move.seat)
+        self._turn = _Turn(entry.at, not_before=self._clock_start)
         self._notes.clear()
 
     def _new(self, at: Instant, **kind: Any) -> Logged:
@@ -795,12 +855,13 @@ class Match:
 
     def _play_now(self, seat: int, token: str, at: Instant, comment: str = "") -> Outcome:
         """Play the seat to move's ``token`` received at ``at`` (its flag checked already)."""
-        used = self._turn.used_ms(at)
-        clock = self._clock_after(seat, used)
+        untimed = self._untimed_note(seat, at)
+        used = 0 if untimed else self._turn.used_ms(at)
+        clock = self._clock_value(seat) if untimed else self._clock_after(seat, used)
         try:
             self._builder.play(
                 token,
-                comment=" ".join(part for part in (comment, *self._notes) if part),
+                comment=" ".join(part for part in (comment, *self._notes, untimed) if part),
                 clock=None if clock is None else timedelta(milliseconds=clock),
                 timestamp=_datetime(at),
             )
@@ -879,8 +940,13 @@ class Match:
         return Outcome(events, finding=finding)
 
     def _flag_if_fallen(self, at: Instant) -> Outcome | None:
-        """The flag of the seat to move when its time has run out at ``at``; else None."""
+        """The flag of the seat to move when its time has run out at ``at``; else None.
+
+        During a seat's untimed first ply: the match aborted when the abort limit has passed.
+        """
         seat = self.to_move
+        if seat and self._first_ply_untimed(seat):
+            return self._abort_if_late(seat, at)
         budget = self._budget(seat) if seat else None
         if budget is None or self._turn.used_ms(at) < budget:
             return None
@@ -889,6 +955,19 @@ class Match:
         refusal = _precondition(
             "match_id", "TIME_RAN_OUT", f"the match is over: {ended.event.ended.reason}"
         )
+        return Outcome([ended], refusal=refusal)
+
+    def _abort_if_late(self, seat: int, at: Instant) -> Outcome | None:
+        """The match aborted when ``seat`` has not made its first ply within the abort limit."""
+        limit = self._abort_after_ms
+        if limit is None or self._turn.used_ms(at) < limit:
+            return None
+        reason = (
+            f"seat {seat} {NO_FIRST_MOVE} within {limit / 1000:g} s "
+            "of its turn (the abort limit), so the match is aborted with no result"
+        )
+        ended = self._end_abandoned(reason, seat, at)
+        refusal = _precondition("match_id", "NO_FIRST_MOVE", f"the match is over: {reason}")
         return Outcome([ended], refusal=refusal)
 
     def _full(self, at: Instant) -> Outcome | None:
@@ -1031,7 +1110,8 @@ class Match:
         outage during the last ply that found no ply to go on.
         """
         sentence = "" if rules_end else reason[0].upper() + reason[1:] + "."
-        self._builder.comment = " ".join(part for part in (sentence, *self._notes) if part)
+        parts = (sentence, *self._notes, self.clocks_sentence())
+        self._builder.comment = " ".join(part for part in parts if part)
         ended = mpb.MatchEnded(
             status=status,
             result=result,
@@ -1063,6 +1143,36 @@ class Match:
     def _clock_value(self, seat: int) -> int | None:
         return self._clocks[seat - 1] if self.time_control.timed else None
 
+    def _first_ply_untimed(self, seat: int) -> bool:
+        """Whether ``seat`` is on its first ply and that ply is untimed (an abort limit)."""
+        return self._abort_after_ms is not None and seat not in self._started
+
+    def _untimed_note(self, seat: int, at: Instant) -> str:
+        """The comment of a ply played at ``at`` that no clock times; "": it is timed."""
+        if self._first_ply_untimed(seat):
+            return f"Seat {seat}'s first ply, untimed: its clock starts with its next turn."
+        start = self._clock_start
+        if start is not None and elapsed_ns(at, start) > 0:
+            return (
+                f"Played before the clocks' scheduled start, {_stamp_text(_timestamp(start))}: "
+                "untimed."
+            )
+        return ""
+
+    def clocks_sentence(self) -> str:
+        """How the clocks started, as the final record's comment says it; "": from creation."""
+        if not self.time_control.timed:
+            return ""
+        if self._clock_start is not None:
+            when = _stamp_text(_timestamp(self._clock_start))
+            return f"The clocks started at their scheduled start, {when}."
+        if self._abort_after_ms is not None:
+            return (
+                "Each seat's clock started with its first move; its first ply was untimed "
+                f"(abort limit {self._abort_after_ms / 1000:g} s)."
+            )
+        return ""
+
 
 #: Events that change nothing in the record.
 _STATE_ONLY: Final = frozenset(
@@ -1078,6 +1188,42 @@ def _time_control(text: str) -> TimeControl:
         return parse_time_control(text)
     except TimeControlError as error:
         raise _invalid("time_control", "BAD_TIME_CONTROL", str(error)) from None
+
+
+def _check_start(request: mpb.CreateMatchRequest, at: Instant, time_control: TimeControl) -> None:
+    """Refuse a scheduled start that is past, too far ahead, or for a match with no clock."""
+    if not request.HasField("start_at"):
+        return
+    start = request.start_at
+    if not time_control.timed:
+        raise _invalid(
+            "start_at",
+            "NO_CLOCK",
+            "a scheduled start starts the clocks, and this match has none (time control -)",
+        )
+    ahead = start.ToNanoseconds() - at.wall_ns
+    when = f"start_at {_stamp_text(start)}"
+    if ahead <= 0:
+        raise _invalid(
+            "start_at",
+            "START_PASSED",
+            f"{when} is not after the server's time now, {_stamp_text(_timestamp(at))}",
+        )
+    if ahead > MAX_START_AHEAD * NS_PER_SECOND:
+        raise _invalid(
+            "start_at",
+            "START_TOO_FAR",
+            f"{when} is more than {MAX_START_AHEAD // 86400} days after the server's time "
+            f"now, {_stamp_text(_timestamp(at))}",
+        )
+
+
+def _stamp_text(stamp: Timestamp) -> str:
+    """A timestamp as RFC 3339 text, or its seconds when it is outside what that can write."""
+    try:
+        return stamp.ToJsonString()
+    except ValueError:
+        return f"{stamp.seconds} s after 1970"
 
 
 def _starting_record(

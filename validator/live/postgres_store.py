@@ -41,10 +41,13 @@ from gamerec.validator.live.match import OPEN, Logged
 from gamerec.validator.live.sqlite_store import check_open_matches
 from gamerec.validator.live.store import (
     Change,
+    NewMatch,
     Start,
     StoreError,
+    event_row,
     final_record,
     readable_changes,
+    seat_rows,
     stored_event,
 )
 
@@ -347,9 +350,19 @@ class PostgresMatchStore:
         creator: str = "",
         most_by_creator: int = 0,
     ) -> None:
-        """Store a new match (see ``MatchStore.create``); creates are one at a time."""
-        match_id = created.event.match_id
-        event, at = created.event, created.at
+        """Store a new match (see ``MatchStore.create``)."""
+        new = NewMatch(created, tuple(token_hashes), summary)
+        await self.create_many([new], most_open, creator=creator, most_by_creator=most_by_creator)
+
+    async def create_many(
+        self,
+        matches: Sequence[NewMatch],
+        most_open: int,
+        *,
+        creator: str = "",
+        most_by_creator: int = 0,
+    ) -> None:
+        """Store new matches in one transaction (``MatchStore.create_many``); one at a time."""
         async with self._connection() as connection, connection.transaction():
             await connection.execute(
                 "SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, CREATE_LOCK)
@@ -357,31 +370,33 @@ class PostgresMatchStore:
             count = await _scalar(
                 connection, "SELECT count(*) FROM gamerec_matches WHERE status = %s", (OPEN,)
             )
-            check_open_matches(count, most_open)
+            check_open_matches(count, most_open, adding=len(matches))
             if creator and most_by_creator:
                 mine = await _scalar(
                     connection,
                     "SELECT count(*) FROM gamerec_matches WHERE status = %s AND creator = %s",
                     (OPEN, creator),
                 )
-                check_open_matches(mine, most_by_creator, creator)
-            await connection.execute(
-                "INSERT INTO gamerec_matches (match_id, created_ns, status, events, tokens,"
-                " summary, creator) VALUES (%s, %s, %s, 1, %s, %s, %s)",
-                (match_id, at.wall_ns, OPEN, b"".join(token_hashes),
-                 summary.SerializeToString(), creator),
-            )  # fmt: skip
+                check_open_matches(mine, most_by_creator, creator, adding=len(matches))
             async with connection.cursor() as cursor:
                 await cursor.executemany(
+                    "INSERT INTO gamerec_matches (match_id, created_ns, status, events, tokens,"
+                    " summary, creator) VALUES (%s, %s, %s, 1, %s, %s, %s)",
+                    [
+                        (new.created.event.match_id, new.created.at.wall_ns, OPEN,
+                         b"".join(new.token_hashes), new.summary.SerializeToString(), creator)
+                        for new in matches
+                    ],
+                )  # fmt: skip
+                await cursor.executemany(
                     "INSERT INTO gamerec_seat_tokens VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                    [(digest, match_id, seat) for seat, digest in enumerate(token_hashes, 1)],
+                    seat_rows(matches),
                 )
-            await connection.execute(
-                "INSERT INTO gamerec_events (match_id, number, wall_ns, mono_ns, boot, body)"
-                " VALUES (%s, %s, %s, %s, %s, %s)",
-                (match_id, event.number, at.wall_ns, at.mono_ns, at.boot,
-                 event.SerializeToString()),
-            )  # fmt: skip
+                await cursor.executemany(
+                    "INSERT INTO gamerec_events (match_id, number, wall_ns, mono_ns, boot, body)"
+                    " VALUES (%s, %s, %s, %s, %s, %s)",
+                    [event_row(new.created) for new in matches],
+                )
 
     async def append(
         self,

@@ -42,8 +42,16 @@ from gamerec.recorder.limits import DEFAULT_LIMITS
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.live.clocks import Clock, Instant
 from gamerec.validator.live.flags import FlagTimer
-from gamerec.validator.live.match import MAX_EVENTS, Logged, Match, MatchLogError, Outcome
-from gamerec.validator.live.store import MatchStore, OpenMatchesLimitError, StoreError
+from gamerec.validator.live.match import (
+    MAX_EVENTS,
+    CommandRefusedError,
+    Logged,
+    Match,
+    MatchLogError,
+    Outcome,
+    Refusal,
+)
+from gamerec.validator.live.store import MatchStore, NewMatch, OpenMatchesLimitError, StoreError
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -71,6 +79,8 @@ class MatchLimits:
         listed: matches one ListMatches answer lists at most.
         events: events of one match (moves, signatures, draw offers and answers, ...); a
             command that finds too little room left abandons the match.
+        bulk: matches one CreateMatches call creates at most.
+        bulk_bytes: bytes of one CreateMatches request.
     """
 
     open_matches: int = 10_000
@@ -79,6 +89,8 @@ class MatchLimits:
     plies: int = DEFAULT_LIMITS.max_plies
     listed: int = 1_000
     events: int = MAX_EVENTS
+    bulk: int = 1_000
+    bulk_bytes: int = 1024 * 1024
 
     def with_settings(self, settings: Sequence[str]) -> MatchLimits:
         """These limits with some changed by ``NAME=N`` (``watchers=100``, ``open-matches=50``).
@@ -99,6 +111,8 @@ LIMIT_MEANINGS: Final = {
     "listed": "matches one ListMatches answer lists",
     "events": "events of one match: moves, signatures, draw offers and answers (near it the "
     "match is abandoned)",
+    "bulk": "matches one CreateMatches call creates (all or none)",
+    "bulk_bytes": "bytes of one CreateMatches request",
 }
 
 
@@ -219,6 +233,9 @@ class Referee:
             records are sealed only when a seat registers a key.
         limits: the service's limits.
         tuning: how often to poll and beat.
+        abort_after_ms: each seat's first ply of a timed match is untimed up to this limit,
+            after which the match is aborted (``gamerec serve --abort-after``); None: the
+            clocks of a match with no scheduled start run from its creation (a local game).
     """
 
     def __init__(
@@ -228,6 +245,8 @@ class Referee:
         host_key: Ed25519PrivateKey | None,
         limits: MatchLimits = MatchLimits(),
         tuning: RefereeTuning = RefereeTuning(),
+        *,
+        abort_after_ms: int | None = None,
     ) -> None:
         """Referee with these parts; :meth:`start` before the first call."""
         self.store = store
@@ -235,6 +254,7 @@ class Referee:
         self.host_key = host_key
         self.limits = limits
         self.tuning = tuning
+        self.abort_after_ms = abort_after_ms
         self._held: dict[str, _Held] = {}
         self._seat_tokens: dict[bytes, tuple[str, int]] = {}
         #: Called with the events of every append this process stores and the seconds the
@@ -302,37 +322,92 @@ class Referee:
             LimitReachedError: the open matches limit, the server's or the creator's.
             StoreError: the store failed.
         """
+        (created,) = await self._create([request], creator, most_by_creator, bulk=False)
+        return created
+
+    async def create_many(
+        self,
+        requests: Sequence[mpb.CreateMatchRequest],
+        creator: str = "",
+        most_by_creator: int = 0,
+    ) -> list[mpb.CreateMatchResponse]:
+        """Start many matches, all or none (one store transaction); each one's id and tokens.
+
+        Raises:
+            CommandRefusedError: no request, or one that does not make a match (its field
+                named ``matches[i].field``); nothing was created.
+            LimitReachedError: more requests than the ``bulk`` limit, or the open matches
+                limit, the server's or the creator's; nothing was created.
+            StoreError: the store failed; nothing was created.
+        """
+        if not requests:
+            raise CommandRefusedError(
+                Refusal.INVALID, "matches", "NO_MATCHES", "no match to create: matches is empty"
+            )
+        if len(requests) > self.limits.bulk:
+            raise LimitReachedError(
+                "bulk",
+                f"matches[{self.limits.bulk}]",
+                f"matches[{self.limits.bulk}]: one CreateMatches call creates at most "
+                f"{self.limits.bulk:,} matches (limit bulk), this one asks for {len(requests):,}; "
+                "nothing was created",
+            )
+        return await self._create(requests, creator, most_by_creator, bulk=True)
+
+    async def _create(
+        self,
+        requests: Sequence[mpb.CreateMatchRequest],
+        creator: str,
+        most_by_creator: int,
+        *,
+        bulk: bool,
+    ) -> list[mpb.CreateMatchResponse]:
+        """Make the matches (every one checked first), store them at once, hold them."""
         at = self.clock.now()
-        match_id = secrets.token_hex(8)
-        match = Match.create(
-            match_id,
-            request,
-            at,
-            host_key=self.host_key,
-            client=CLIENT,
-            max_plies=self.limits.plies,
-            max_events=self.limits.events,
-        )
-        tokens = [TOKEN_PREFIX + secrets.token_urlsafe(24) for _ in range(match.seats)]
-        hashes = tuple(token_hash(token) for token in tokens)
-        created = match.events[0]
-        falls = match.flag_falls_at()
+        made: list[tuple[Match, list[str]]] = []
+        for index, request in enumerate(requests):
+            try:
+                match = Match.create(
+                    secrets.token_hex(8),
+                    request,
+                    at,
+                    host_key=self.host_key,
+                    client=CLIENT,
+                    max_plies=self.limits.plies,
+                    max_events=self.limits.events,
+                    abort_after_ms=self.abort_after_ms,
+                )
+            except CommandRefusedError as error:
+                raise (_indexed(error, index) if bulk else error) from None
+            tokens = [TOKEN_PREFIX + secrets.token_urlsafe(24) for _ in range(match.seats)]
+            made.append((match, tokens))
+        new = [
+            NewMatch(match.events[0], tuple(token_hash(t) for t in tokens), match.summary())
+            for match, tokens in made
+        ]
         try:
-            await self.store.create(
-                created,
-                hashes,
-                match.summary(),
+            await self.store.create_many(
+                new,
                 self.limits.open_matches,
                 creator=creator,
                 most_by_creator=most_by_creator,
             )
         except OpenMatchesLimitError as error:
-            raise LimitReachedError(error.limit, "rules", str(error)) from None
-        held = _Held(match_id, hashes, match, published=1)
-        self._held[match_id] = held
-        self._index_seats(held)
-        self._flags.set(match_id, falls)
-        return mpb.CreateMatchResponse(match_id=match_id, seat_tokens=tokens, created=created.event)
+            raise LimitReachedError(
+                error.limit, "matches" if bulk else "rules", str(error)
+            ) from None
+        answers = []
+        for (match, tokens), stored in zip(made, new, strict=True):
+            held = _Held(match.match_id, stored.token_hashes, match, published=1)
+            self._held[match.match_id] = held
+            self._index_seats(held)
+            self._flags.set(match.match_id, match.flag_falls_at())
+            answers.append(
+                mpb.CreateMatchResponse(
+                    match_id=match.match_id, seat_tokens=tokens, created=stored.created.event
+                )
+            )
+        return answers
 
     async def seat_of_token(self, digest: bytes) -> tuple[str, int] | None:
         """The match and seat whose token has this hash (SHA-256); None: no seat's.
@@ -346,6 +421,24 @@ class Referee:
         if found is not None:
             return found
         return await self.store.seat_of_token(digest)
+
+    async def who(self, match_id: str, seat: int) -> mpb.WhoAmIResponse:
+        """Who plays ``seat`` of the match (WhoAmI, for a token already found to be it).
+
+        Raises:
+            UnknownMatchError: no such match.
+        """
+        held = await self._hold(match_id)
+        async with held.lock:
+            match = await self._loaded(held)
+        player = match.events[0].event.created.record.seats[seat - 1]
+        return mpb.WhoAmIResponse(
+            match_id=match_id,
+            seat=seat,
+            name=player.name,
+            player_id=player.player_id,
+            seats=match.seats,
+        )
 
     def _index_seats(self, held: _Held) -> None:
         for seat, digest in enumerate(held.tokens, start=1):
@@ -598,6 +691,16 @@ class Referee:
             await asyncio.sleep(self.tuning.heartbeat_seconds)
             with contextlib.suppress(StoreError):
                 await self.store.heartbeat(self.clock.now())
+
+
+def _indexed(error: CommandRefusedError, index: int) -> CommandRefusedError:
+    """A bulk creation's refusal of its match ``index``: the field and message name it."""
+    return CommandRefusedError(
+        error.refusal,
+        f"matches[{index}].{error.field}",
+        error.reason,
+        f"{error}; nothing was created",
+    )
 
 
 def _flag(match: Match, at: Instant) -> Outcome:

@@ -42,11 +42,14 @@ from gamerec.validator.live.clocks import Instant
 from gamerec.validator.live.match import OPEN, Logged
 from gamerec.validator.live.store import (
     Change,
+    NewMatch,
     OpenMatchesLimitError,
     Start,
     StoreError,
+    event_row,
     final_record,
     readable_changes,
+    seat_rows,
     stored_event,
 )
 
@@ -113,18 +116,6 @@ def _connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = FULL")
     return connection
-
-
-def _row_of(entry: Logged) -> tuple[str, int, int, int, str, bytes]:
-    event, at = entry.event, entry.at
-    return (
-        event.match_id,
-        event.number,
-        at.wall_ns,
-        at.mono_ns,
-        at.boot,
-        event.SerializeToString(),
-    )
 
 
 @dataclass(slots=True)
@@ -308,38 +299,45 @@ class SQLiteMatchStore:
         most_by_creator: int = 0,
     ) -> None:
         """Store a new match (see ``MatchStore.create``)."""
-        match_id = created.event.match_id
+        new = NewMatch(created, tuple(token_hashes), summary)
+        await self.create_many([new], most_open, creator=creator, most_by_creator=most_by_creator)
+
+    async def create_many(
+        self,
+        matches: Sequence[NewMatch],
+        most_open: int,
+        *,
+        creator: str = "",
+        most_by_creator: int = 0,
+    ) -> None:
+        """Store new matches, all or none: one savepoint (see ``MatchStore.create_many``)."""
 
         def work(connection: sqlite3.Connection) -> None:
             (count,) = connection.execute(
                 "SELECT COUNT(*) FROM matches WHERE status = ?", (OPEN,)
             ).fetchone()
-            check_open_matches(count, most_open)
+            check_open_matches(count, most_open, adding=len(matches))
             if creator and most_by_creator:
                 (mine,) = connection.execute(
                     "SELECT COUNT(*) FROM matches WHERE status = ? AND creator = ?",
                     (OPEN, creator),
                 ).fetchone()
-                check_open_matches(mine, most_by_creator, creator)
-            connection.execute(
+                check_open_matches(mine, most_by_creator, creator, adding=len(matches))
+            connection.executemany(
                 "INSERT INTO matches (match_id, created_ns, status, events, tokens, summary,"
                 " final, creator) VALUES (?, ?, ?, 1, ?, ?, NULL, ?)",
-                (
-                    match_id,
-                    created.at.wall_ns,
-                    OPEN,
-                    b"".join(token_hashes),
-                    summary.SerializeToString(),
-                    creator,
-                ),
+                [
+                    (new.created.event.match_id, new.created.at.wall_ns, OPEN,
+                     b"".join(new.token_hashes), new.summary.SerializeToString(), creator)
+                    for new in matches
+                ],
+            )  # fmt: skip
+            connection.executemany(
+                "INSERT OR IGNORE INTO seat_tokens VALUES (?, ?, ?)", seat_rows(matches)
             )
             connection.executemany(
-                "INSERT OR IGNORE INTO seat_tokens VALUES (?, ?, ?)",
-                [(digest, match_id, seat) for seat, digest in enumerate(token_hashes, 1)],
-            )
-            connection.execute(
                 f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
-                _row_of(created),
+                [event_row(new.created) for new in matches],
             )
 
         await self._writing(work)
@@ -353,7 +351,7 @@ class SQLiteMatchStore:
         final_record: pb.GameRecord | None,
     ) -> bool:
         """Append if the log ends at ``expected`` (see ``MatchStore.append``)."""
-        rows = [_row_of(entry) for entry in events]
+        rows = [event_row(entry) for entry in events]
         final = final_record.SerializeToString() if final_record is not None else None
 
         def work(connection: sqlite3.Connection) -> bool:
@@ -513,14 +511,27 @@ class SQLiteMatchStore:
         await self._writing(work)
 
 
-def check_open_matches(count: int, most: int, creator: str = "") -> None:
-    """Refuse a new match when ``count`` open ones reach ``most`` (the creator's, if named).
+def check_open_matches(count: int, most: int, creator: str = "", *, adding: int = 1) -> None:
+    """Refuse ``adding`` new matches when ``count`` open ones and they pass ``most``.
+
+    ``most`` is the creator's limit when ``creator`` is named, else the server's.
 
     Raises:
         OpenMatchesLimitError: the limit is reached.
     """
-    if count < most:
+    if count + adding <= most:
         return
+    if adding > 1:
+        whose, limit = (
+            (f"admin {creator!r} has", "admin-open-matches")
+            if creator
+            else ("the server holds", "open-matches")
+        )
+        raise OpenMatchesLimitError(
+            f"{whose} {count:,} open matches; {adding:,} more would pass its limit of "
+            f"{most:,} (limit {limit})",
+            "admin_open_matches" if creator else "open_matches",
+        )
     if creator:
         raise OpenMatchesLimitError(
             f"admin {creator!r} has {count:,} open matches, its limit (limit admin-open-matches)",

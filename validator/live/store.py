@@ -53,6 +53,15 @@ class OpenMatchesLimitError(StoreError):
 
 
 @dataclass(frozen=True, slots=True)
+class NewMatch:
+    """A match to store: its first event, its seats' token hashes (seat order), its summary."""
+
+    created: Logged
+    token_hashes: tuple[bytes, ...]
+    summary: mpb.MatchSummary
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """An event appended to some match's log, as :meth:`MatchStore.changes` reports it."""
 
@@ -92,6 +101,28 @@ def stored_event(row: Sequence[Any]) -> Logged:
             f"{event.number}"
         )
     return Logged(event, Instant(int(wall_ns), int(mono_ns), str(boot)))
+
+
+def event_row(entry: Logged) -> tuple[str, int, int, int, str, bytes]:
+    """A stored event's row: (match, number, wall_ns, mono_ns, boot, body)."""
+    event, at = entry.event, entry.at
+    return (
+        event.match_id,
+        event.number,
+        at.wall_ns,
+        at.mono_ns,
+        at.boot,
+        event.SerializeToString(),
+    )
+
+
+def seat_rows(matches: Sequence[NewMatch]) -> list[tuple[bytes, str, int]]:
+    """The seat token index's rows of new matches: (digest, match, seat)."""
+    return [
+        (digest, new.created.event.match_id, seat)
+        for new in matches
+        for seat, digest in enumerate(new.token_hashes, 1)
+    ]
 
 
 def readable_changes(rows: Iterable[Sequence[Any]]) -> list[Change]:
@@ -139,6 +170,23 @@ class MatchStore(Protocol):
             OpenMatchesLimitError: ``most_open`` matches are open already, or the creator's
                 ``most_by_creator``.
             StoreError: the write failed.
+        """
+        ...
+
+    async def create_many(
+        self,
+        matches: Sequence[NewMatch],
+        most_open: int,
+        *,
+        creator: str = "",
+        most_by_creator: int = 0,
+    ) -> None:
+        """Store new matches in one transaction: all of them, or none (a bulk creation).
+
+        Raises:
+            OpenMatchesLimitError: they do not all fit under ``most_open`` open matches, or
+                under the creator's ``most_by_creator``; nothing was stored.
+            StoreError: the write failed; nothing was stored.
         """
         ...
 

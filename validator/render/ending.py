@@ -13,7 +13,7 @@ come from the registry.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from gamerec.recorder.syntax import GameValue
 from gamerec.v1 import match_pb2 as mpb
@@ -103,12 +103,19 @@ def _outside_rules(
     return None
 
 
+#: What the referee's reason says of a match aborted for want of a seat's first move
+#: (docs/live.md "When the clocks start").
+NO_FIRST_MOVE: Final = "did not make its first move"
+
+
 def match_ending(ended: mpb.MatchEnded) -> str:
     """:func:`ending_words` of a live match's end (its final record, seat and finding).
 
     The referee's own sentence when the final record cannot be replayed (never for a record
     the referee keeps).
     """
+    if ended.status == mpb.MATCH_STATUS_ABORTED and NO_FIRST_MOVE in ended.reason:
+        return ended.reason[0].upper() + ended.reason[1:] + "."  # no seat called it off
     finding = ended.finding if ended.HasField("finding") else None
     return ending_words(ended.record, seat=ended.seat, finding=finding) or ended.reason
 

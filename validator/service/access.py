@@ -127,6 +127,8 @@ _RECORD_CALLS: Final = (
 #: Every gated method's rule, by its full name.
 RULES: Final[dict[str, Rule]] = {
     _MATCH + "CreateMatch": Rule(frozenset({Role.ADMIN})),
+    _MATCH + "CreateMatches": Rule(frozenset({Role.ADMIN})),
+    _MATCH + "WhoAmI": Rule(frozenset({Role.SEAT}), mpb.WhoAmIRequest),
     _MATCH + "Abort": Rule(frozenset({Role.ADMIN, Role.SEAT}), mpb.AbortRequest, own_match=True),
     **{
         _MATCH + name: Rule(frozenset({Role.SEAT}), kind, own_match=True)
@@ -350,7 +352,7 @@ class Gate(grpc.aio.ServerInterceptor):
         await end_with(context.abort_with_status(status))
 
 
-_SEAT_TYPES: Final = (*_SEAT_CALLS.values(), mpb.AbortRequest)
+_SEAT_TYPES: Final = (*_SEAT_CALLS.values(), mpb.AbortRequest, mpb.WhoAmIRequest)
 
 
 def _credential(
@@ -367,10 +369,11 @@ def _credential(
         token = str(getattr(message, "token", ""))
     if token:
         return _Credential(token, "token", match_id)
-    return _Credential(_bearer(metadata) or "", AUTHORIZATION, match_id)
+    return _Credential(bearer_token(metadata) or "", AUTHORIZATION, match_id)
 
 
-def _bearer(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
+def bearer_token(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
+    """The token of ``authorization: Bearer <token>`` metadata; None: there is none."""
     for key, value in metadata or ():
         if (
             key.lower() == AUTHORIZATION

@@ -51,6 +51,8 @@ FIRST_PAUSE: Final = 0.05
 LONGEST_PAUSE: Final = 1.0
 #: Seconds a bot keeps trying to reach a server that is down.
 PATIENCE_SECONDS: Final = 120.0
+#: Seconds one call may take.
+CALL_SECONDS: Final = 30.0
 
 
 #: What an UNIMPLEMENTED status from MatchService means: the server serves no live matches.
@@ -73,6 +75,47 @@ def refusal_text(code: grpc.StatusCode | None, details: str) -> str:
 
 class BotError(Exception):
     """A bot that cannot go on: a call refused for a reason the match does not explain."""
+
+
+def token_mismatch(found: mpb.WhoAmIResponse, match_id: str, seat: int) -> str | None:
+    """Why a token's seat (WhoAmI's answer) is not the match and seat given; None: it is.
+
+    An empty ``match_id`` or a ``seat`` of 0 was not given and matches any.
+    """
+    if match_id and found.match_id != match_id:
+        return f"the token is a seat's of match {found.match_id}, not of match {match_id}"
+    if seat and found.seat != seat:
+        return f"the token is seat {found.seat}'s, not seat {seat}'s"
+    return None
+
+
+async def whose_token(
+    stub: mgrpc.MatchServiceAsyncStub, token: str, match_id: str = "", seat: int = 0
+) -> mpb.WhoAmIResponse:
+    """The match and seat ``token`` plays (WhoAmI), checked against those given.
+
+    Raises:
+        BotError: the token is another match's or another seat's than given.
+        grpc.aio.AioRpcError: the call failed (UNAUTHENTICATED: the token is no seat's), or
+            the server stayed unreachable for PATIENCE_SECONDS.
+    """
+    give_up = time.monotonic() + PATIENCE_SECONDS
+    pause = FIRST_PAUSE
+    while True:
+        try:
+            found: mpb.WhoAmIResponse = await stub.WhoAmI(
+                mpb.WhoAmIRequest(token=token), timeout=CALL_SECONDS, metadata=bearer(token)
+            )
+            break
+        except grpc.aio.AioRpcError as error:  # a server starting or restarting: wait for it
+            if error.code() not in RETRIED or time.monotonic() > give_up:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(LONGEST_PAUSE, pause * 2)
+    wrong = token_mismatch(found, match_id, seat)
+    if wrong is not None:
+        raise BotError(wrong)
+    return found
 
 
 @dataclass

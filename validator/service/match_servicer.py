@@ -59,11 +59,12 @@ from gamerec.validator.live.referee import (
     Referee,
     RefereeTuning,
     UnknownMatchError,
+    token_hash,
 )
 from gamerec.validator.live.store import StoreError
 from gamerec.validator.live.stores import describe, open_store, tuning_for
 from gamerec.validator.service import metrics
-from gamerec.validator.service.access import SeatFinder
+from gamerec.validator.service.access import SeatFinder, bearer_token
 from gamerec.validator.service.calls import LOGGER, Call
 from gamerec.validator.service.principal import Role, current_principal
 from gamerec.validator.service.quotas import ClientLimits
@@ -75,6 +76,8 @@ from gamerec.validator.service.statuses import status_with
 MATCH_SERVICE_NAME: Final = mpb.DESCRIPTOR.services_by_name["MatchService"].full_name
 #: The domain of the service's ``ErrorInfo`` details.
 DOMAIN: Final = "gamerec.v1.MatchService"
+#: Seconds a seat of a timed match has for its untimed first ply (``--abort-after``).
+DEFAULT_ABORT_AFTER: Final = 60.0
 #: The signature's length (Ed25519).
 SIGNATURE_BYTES: Final = 64
 #: Watch streams one connection may hold open at once: half of its streams, so that the
@@ -96,6 +99,9 @@ class MatchSettings:
         test_clock: a file whose number is the clock (tests; ``--test-clock``); "": the
             system clock.
         tuning: how often the referee polls the store and beats.
+        host_key_made: the host key was made now (the store's default key file).
+        abort_after: seconds a seat of a timed match has for its untimed first ply before
+            the match is aborted (``--abort-after``; docs/live.md "When the clocks start").
     """
 
     store: str
@@ -104,6 +110,7 @@ class MatchSettings:
     test_clock: str = ""
     tuning: RefereeTuning = field(default_factory=RefereeTuning)
     host_key_made: bool = False
+    abort_after: float = DEFAULT_ABORT_AFTER
 
     def log_fields(self) -> dict[str, object]:
         """What the server's ``listening`` line says of the match service."""
@@ -198,7 +205,8 @@ async def running_matches(
     clock: Clock = FileClock(settings.test_clock) if settings.test_clock else SystemClock()
     store = await open_store(settings.store, public_bytes(host) if host else b"")
     tuning = tuning_for(settings.store, settings.tuning)
-    referee = Referee(store, clock, host, settings.limits, tuning)
+    abort_after_ms = round(settings.abort_after * 1000)
+    referee = Referee(store, clock, host, settings.limits, tuning, abort_after_ms=abort_after_ms)
     try:
         await referee.start()
     except BaseException:
@@ -248,6 +256,8 @@ class MatchServicer:
         """Add the service's handlers to a server."""
         unary = (
             self._unary("CreateMatch", mpb.CreateMatchRequest, self.create_match),
+            self._unary("CreateMatches", mpb.CreateMatchesRequest, self.create_matches),
+            self._unary("WhoAmI", mpb.WhoAmIRequest, self.who_am_i),
             self._unary("Play", mpb.PlayRequest, self.play),
             self._unary("Sign", mpb.SignRequest, self.sign),
             self._unary("Resign", mpb.ResignRequest, self.resign),
@@ -274,6 +284,37 @@ class MatchServicer:
         principal = current_principal()
         creator = principal.name if principal is not None else ""
         return await self.referee.create(request, creator, self.limits.admin_open_matches)
+
+    async def create_matches(
+        self, request: mpb.CreateMatchesRequest, context: Context
+    ) -> mpb.CreateMatchesResponse:
+        """CreateMatches: an admin's, all or none (the gate admitted only admins)."""
+        principal = current_principal()
+        creator = principal.name if principal is not None else ""
+        made = await self.referee.create_many(
+            request.matches, creator, self.limits.admin_open_matches
+        )
+        return mpb.CreateMatchesResponse(matches=made)
+
+    async def who_am_i(self, request: mpb.WhoAmIRequest, context: Context) -> mpb.WhoAmIResponse:
+        """WhoAmI: the match and seat of the call's seat token.
+
+        The gate found the seat (a token is looked up by its SHA-256 only, in memory or in
+        the store's index: the time it takes says nothing of how near a wrong token is to a
+        right one); served without the gate, the token is looked up here the same way.
+        """
+        principal = current_principal()
+        if principal is not None and principal.role is Role.SEAT:
+            match_id, seat = principal.match_id, principal.seat
+        elif principal is not None:
+            raise BadTokenError("authorization", "WhoAmI needs a seat's token")
+        else:
+            token = request.token or bearer_token(context.invocation_metadata()) or ""
+            found = await self.referee.seat_of_token(token_hash(token)) if token else None
+            if found is None:
+                raise BadTokenError("token", "the token is no seat's token on this server")
+            match_id, seat = found
+        return await self.referee.who(match_id, seat)
 
     async def play(self, request: mpb.PlayRequest, context: Context) -> mpb.PlayResponse:
         """Play: a seat's move for a ply."""
@@ -379,22 +420,27 @@ class MatchServicer:
         kind: type[M],
         behaviour: Callable[[M, Context], Awaitable[Message]],
     ) -> tuple[str, Callable[[bytes, Context], Awaitable[bytes]]]:
+        bulk = kind is mpb.CreateMatchesRequest
+
         async def handle(raw: bytes, context: Context) -> bytes:
             async with _answering(context, Call(method, context.peer())):
-                answer = await behaviour(self._parse(kind, raw), context)
+                answer = await behaviour(self._parse(kind, raw, bulk=bulk), context)
                 return answer.SerializeToString()
             raise AssertionError("unreachable: _answering ends a failed call")  # pragma: no cover
 
         return method, handle
 
-    def _parse(self, kind: type[M], raw: bytes) -> M:
-        most = self.referee.limits.request_bytes
+    def _parse(self, kind: type[M], raw: bytes, *, bulk: bool = False) -> M:
+        limits = self.referee.limits
+        most, name = (
+            (limits.bulk_bytes, "bulk_bytes") if bulk else (limits.request_bytes, "request_bytes")
+        )
         if len(raw) > most:
             raise LimitReachedError(
-                "request_bytes",
+                name,
                 "(request)",
                 f"the request is {len(raw):,} bytes, more than the limit of {most:,} "
-                "(limit request-bytes)",
+                f"(limit {name.replace('_', '-')})",
             )
         try:
             return kind.FromString(raw)

@@ -24,16 +24,13 @@ from gamerec.recorder.signing import fingerprint, public_bytes
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import match_pb2_grpc as mgrpc
 from gamerec.validator.play.table import PlayAnswer, TableLostError, TableRefusedError
-from gamerec.validator.service.match_client import NO_MATCHES
+from gamerec.validator.service.match_client import NO_MATCHES, token_mismatch
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 #: Seconds a call to the server may take.
 CALL_SECONDS: Final = 30.0
-#: The 64 bytes of a signature that signs nothing: the harmless probe of a token (Sign for a
-#: ply not played yet is refused after the token is checked, and changes nothing).
-_PROBE_SIGNATURE: Final = bytes(64)
 #: Statuses after which a call may be tried again.
 _LOST: Final = (
     grpc.StatusCode.UNAVAILABLE,
@@ -48,9 +45,9 @@ class ServerTable:
 
     Args:
         channel: an asyncio channel to the server.
-        match_id: the match.
+        match_id: the match; "": the token's (WhoAmI says it).
         token: the seat's token (``match new`` printed it).
-        seat: the seat the token is (``match new`` printed it beside the token).
+        seat: the seat the token is; 0: the token's (WhoAmI says it).
         key: the seat's private key, when it registered one: each of its plies is signed as
             it is accepted (the head after it, which covers the plies before), and the final
             head once the match is over (docs/live.md, step 6).
@@ -73,43 +70,22 @@ class ServerTable:
         self.key = key
 
     async def check(self) -> mpb.MatchState:
-        """The match now, once the seat and its token are known to be the match's.
+        """The match now, once the server has said which match and seat the token is.
+
+        The match and seat given (if any) must be the token's.
 
         Raises:
-            TableRefusedError: no such match, a seat the match does not have, a token that is
-                no seat's, or the seat of another token.
+            TableRefusedError: a token that is no seat's (UNAUTHENTICATED), the token of
+                another match or seat than given (WRONG_SEAT), or no such match.
             TableLostError: the server cannot be reached.
         """
+        found = await self._call(self.stub.WhoAmI, mpb.WhoAmIRequest(token=self.token))
+        wrong = token_mismatch(found, self.match_id, self.seat)
+        if wrong is not None:
+            raise TableRefusedError(wrong, reason="WRONG_SEAT")
+        self.match_id, self.seat = found.match_id, found.seat
         state = await self.state()
-        seats = len(state.record.seats)
-        if not 1 <= self.seat <= seats:
-            raise TableRefusedError(
-                f"the match has seats 1 to {seats}, not {self.seat}", reason="BAD_SEAT"
-            )
         self._check_key(state)
-        probe = mpb.SignRequest(
-            match_id=self.match_id,
-            token=self.token,
-            ply=state.plies + 1,
-            signature=_PROBE_SIGNATURE,
-        )
-        try:
-            await self._call(self.stub.Sign, probe)
-        except TableRefusedError as refused:
-            if refused.reason != "FAILED_PRECONDITION":  # NO_SUCH_PLY: the token is the match's
-                raise
-        if state.plies:
-            signed = await self._call(
-                self.stub.Sign,
-                mpb.SignRequest(
-                    match_id=self.match_id, token=self.token, ply=1, signature=_PROBE_SIGNATURE
-                ),
-            )
-            owner = signed.rejected.seat if signed.HasField("rejected") else self.seat
-            if owner != self.seat:
-                raise TableRefusedError(
-                    f"the token is seat {owner}'s, not seat {self.seat}'s", reason="WRONG_SEAT"
-                )
         return state
 
     def _check_key(self, state: mpb.MatchState) -> None:
