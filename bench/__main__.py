@@ -47,6 +47,9 @@ Sections (``--sections`` picks some; all by default):
 15. ``live-postgres``: the same 1,000 matches on two ``gamerec serve`` sharing one PostgreSQL
     store (each match's seats on both), moves/s and p99 round trip against one server on
     SQLite, in the same run (a server from the pgserver wheel; skipped if it cannot start).
+16. ``event``: ``gamerec event start`` of a round of 250 matches in one ``CreateMatches``
+    call (all or none, one transaction), matches/s against the same matches created by 250
+    ``CreateMatch`` calls one by one (``bench/bench_event_start.py``).
 
 Every ratio is measured in turn with its reference (A B A B ..., the order reversed every
 other pair) and is the median of the pairs' ratios, shown with the lowest and highest pair:
@@ -76,6 +79,7 @@ from bench import (
     bench_cluster,
     bench_collections,
     bench_encodings,
+    bench_event_start,
     bench_foreign,
     bench_judge,
     bench_live,
@@ -109,6 +113,7 @@ SECTIONS = (
     "foreign",
     "tournament",
     "live-postgres",
+    "event",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -582,6 +587,15 @@ def live_postgres_figures(scale: Scale) -> list[Figure]:
     return bench_live_postgres.figures(measured)
 
 
+def event_figures(scale: Scale) -> list[Figure]:
+    """Section 16: events: a round's bulk start against one call per match."""
+    matches, repetitions = (50, 2) if scale is QUICK else (250, 5)
+    return _step(
+        f"event: a round of {matches} matches started in one call, and one by one",
+        partial(bench_event_start.measure, matches, repetitions),
+    )
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -609,6 +623,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "foreign": partial(foreign_figures, scale),
         "tournament": partial(tournament_figures, scale),
         "live-postgres": partial(live_postgres_figures, scale),
+        "event": partial(event_figures, scale),
     }
 
 

@@ -61,6 +61,13 @@ def matches_of(address: str) -> list[mpb.MatchSummary]:
         return list(stub.ListMatches(mpb.ListMatchesRequest(limit=1000), timeout=30).matches)
 
 
+def state_of(address: str, match_id: str) -> mpb.MatchState:
+    """The match now (``GetMatch``)."""
+    with grpc.insecure_channel(address) as channel:
+        stub = mgrpc.MatchServiceStub(channel)
+        return stub.GetMatch(mpb.GetMatchRequest(match_id=match_id), timeout=30)
+
+
 def play(address: str, seats: list[Seat], seed: str) -> dict[str, mpb.MatchEnded]:
     """Every seat played by a random bot until its match ends; each match's end by id."""
 

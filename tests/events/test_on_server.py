@@ -16,7 +16,7 @@ from gamerec.recorder.codecs import read_records
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.events import store
 from gamerec.validator.events.on_server import moment
-from tests.events.server_rounds import event_file, matches_of, play, run, tickets
+from tests.events.server_rounds import event_file, matches_of, play, run, state_of, tickets
 from tests.live.conftest import LiveServer
 
 pytestmark = pytest.mark.xdist_group("events-on-server")
@@ -53,12 +53,25 @@ def open_matches(address: str) -> set[str]:
 def test_start_creates_every_match_and_records_it(server: LiveServer, tmp_path: Path) -> None:
     path = paired(tmp_path)
     before = {m.match_id for m in matches_of(server.address)}
+    # The server's test clock reads 2026-01-01T00:00:00Z: the clocks start 5 s later.
     done = run(
-        "event", "start", str(path), "1", "--server", server.address, "--variant", "Board=5,5"
+        "event",
+        "start",
+        str(path),
+        "1",
+        "--server",
+        server.address,
+        "--variant",
+        "Board=5,5",
+        "--start-at",
+        "2026-01-01T00:00:05Z",
     )
     assert done.exit_code == 0, done.output
     lines = done.output.splitlines()
-    assert lines[0] == f"Club night: round 1 started on {server.address}: 2 matches"
+    assert lines[0] == (
+        f"Club night: round 1 started on {server.address}: 2 matches, clocks start at "
+        "2026-01-01T00:00:05.000Z"
+    )
     seats = tickets(done.output)
     assert [seat.name for seat in seats] == ["Ana", "Chi", "Dev", "Ben"]
     created = {m.match_id: m for m in matches_of(server.address)}
@@ -71,6 +84,10 @@ def test_start_creates_every_match_and_records_it(server: LiveServer, tmp_path: 
         assert tuple(summary.seats) == table.seats
         assert table.match.server == server.address
         assert table.match.host_key == server.host_public.hex()
+        assert table.match.start_at == "2026-01-01T00:00:05.000Z"
+        state = state_of(server.address, table.match.match_id)
+        assert state.clocks_start.ToJsonString() == "2026-01-01T00:00:05Z"
+        assert not state.clock_running
     # Each seat's token plays its own seat: the bots finish both games.
     ended = play(server.address, seats, "start")
     assert all(end.status == mpb.MATCH_STATUS_FINISHED for end in ended.values())
@@ -206,16 +223,17 @@ def test_a_record_sealed_by_another_host_key(server: LiveServer, tmp_path: Path)
 def test_a_server_refusing_one_table_creates_none(server: LiveServer, tmp_path: Path) -> None:
     long_name = "Zed" + "z" * 200
     path = paired(tmp_path, players=[*PLAYERS, long_name])
-    kept, before = digest(path), open_matches(server.address)
+    kept, before = digest(path), {m.match_id for m in matches_of(server.address)}
     done = run("event", "start", str(path), "1", "--server", server.address)
     assert done.exit_code == 2
     assert done.output.startswith(
         f"gamerec: error: event 'Club night', round 1: {server.address} refused table 3 ("
     )
-    assert f"player {long_name!r}: INVALID_ARGUMENT: seats[1].name" in done.output
+    assert f"player {long_name!r}: INVALID_ARGUMENT: matches[2].seats[1].name" in done.output
     assert done.output.rstrip().endswith("no match of the round was created")
     assert digest(path) == kept
-    assert open_matches(server.address) == before
+    # One call, one transaction: not even a match called off is left of the round.
+    assert {m.match_id for m in matches_of(server.address)} == before
 
 
 def test_tickets_are_files_only_their_owner_reads(server: LiveServer, tmp_path: Path) -> None:
@@ -317,3 +335,27 @@ def test_what_results_take_with_a_server(server: LiveServer, tmp_path: Path) -> 
     )
     assert wrong.exit_code == 2 and "'soon' is not a time" in wrong.output
     assert digest(path) == kept
+
+
+def test_a_start_time_the_server_refuses_creates_nothing(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    path = paired(tmp_path)
+    kept, before = digest(path), {m.match_id for m in matches_of(server.address)}
+    done = run(
+        "event",
+        "start",
+        str(path),
+        "1",
+        "--server",
+        server.address,
+        "--start-at",
+        "2025-12-31T00:00:00Z",
+    )
+    assert done.exit_code == 2
+    assert done.output.startswith(
+        f"gamerec: error: event 'Club night', round 1: {server.address} refused table 1 "
+        "(Ana - Chi), players Ana - Chi: INVALID_ARGUMENT: matches[0].start_at"
+    )
+    assert digest(path) == kept
+    assert {m.match_id for m in matches_of(server.address)} == before

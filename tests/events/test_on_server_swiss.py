@@ -9,6 +9,7 @@ events), by this file's own reading of docs/events.md's definitions.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from gamerec.v1 import match_pb2 as mpb
-from tests.events.server_rounds import event_file, play, run, tickets
+from tests.events.server_rounds import event_file, play, run, state_of, tickets
 from tests.live.conftest import LiveServer
 
 pytestmark = pytest.mark.xdist_group("events-on-server-swiss")
@@ -73,9 +74,16 @@ def run_event(server: LiveServer, path: Path, rounds: int, seed: str) -> Played:
             "Board=5,5",
             "--clock",
             "600+5",
+            "--start-at",
+            "+2s",
         )
         assert started.exit_code == 0, started.output
         seats = tickets(started.output)
+        scheduled = started.output.splitlines()[0].rsplit("clocks start at ", 1)[1]
+        state = state_of(server.address, seats[0].match_id)
+        assert state.clocks_start.ToDatetime(datetime.UTC) == datetime.datetime.fromisoformat(
+            scheduled
+        )
         ended = play(server.address, seats, f"{seed}-{number}")
         by_match: dict[str, list[str]] = {}
         for seat in seats:

@@ -172,7 +172,7 @@ def create_each(
 
     What the bulk call does on the server, done from the client: the bench's baseline.
     """
-    del start_at  # one call per match has no shared start
+    _schedule(requests, start_at)
     made: list[mpb.CreateMatchResponse] = []
     metadata = link.transport.metadata()
     for index, request in enumerate(requests):
@@ -182,6 +182,45 @@ def create_each(
             abort_all(stub, [created.match_id for created in made], link)
             raise _refused(error, index) from None
     return made
+
+
+def create_bulk(
+    stub: mgrpc.MatchServiceStub,
+    requests: list[mpb.CreateMatchRequest],
+    link: ServerLink,
+    start_at: datetime.datetime | None,
+) -> list[mpb.CreateMatchResponse]:
+    """Create the matches in one ``CreateMatches`` call: all of them, or none.
+
+    Raises:
+        RefusedError: the server refused one match (the error's field names its index).
+        grpc.RpcError: the server refused the call as a whole (a limit, the admin token).
+    """
+    _schedule(requests, start_at)
+    try:
+        answer = stub.CreateMatches(
+            mpb.CreateMatchesRequest(matches=requests),
+            timeout=CALL_SECONDS,
+            metadata=link.transport.metadata(),
+        )
+    except grpc.RpcError as error:
+        found = re.match(r"matches\[(\d+)\]", field_of(error))
+        if found is None or int(found.group(1)) >= len(requests):
+            raise
+        raise _refused(error, int(found.group(1))) from None
+    if len(answer.matches) != len(requests):
+        raise GamerecError(
+            f"{link.address} answered {len(answer.matches)} matches for {len(requests)} asked"
+        )
+    return list(answer.matches)
+
+
+def _schedule(requests: list[mpb.CreateMatchRequest], start_at: datetime.datetime | None) -> None:
+    """Every match's clocks start at ``start_at`` (None: each seat's at its first move)."""
+    if start_at is None:
+        return
+    for request in requests:
+        request.start_at.FromDatetime(start_at.astimezone(datetime.UTC))
 
 
 def _refused(error: grpc.RpcError, index: int) -> RefusedError:
@@ -245,7 +284,7 @@ def start_round(
     rules: pb.Rules,
     clock: str,
     start_at: datetime.datetime | None = None,
-    creator: Creator = create_each,
+    creator: Creator = create_bulk,
 ) -> Started:
     """Create every match of round ``number`` on the server; record them in ``event``.
 
