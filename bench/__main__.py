@@ -589,7 +589,7 @@ def live_postgres_figures(scale: Scale) -> list[Figure]:
 
 def event_figures(scale: Scale) -> list[Figure]:
     """Section 16: events: a round's bulk start against one call per match."""
-    matches, repetitions = (50, 2) if scale is QUICK else (250, 5)
+    matches, repetitions = (50, 2) if scale is QUICK else (250, 3)
     return _step(
         f"event: a round of {matches} matches started in one call, and one by one",
         partial(bench_event_start.measure, matches, repetitions),

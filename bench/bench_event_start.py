@@ -7,7 +7,7 @@ create_bulk``); the reference creates the same 250 matches one ``CreateMatch`` a
 ``gamerec serve --matches`` (one process, a fresh SQLite store) on 127.0.0.1, from the
 director's side: matches/s of each, the ratio the median of the pairs'.
 
-Run alone: ``.venv/bin/python -m bench.bench_event_start [--matches 250 --repetitions 5]``.
+Run alone: ``.venv/bin/python -m bench.bench_event_start [--matches 250 --repetitions 3]``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -55,32 +56,40 @@ def _requests(matches: int, round_: int) -> list[mpb.CreateMatchRequest]:
 
 
 class _Server:
-    """``gamerec serve --matches`` on a free port of 127.0.0.1, one process."""
+    """``gamerec serve --matches`` on a free port of 127.0.0.1, one process.
+
+    Its log (a line per call) goes to a file: a pipe nobody reads would fill and stop it.
+    """
 
     def __init__(self, folder: Path) -> None:
         limits = ("--match-limit", "open-matches=100000")
-        self.process = subprocess.Popen(
-            [
-                str(GAMEREC),
-                "serve",
-                "--port",
-                "0",
-                "--processes",
-                "1",
-                "--matches",
-                str(folder / "matches.db"),
-                *limits,
-            ],
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        assert self.process.stderr is not None
-        first = json.loads(self.process.stderr.readline())
-        self.address = str(first["address"])
+        log = folder / "serve.log"
+        with log.open("w") as stream:
+            self.process = subprocess.Popen(
+                [
+                    *(str(GAMEREC), "serve", "--port", "0", "--processes", "1"),
+                    *("--matches", str(folder / "matches.db"), *limits),
+                ],
+                stderr=stream,
+            )
+        give_up = time.monotonic() + 120
+        while time.monotonic() < give_up:
+            lines = log.read_text().splitlines()
+            if lines and lines[0].endswith("}"):
+                self.address = str(json.loads(lines[0])["address"])
+                return
+            time.sleep(0.1)
+        self.process.kill()
+        raise RuntimeError(f"gamerec serve did not start: {log.read_text()[-2000:]}")
 
     def stop(self) -> None:
+        """SIGTERM (a graceful end), then SIGKILL if it has not ended in 30 s."""
         self.process.terminate()
-        self.process.wait(timeout=60)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=30)
 
 
 def measure(matches: int, repetitions: int) -> list[Figure]:
@@ -121,7 +130,7 @@ def main() -> None:
     """Run the bulk start alone and print its table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=250)
-    parser.add_argument("--repetitions", type=int, default=5)
+    parser.add_argument("--repetitions", type=int, default=3)
     arguments = parser.parse_args()
     print(table(measure(arguments.matches, arguments.repetitions)))
 
