@@ -359,3 +359,13 @@ def test_a_start_time_the_server_refuses_creates_nothing(
     )
     assert digest(path) == kept
     assert {m.match_id for m in matches_of(server.address)} == before
+
+
+def test_a_server_that_is_not_there(tmp_path: Path) -> None:
+    path = paired(tmp_path)
+    kept = digest(path)
+    done = run("event", "start", str(path), "1", "--server", "127.0.0.1:1")
+    assert done.exit_code == 2
+    assert done.output.startswith("gamerec: error: event 'Club night', round 1: 127.0.0.1:1: ")
+    assert done.output.rstrip().endswith("; no match was created")
+    assert digest(path) == kept

@@ -304,7 +304,15 @@ def start_round(
         code = error.code() if isinstance(error, grpc.Call) else None
         details = error.details() if isinstance(error, grpc.Call) else str(error)
         failure = refusal_text(code, details or "")
-        raise event.error(f"{link.address}: {failure}; no match was created", number) from None
+        if code in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED):
+            # The call may have reached the server: say so rather than promise nothing.
+            said = (
+                "the round's matches may have been created (see gamerec match list); the "
+                "event file is unchanged"
+            )
+        else:
+            said = "no match was created"
+        raise event.error(f"{link.address}: {failure}; {said}", number) from None
     when = _rfc3339(start_at) if start_at is not None else ""
     numbers = {player.name: player.number for player in event.players}
     tickets = []
