@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
 
 from gamerec.recorder.codecs import read_records
 from gamerec.v1 import match_pb2 as mpb
@@ -30,6 +31,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     made = LiveServer(tmp_path_factory.mktemp("events-server"))
     yield made
     made.stop()
+
+
+def start(server: LiveServer, path: Path, *options: str) -> Result:
+    """``gamerec event start EVENT 1 --server ADDRESS OPTIONS``."""
+    return run("event", "start", str(path), "1", "--server", server.address, *options)
 
 
 def digest(path: Path) -> str:
@@ -54,13 +60,9 @@ def test_start_creates_every_match_and_records_it(server: LiveServer, tmp_path: 
     path = paired(tmp_path)
     before = {m.match_id for m in matches_of(server.address)}
     # The server's test clock reads 2026-01-01T00:00:00Z: the clocks start 5 s later.
-    done = run(
-        "event",
-        "start",
-        str(path),
-        "1",
-        "--server",
-        server.address,
+    done = start(
+        server,
+        path,
         "--variant",
         "Board=5,5",
         "--start-at",
@@ -100,9 +102,7 @@ def test_start_creates_every_match_and_records_it(server: LiveServer, tmp_path: 
 
 def test_results_come_from_the_sealed_records(server: LiveServer, tmp_path: Path) -> None:
     path = paired(tmp_path)
-    done = run(
-        "event", "start", str(path), "1", "--server", server.address, "--variant", "Board=5,5"
-    )
+    done = start(server, path, "--variant", "Board=5,5")
     ended = play(server.address, tickets(done.output), "results")
     collected = run("event", "results", str(path), "1", "--server", server.address)
     assert collected.exit_code == 0, collected.output
@@ -130,7 +130,7 @@ def test_results_come_from_the_sealed_records(server: LiveServer, tmp_path: Path
 
 def test_open_games_are_adjudicated_at_the_deadline(server: LiveServer, tmp_path: Path) -> None:
     path = paired(tmp_path)
-    done = run("event", "start", str(path), "1", "--server", server.address)
+    done = start(server, path)
     assert done.exit_code == 0, done.output
     waiting = run("event", "results", str(path), "1", "--server", server.address)
     assert waiting.exit_code == 1
@@ -158,11 +158,11 @@ def test_open_games_are_adjudicated_at_the_deadline(server: LiveServer, tmp_path
 
 def test_a_round_started_twice_is_refused(server: LiveServer, tmp_path: Path) -> None:
     path = paired(tmp_path)
-    first = run("event", "start", str(path), "1", "--server", server.address)
+    first = start(server, path)
     assert first.exit_code == 0
     match_id = tickets(first.output)[0].match_id
     kept, before = digest(path), open_matches(server.address)
-    again = run("event", "start", str(path), "1", "--server", server.address)
+    again = start(server, path)
     assert again.exit_code == 2
     assert again.output == (
         "gamerec: error: event 'Club night', round 1: the round is started already: table 1 "
@@ -189,7 +189,7 @@ def test_results_of_a_round_not_started_are_refused(server: LiveServer, tmp_path
 
 def test_a_record_whose_seats_differ_from_its_pairing(server: LiveServer, tmp_path: Path) -> None:
     path = paired(tmp_path)
-    done = run("event", "start", str(path), "1", "--server", server.address)
+    done = start(server, path)
     play(server.address, tickets(done.output), "seats")
     # The director swaps two players after the start: the records no longer match.
     swapped = run("event", "pair", str(path), "--swap", "Ana,Chi")
@@ -208,7 +208,7 @@ def test_a_record_whose_seats_differ_from_its_pairing(server: LiveServer, tmp_pa
 
 def test_a_record_sealed_by_another_host_key(server: LiveServer, tmp_path: Path) -> None:
     path = paired(tmp_path)
-    done = run("event", "start", str(path), "1", "--server", server.address)
+    done = start(server, path)
     play(server.address, tickets(done.output), "host")
     with sqlite3.connect(path) as db:
         db.execute("UPDATE matches SET host_key = ? WHERE number = 1", ("ab" * 32,))
@@ -224,7 +224,7 @@ def test_a_server_refusing_one_table_creates_none(server: LiveServer, tmp_path: 
     long_name = "Zed" + "z" * 200
     path = paired(tmp_path, players=[*PLAYERS, long_name])
     kept, before = digest(path), {m.match_id for m in matches_of(server.address)}
-    done = run("event", "start", str(path), "1", "--server", server.address)
+    done = start(server, path)
     assert done.exit_code == 2
     assert done.output.startswith(
         f"gamerec: error: event 'Club night', round 1: {server.address} refused table 3 ("
@@ -239,13 +239,9 @@ def test_a_server_refusing_one_table_creates_none(server: LiveServer, tmp_path: 
 def test_tickets_are_files_only_their_owner_reads(server: LiveServer, tmp_path: Path) -> None:
     path = paired(tmp_path)
     folder = tmp_path / "tickets"
-    done = run(
-        "event",
-        "start",
-        str(path),
-        "1",
-        "--server",
-        server.address,
+    done = start(
+        server,
+        path,
         "--tokens-dir",
         str(folder),
         "--web-url",
@@ -278,9 +274,7 @@ def test_a_ticket_file_there_already_creates_nothing(server: LiveServer, tmp_pat
     folder.mkdir()
     (folder / "round-1-04-Dev.txt").write_text("mine\n")
     kept, before = digest(path), open_matches(server.address)
-    done = run(
-        "event", "start", str(path), "1", "--server", server.address, "--tokens-dir", str(folder)
-    )
+    done = start(server, path, "--tokens-dir", str(folder))
     assert done.exit_code == 2
     assert "round-1-04-Dev.txt is there already; not written over" in done.output
     assert digest(path) == kept and open_matches(server.address) == before
@@ -299,7 +293,7 @@ def test_times_as_the_director_writes_them() -> None:
 
 def test_results_wait_for_the_games_until_the_deadline(server: LiveServer, tmp_path: Path) -> None:
     path = paired(tmp_path)
-    done = run("event", "start", str(path), "1", "--server", server.address)
+    done = start(server, path)
     seats = tickets(done.output)
     # The bots start a moment after the director asks; the games end long before the deadline,
     # and the event file is free meanwhile (the wait reads it; only the collection writes).
@@ -342,13 +336,9 @@ def test_a_start_time_the_server_refuses_creates_nothing(
 ) -> None:
     path = paired(tmp_path)
     kept, before = digest(path), {m.match_id for m in matches_of(server.address)}
-    done = run(
-        "event",
-        "start",
-        str(path),
-        "1",
-        "--server",
-        server.address,
+    done = start(
+        server,
+        path,
         "--start-at",
         "2025-12-31T00:00:00Z",
     )

@@ -210,16 +210,8 @@ def check_standings(
 
 def test_a_swiss_of_30_players_in_7_rounds(server: LiveServer, tmp_path: Path) -> None:
     players = [f"P{n:02d}" for n in range(1, 31)]
-    path = event_file(
-        tmp_path,
-        "swiss",
-        "Thirty",
-        "--rounds",
-        "7",
-        "--tiebreaks",
-        ",".join(TIEBREAKS),
-        players=players,
-    )
+    options = ("--rounds", "7", "--tiebreaks", ",".join(TIEBREAKS))
+    path = event_file(tmp_path, "swiss", "Thirty", *options, players=players)
     seen = run_event(server, path, 7, "swiss")
     met = [frozenset(seats) for tables in seen.tables for seats, _ in tables]
     assert len(met) == 7 * 15 and len(set(met)) == len(met)  # no two players met twice
@@ -233,20 +225,9 @@ def test_a_table_swiss_of_24_players_at_4_seats_in_5_rounds(
     server: LiveServer, tmp_path: Path
 ) -> None:
     players = [f"T{n:02d}" for n in range(1, 25)]
-    path = event_file(
-        tmp_path,
-        "tables",
-        "Twenty-four",
-        "--seats",
-        "4",
-        "--rounds",
-        "5",
-        "--points",
-        "6,5,3,1",
-        "--tiebreaks",
-        ",".join(TIEBREAKS),
-        players=players,
-    )
+    options = ["--seats", "4", "--rounds", "5", "--points", "6,5,3,1"]
+    options += ["--tiebreaks", ",".join(TIEBREAKS)]
+    path = event_file(tmp_path, "tables", "Twenty-four", *options, players=players)
     seen = run_event(server, path, 5, "tables")
     assert all(len(tables) == 6 for tables in seen.tables)
     seat_counts: dict[tuple[str, int], int] = {}
