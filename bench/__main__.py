@@ -56,7 +56,10 @@ Sections (``--sections`` picks some; all by default):
     HTTP/1.1 at 4,000 streams against 1,000 (linear: within 1.2x).
 18. ``event``: a round of a 500-player two-seat Swiss paired by the FIDE Dutch system
     (py4swiss), rating 100,000 games (Glicko-2 and Weng-Lin, games/s), and the log-loss of
-    their forecasts of held-out games beside plain Elo's (``bench/bench_event.py``).
+    their forecasts of held-out games beside plain Elo's (``bench/bench_event.py``); and
+    ``gamerec event start`` of a round of 250 matches in one ``CreateMatches`` call (all or
+    none, one transaction), matches/s against 250 ``CreateMatch`` calls one by one
+    (``bench/bench_event_start.py``).
 
 Every ratio is measured in turn with its reference (A B A B ..., the order reversed every
 other pair) and is the median of the pairs' ratios, shown with the lowest and highest pair:
@@ -87,6 +90,7 @@ from bench import (
     bench_collections,
     bench_encodings,
     bench_event,
+    bench_event_start,
     bench_foreign,
     bench_judge,
     bench_live,
@@ -587,12 +591,17 @@ def tournament_figures(scale: Scale) -> list[Figure]:
 
 
 def event_figures(scale: Scale) -> list[Figure]:
-    """Section 18: a Swiss round paired, games rated, forecasts of held-out games."""
+    """Section 18: a Swiss round paired, games rated, forecasts; a round's bulk start."""
     measured = _step(
         f"event: a {scale.event_players}-player Swiss round, {scale.event_games:,} games rated",
         partial(bench_event.measure, scale.event_players, scale.event_games),
     )
-    return bench_event.figures(measured)
+    matches, repetitions = (50, 2) if scale is QUICK else (250, 3)
+    started = _step(
+        f"event: a round of {matches} matches started in one call, and one by one",
+        partial(bench_event_start.measure, matches, repetitions),
+    )
+    return bench_event.figures(measured) + started
 
 
 def live_postgres_figures(scale: Scale) -> list[Figure]:

@@ -1,4 +1,4 @@
-"""``gamerec event new|players|pair|results|standings|export``: run an event on an event file."""
+"""``gamerec event new|players|pair|start|results|standings|export``: run an event on a file."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import typer
 
 from gamerec.cli.arguments import FromOption, LimitOption, limits_of
 from gamerec.cli.collected import Failures, WorkersOption
+from gamerec.cli.connection import Connection, with_connection, with_optional_connection
 from gamerec.cli.edge import EXIT_FINDINGS, EXIT_OK, fail, reported_errors, write_text
 
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="event",
-    help="Run an event on an event file: new, players, pair, results, standings, export.",
+    help="Run an event on an event file: new, players, pair, start, results, standings, export.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="markdown",
@@ -28,6 +29,15 @@ EventArgument = Annotated[
     str, typer.Argument(metavar="EVENT", help="The event file (SQLite; see docs/events.md).")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+DeadlineOption = Annotated[
+    str | None,
+    typer.Option(
+        "--deadline",
+        metavar="TIME",
+        help="With --server: wait for the open matches until then (+10m from now, or RFC "
+        "3339), then adjudicate those not finished.",
+    ),
+]
 
 
 class Format(StrEnum):
@@ -192,19 +202,26 @@ def pair(
 
 
 @app.command()
+@with_optional_connection
 def results(
     path: EventArgument,
     records: Annotated[
-        list[str], typer.Argument(metavar="PATH...", help="Record files (any encoding).")
+        list[str],
+        typer.Argument(
+            metavar="PATH...|ROUND",
+            help="Record files (any encoding); with --server, the round.",
+        ),
     ],
     *,
     round_: Annotated[
         int | None,
         typer.Option("--round", min=1, help="Only the records of this round; others are skipped."),
     ] = None,
+    deadline: DeadlineOption = None,
     from_: FromOption = None,
     workers: WorkersOption = 1,
     limit: LimitOption = None,
+    connection: Connection | None = None,
 ) -> None:
     """Read games from record files and count each as its pairing's result.
 
@@ -212,7 +229,17 @@ def results(
     twice counts once; two different games for one pairing are a conflict (exit 1), the
     pairing keeps no result. A record with no pairing, or whose seats differ from its
     pairing's, is refused (exit 2) and the event file is unchanged.
+
+    With --server, the round's results come from the server the round was started on
+    (gamerec event start): each match's sealed record, verified, judged as adjudicate
+    judges it, and written next to the event file. With --deadline the command waits for
+    the open matches until then, and adjudicates those not finished (marked so).
     """
+    if connection is not None:
+        _collect(path, records, connection, deadline, round_)
+        return
+    if deadline is not None:
+        fail("--deadline: only with --server (the round's matches on a server)")
     from gamerec.recorder.inputs import InputFailure
     from gamerec.validator.events import event as operations
     from gamerec.validator.events import store
@@ -237,6 +264,135 @@ def results(
     for line in intake.conflicts:
         typer.echo("conflict: " + line)
     raise typer.Exit(EXIT_FINDINGS if intake.conflicts else EXIT_OK)
+
+
+def _collect(
+    path: str, given: list[str], connection: Connection, deadline: str | None, round_: int | None
+) -> None:
+    """``results --server``: the round's results from the server's sealed records."""
+    from gamerec.validator.events import store
+    from gamerec.validator.events.collect import collect_round, wait_round
+    from gamerec.validator.events.on_server import ServerLink, moment
+
+    if len(given) != 1 or not given[0].isdigit() or int(given[0]) < 1 or round_ is not None:
+        fail("with --server, give the round (a number) after the event file, and no --round")
+    number = int(given[0])
+    link = ServerLink(connection.server, connection.transport)
+    with reported_errors():
+        late: set[str] = set()
+        if deadline is not None:
+            late = wait_round(store.load(path), number, link, moment(deadline))
+        with store.editing(path) as event:
+            done = collect_round(event, path, number, link, late)
+    for line in done.intake.counted + done.intake.copies + done.adjudicated:
+        typer.echo(line)
+    for line in done.intake.conflicts:
+        typer.echo("conflict: " + line)
+    if done.open:
+        typer.echo(f"still being played: {'; '.join(done.open)}")
+    missing = done.intake.conflicts or done.open
+    raise typer.Exit(EXIT_FINDINGS if missing else EXIT_OK)
+
+
+@app.command()
+@with_connection
+def start(
+    path: EventArgument,
+    round_: Annotated[int, typer.Argument(metavar="ROUND", min=1, help="The round to start.")],
+    *,
+    clock: Annotated[
+        str | None,
+        typer.Option(
+            "--clock",
+            metavar="CONTROL",
+            help="The matches' time control in docs/live.md's notation, in seconds "
+            "(300+3); default: the event's --time-control.",
+        ),
+    ] = None,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant", metavar="TAG=VALUE", help="A variant option as a GRN tag (Board=5,5)."
+        ),
+    ] = None,
+    start_at: Annotated[
+        str | None,
+        typer.Option(
+            "--start-at",
+            metavar="TIME",
+            help="When the clocks start: +30s, +5m (from now) or an RFC 3339 time.",
+        ),
+    ] = None,
+    tokens_dir: Annotated[
+        str | None,
+        typer.Option(
+            "--tokens-dir",
+            metavar="DIR",
+            help="Write each player's ticket to a file of its own here (mode 0600).",
+        ),
+    ] = None,
+    web_url: Annotated[
+        str | None,
+        typer.Option(
+            "--web-url",
+            metavar="URL",
+            help="The server's web client: tickets are its links instead of gamerec play.",
+        ),
+    ] = None,
+    connection: Connection,
+) -> None:
+    """Create every match of a round on a match server in one call, all or none.
+
+    Each table's match is recorded in the event file and each player gets a ticket: the
+    web client's link (with --web-url) or the gamerec play command, with the seat's secret
+    token. The clocks start together at --start-at. A round not paired, already started or
+    with results, or a table the server refuses, is an error naming the event, round and
+    player; the server then has no match of the round and the event file is unchanged.
+    """
+    from gamerec.validator.events import store
+    from gamerec.validator.events.on_server import (
+        ServerLink,
+        Started,
+        event_rules,
+        moment,
+        start_round,
+    )
+    from gamerec.validator.events.tickets import TicketWriter
+
+    link = ServerLink(connection.server, connection.transport)
+    options = [_option(text) for text in variant or []]
+    made: list[Started] = []
+    with reported_errors():
+        when = moment(start_at) if start_at is not None else None
+        writer = TicketWriter(connection.server, web_url, tokens_dir)
+        writer.check_folder()
+        try:
+            with store.editing(path) as event:
+                control = clock if clock is not None else event.settings.time_control
+                if not control:
+                    fail("--clock: the event has no time control; give the matches' clock")
+                rules = event_rules(event.settings.game, event.settings.seats, options)
+                writer.check_free(event, round_)
+                made.append(
+                    start_round(event, round_, link, rules=rules, clock=control, start_at=when)
+                )
+                lines = writer.write(event, made[0].tickets)
+        except BaseException:
+            # Anything after the matches were made (a ticket file, the event file's commit)
+            # undoes the start: the matches are called off, the files removed.
+            writer.remove()
+            for started in made:
+                started.abort()
+            raise
+    for line in lines:
+        typer.echo(line)
+
+
+def _option(text: str) -> tuple[str, str]:
+    tag, equals, value = text.partition("=")
+    if not equals:
+        fail(f"--variant: expected TAG=VALUE such as Board=5,5, found {text!r}")
+    return tag, value
 
 
 @app.command()

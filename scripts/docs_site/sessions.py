@@ -75,6 +75,7 @@ MASKS: Final[dict[str, tuple[tuple[re.Pattern[str], str], ...]]] = {
     "ids": (
         (re.compile(r"\bseat_[A-Za-z0-9_-]{32}"), "seat_<token>"),
         (re.compile(r"\b[0-9a-f]{16}\b"), "<id>"),
+        (re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z"), "<time>"),
     ),
 }
 ALWAYS: Final = ("timing",)

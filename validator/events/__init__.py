@@ -8,11 +8,15 @@ entries, withdrawals, pairing, byes, a pairing changed by hand, results), tie-br
 crosstable (``tiebreaks``), the standings as text, JSON and HTML (``report``), FIDE's TRF
 export and the TRF(x) a Dutch round is paired from (``trf``), the event file (``store``:
 SQLite, the only module here that opens a file) and the reading of record files into
-results (``intake``, through ``gamerec.validator.collection``).
+results (``intake``, through ``gamerec.validator.collection``); a round on a match server:
+its matches created in one call (``on_server``), the players' tickets (``tickets``) and the
+results collected from the server's sealed records (``collect``).
 
 What it may import: the standard library, py4swiss (``dutch`` only, when a Dutch round is
 paired), ``gamerec.recorder``, ``gamerec.validator.collection`` (records, their reading and
-their judged results) and ``gamerec.validator.render.tables`` (the HTML page); nothing of
-``gamerec.cli``. Everything but ``store`` and ``intake`` is pure: no I/O, no protobuf.
+their judged results) and ``gamerec.validator.render.tables`` (the HTML page); the server's
+modules also the gRPC client (``gamerec.validator.service``) and the verification and
+adjudication of records; nothing of ``gamerec.cli``. Everything but ``store``, ``intake``,
+``on_server``, ``tickets`` and ``collect`` is pure: no I/O, no protobuf.
 docs/events.md describes each method exactly enough to reproduce a round.
 """

@@ -89,11 +89,33 @@ class Result:
         ranks: the place of each seat (1 first; equal places share).
         key: what identifies the game (two copies of one game have the same key).
         sources: the records it was read from (``file#number``), first one first.
+        adjudicated: why the result was adjudicated from the position reached (a game
+            collected from a server that did not finish by its deadline); empty when the
+            game ended as its rules or its referee ended it.
     """
 
     ranks: tuple[int, ...]
     key: str
     sources: list[str] = field(default_factory=list)
+    adjudicated: str = ""
+
+
+@dataclass(frozen=True)
+class ServerMatch:
+    """A table's match on a server (``gamerec event start``).
+
+    Attributes:
+        server: the server's ``HOST:PORT``.
+        match_id: the match's id there.
+        host_key: the server's host key (32 bytes, hex) that sealed the new match; the
+            records collected must carry it.
+        start_at: when the clocks start (RFC 3339, UTC); empty: at creation.
+    """
+
+    server: str
+    match_id: str
+    host_key: str
+    start_at: str = ""
 
 
 @dataclass
@@ -105,12 +127,14 @@ class Table:
         seats: the player of each seat, first seat first (two seats: white, black).
         manual: whether the director changed it by hand.
         result: its result, once known.
+        match: its match on a server, once the round is started there.
     """
 
     number: int
     seats: tuple[str, ...]
     manual: bool = False
     result: Result | None = None
+    match: ServerMatch | None = None
 
 
 @dataclass

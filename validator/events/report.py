@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from gamerec.validator.collection.standings import fraction_text
 from gamerec.validator.events.model import Event, Round
@@ -22,6 +22,8 @@ HEADINGS = {
     "wins": "WIN",
     "progressive": "PS",
 }
+#: The crosstable's mark of a game adjudicated from the position reached.
+ADJUDICATED_MARK = "a"
 
 
 def players_text(event: Event) -> str:
@@ -62,12 +64,13 @@ def _cell(game: Game, number: dict[str, int], seats: int) -> str:
         return "bye" + fraction_text(game.points)
     if not game.opponents:
         return "-"
+    mark = ADJUDICATED_MARK if game.adjudicated else ""
     if seats == 2:
         colour = "w" if game.seat == 1 else "b"
         result = fraction_text(game.shares[0]) if game.played else "*"
-        return f"{number[game.opponents[0]]}{colour}{result}"
+        return f"{number[game.opponents[0]]}{colour}{result}{mark}"
     place = str(game.place) if game.played else "*"
-    return f"t{game.table}s{game.seat}p{place}"
+    return f"t{game.table}s{game.seat}p{place}{mark}"
 
 
 def shown_ratings(
@@ -87,6 +90,12 @@ def _rating_text(value: float, seats: int) -> str:
     if float(value).is_integer():
         return str(int(value))
     return str(round(value)) if seats == 2 else f"{value:.2f}"
+
+
+#: The line under standings whose crosstable marks a game adjudicated at a deadline.
+ADJUDICATED_LEGEND: Final = (
+    f"{ADJUDICATED_MARK}: adjudicated from the position reached (not finished)"
+)
 
 
 def _title(event: Event) -> str:
@@ -151,6 +160,8 @@ def standings_text(
         cells += [text.rjust(width) for text, width in zip(texts[3:], widths[3:], strict=True)]
         joined = "  ".join(cells)
         out.append(joined if index == 0 else joined.rstrip())
+    if any(game.adjudicated for line in lines for game in line.rounds):
+        out.append(ADJUDICATED_LEGEND)
     return "\n".join(out)
 
 
@@ -177,6 +188,8 @@ def standings_html(
         f"Tie-breaks in order: {', '.join(order)}. A round's cell: {cells}; "
         "a game's cell opens its replay."
     )
+    if any(game.adjudicated for line in lines for game in line.rounds):
+        facts += f" {ADJUDICATED_LEGEND}."
     body = f"<p>{html.escape(facts)}</p>" + table_html(rows, left=2)
     return page(_title(event), body)
 
@@ -238,4 +251,5 @@ def _game_json(game: Game, number: dict[str, int]) -> dict[str, Any]:
         "place": game.place if game.played else None,
         "points": _number(game.points) if game.played else None,
         "by_hand": game.manual,
+        "adjudicated": game.adjudicated or None,
     }

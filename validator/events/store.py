@@ -2,7 +2,9 @@
 
 Tables: ``meta`` (``schema``: the version; ``settings``: the settings as JSON), ``players``,
 ``rounds``, ``tables`` (one row per table of a round: seats, whether changed by hand, the
-result's places, key and sources, JSON lists) and ``byes``. :func:`editing` loads the event
+result's places, key and sources, JSON lists), ``byes`` and ``matches`` (a table's match on a
+server and whether its result was adjudicated; a file made before it has none, and gains it
+at its next change). :func:`editing` loads the event
 in one ``BEGIN IMMEDIATE`` transaction, lets the caller change it, and writes it back in the
 same transaction, so a refused change (any exception) leaves the file as it was.
 """
@@ -19,11 +21,24 @@ from fractions import Fraction
 from typing import Any
 
 from gamerec.recorder.errors import GamerecError
-from gamerec.validator.events.model import Event, Player, Result, Round, Settings, Table
+from gamerec.validator.events.model import (
+    Event,
+    Player,
+    Result,
+    Round,
+    ServerMatch,
+    Settings,
+    Table,
+)
 
 #: The schema version this gamerec writes and the newest it reads.
 SCHEMA = 1
 
+_MATCHES = (
+    "CREATE TABLE IF NOT EXISTS matches (round INTEGER NOT NULL, number INTEGER NOT NULL, "
+    "server TEXT NOT NULL, match_id TEXT NOT NULL, host_key TEXT NOT NULL, "
+    "start_at TEXT NOT NULL, adjudicated TEXT NOT NULL, PRIMARY KEY (round, number))"
+)
 _TABLES = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE players (number INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
@@ -33,6 +48,7 @@ _TABLES = (
     "manual INTEGER NOT NULL, ranks TEXT, key TEXT, sources TEXT, PRIMARY KEY (round, number))",
     "CREATE TABLE byes (round INTEGER NOT NULL, player TEXT NOT NULL, points TEXT NOT NULL, "
     "manual INTEGER NOT NULL, PRIMARY KEY (round, player))",
+    _MATCHES,
 )
 
 
@@ -115,11 +131,28 @@ def _load(db: sqlite3.Connection) -> Event:
         event.rounds[round_ - 1].byes[player] = Fraction(points)
         if manual:
             event.rounds[round_ - 1].manual_byes.add(player)
+    _load_matches(db, event)
     return event
 
 
+def _load_matches(db: sqlite3.Connection, event: Event) -> None:
+    """The ``matches`` rows into their tables (a file made before that table has none)."""
+    known = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matches'")
+    if known.fetchone() is None:
+        return
+    for round_, number, server, match_id, host_key, start_at, adjudicated in db.execute(
+        "SELECT round, number, server, match_id, host_key, start_at, adjudicated FROM matches"
+    ):
+        table = event.rounds[round_ - 1].tables[number - 1]
+        if match_id:
+            table.match = ServerMatch(server, match_id, host_key, start_at)
+        if table.result is not None:
+            table.result.adjudicated = adjudicated
+
+
 def _save(db: sqlite3.Connection, event: Event) -> None:
-    for table in ("players", "rounds", "tables", "byes"):
+    db.execute(_MATCHES)
+    for table in ("players", "rounds", "tables", "byes", "matches"):
         db.execute(f"DELETE FROM {table}")
     db.execute(
         "UPDATE meta SET value = ? WHERE key = 'settings'", (_settings_json(event.settings),)
@@ -151,6 +184,22 @@ def _save(db: sqlite3.Connection, event: Event) -> None:
                 for name, points in made.byes.items()
             ],
         )
+        db.executemany(
+            "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (made.number, seated.number, *_match_row(seated))
+                for seated in made.tables
+                if seated.match is not None
+                or (seated.result is not None and seated.result.adjudicated)
+            ],
+        )
+
+
+def _match_row(table: Table) -> tuple[str, str, str, str, str]:
+    """A table's ``matches`` columns after its round and number."""
+    match = table.match or ServerMatch("", "", "")
+    adjudicated = table.result.adjudicated if table.result is not None else ""
+    return match.server, match.match_id, match.host_key, match.start_at, adjudicated
 
 
 def load(path: str) -> Event:

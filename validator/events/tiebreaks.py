@@ -43,6 +43,7 @@ class Game:
     bye: bool = False
     played: bool = False
     manual: bool = False
+    adjudicated: str = ""
 
 
 @dataclass
@@ -75,6 +76,7 @@ def _rounds(event: Event) -> dict[str, list[Game]]:
                         _share(mine, result.ranks[i]) for i in range(len(table.seats)) if i != seat
                     )
                     game.place, game.points, game.played = mine, won[seat], True
+                    game.adjudicated = result.adjudicated
                 lines[name].append(game)
         for name, points in made.byes.items():
             seen.add(name)
