@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Final
 import typer
 
 from gamerec.cli.connection import Connection, with_connection
-from gamerec.cli.edge import EXIT_FINDINGS, fail, reported_errors
-from gamerec.cli.match import rules_of
+from gamerec.cli.edge import EXIT_FINDINGS, reported_errors
+from gamerec.cli.match import rules_of, stub_of
 from gamerec.recorder.syntax.registered import known_games
 
 if TYPE_CHECKING:
@@ -245,21 +245,10 @@ def _wait(connection: Connection, token: str) -> None:
 @contextmanager
 def _lobby(connection: Connection) -> Iterator[lgrpc.LobbyServiceStub]:
     """A LobbyService stub on a channel to the server; a refused call is one line, exit 2."""
-    import grpc
-
     from gamerec.v1 import lobby_pb2_grpc as lgrpc
 
-    with reported_errors():
-        opened = connection.transport.channel(connection.server)
-    with opened as channel:
-        try:
-            yield lgrpc.LobbyServiceStub(channel)
-        except grpc.RpcError as error:
-            from gamerec.validator.service.match_client import refusal_text
-
-            code = error.code() if isinstance(error, grpc.Call) else None
-            details = error.details() if isinstance(error, grpc.Call) else str(error)
-            fail(f"{connection.server}: {refusal_text(code, details)}")
+    with stub_of(connection, lgrpc.LobbyServiceStub) as stub:
+        yield stub
 
 
 def _player(name: str, key: str) -> mpb.MatchSeat:

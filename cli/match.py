@@ -8,11 +8,11 @@ server refuses is one line on stderr, ``gamerec: error: CODE: message``, and exi
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -33,6 +33,8 @@ app = typer.Typer(
     rich_markup_mode="markdown",
     pretty_exceptions_show_locals=False,
 )
+
+S = TypeVar("S")
 
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print the answer as one line of ProtoJSON.")
@@ -304,15 +306,22 @@ def export(
 @contextmanager
 def _service(connection: Connection) -> Iterator[mgrpc.MatchServiceStub]:
     """A MatchService stub on a channel to the server; a refused call is one line, exit 2."""
-    import grpc
-
     from gamerec.v1 import match_pb2_grpc as mgrpc
+
+    with stub_of(connection, mgrpc.MatchServiceStub) as stub:
+        yield stub
+
+
+@contextmanager
+def stub_of(connection: Connection, make: Callable[[Any], S]) -> Iterator[S]:
+    """A stub ``make`` builds on a channel to the server; a refused call is one line, exit 2."""
+    import grpc
 
     with reported_errors():
         opened = connection.transport.channel(connection.server)
     with opened as channel:
         try:
-            yield mgrpc.MatchServiceStub(channel)
+            yield make(channel)
         except grpc.RpcError as error:
             from gamerec.validator.service.match_client import refusal_text
 
