@@ -13,7 +13,8 @@ shorter win is worth more and the distance can be read back (the protocol's ``sc
 A position at the depth limit is worth the caller's :data:`~.core.Evaluate` of it (each
 game's own, from its registry entry), clipped to +-``WIN // 10``. Where an
 :data:`~.core.Exact` function answers a two-seat position its value is that of a finished
-game with that margin. Values are stored in the table relative to the node (a win ``N``
+game with that margin (below the root: the root is searched, so that a move is chosen).
+Values are stored in the table relative to the node (a win ``N``
 decisions away is worth ``WIN - N * PLY`` wherever the node stands), so a transposition
 reached at another depth reads the same value.
 """
@@ -24,7 +25,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from gamerec.validator.games.protocol import GameState
-from gamerec.validator.search.core import Budget, Evaluate, Exact, Limits, SearchResult
+from gamerec.validator.search.core import (
+    Budget,
+    Evaluate,
+    Exact,
+    Limits,
+    OutOfBudgetError,
+    SearchResult,
+)
 
 #: The value of a won game (before the lead and the distance are counted).
 WIN: Final = 100_000_000
@@ -35,10 +43,6 @@ MAX_LEAD: Final = 999
 #: How often (in nodes) the clock is read.
 CLOCK_EVERY: Final = 256
 _EXACT, _LOWER, _UPPER = 0, 1, 2
-
-
-class _OutOfBudget(Exception):
-    """The limit was reached in the middle of an iteration."""
 
 
 @dataclass(slots=True)
@@ -101,10 +105,10 @@ class _Searcher:
             return -WIN + lead
         return lead
 
-    def known(self, state: GameState[Any]) -> int | None:
+    def known(self, state: GameState[Any], root: bool) -> int | None:
         if state.is_over:
             return self.finished(state)
-        if self.exact is None or state.seats != 2:
+        if self.exact is None or state.seats != 2 or root:
             return None
         margin = self.exact(state)
         if margin is None:
@@ -117,12 +121,14 @@ class _Searcher:
             return -WIN + clipped
         return 0
 
-    def search(self, state: GameState[Any], depth: int, alpha: int, beta: int) -> int:
+    def search(
+        self, state: GameState[Any], depth: int, alpha: int, beta: int, root: bool = False
+    ) -> int:
         budget = self.budget
         budget.nodes += 1
         if budget.nodes % CLOCK_EVERY == 0 and budget.spent():
-            raise _OutOfBudget
-        known = self.known(state)
+            raise OutOfBudgetError
+        known = self.known(state, root)
         if known is not None:
             budget.playouts += 1
             return known
@@ -135,13 +141,8 @@ class _Searcher:
         first = None
         if entry is not None:
             first = entry.move
-            if entry.depth >= depth:
-                if entry.bound == _EXACT:
-                    return entry.value
-                if entry.bound == _LOWER and entry.value >= beta:
-                    return entry.value
-                if entry.bound == _UPPER and entry.value <= alpha:
-                    return entry.value
+            if entry.depth >= depth and _settles(entry, alpha, beta):
+                return entry.value
         moves = state.legal_moves()
         if first is not None and first in moves:
             moves.remove(first)
@@ -180,6 +181,15 @@ class _Searcher:
         return tuple(moves)
 
 
+def _settles(entry: _Entry, alpha: int, beta: int) -> bool:
+    """Whether a stored value answers a search with this window."""
+    if entry.bound == _EXACT:
+        return True
+    if entry.bound == _LOWER:
+        return entry.value >= beta
+    return entry.value <= alpha
+
+
 def _bound(value: int, alpha: int, beta: int) -> int:
     """What a node's value says: exact inside the window, a bound outside it."""
     if value <= alpha:
@@ -211,8 +221,8 @@ def alphabeta(
     top = limits.depth or 10_000
     for depth in range(1, top + 1):
         try:
-            value = searcher.search(state, depth, -WIN * 2, WIN * 2)
-        except _OutOfBudget:
+            value = searcher.search(state, depth, -WIN * 2, WIN * 2, root=True)
+        except OutOfBudgetError:
             if finished == 0:  # pragma: no cover - the first iteration is tiny
                 raise
             break

@@ -21,6 +21,10 @@ Evaluate = Callable[[GameState[Any], int], int]
 Exact = Callable[[GameState[Any]], "int | None"]
 
 
+class OutOfBudgetError(Exception):
+    """A search's limit was reached in the middle of an iteration (caught by the search)."""
+
+
 class LimitError(ValueError):
     """A search was given no limit, or a limit that is not positive."""
 
@@ -137,9 +141,7 @@ def leads(scores: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     if len(scores) < 2:
         return tuple(0 for _ in scores)
     ordered = sorted(scores, reverse=True)
-    return tuple(
-        score - (ordered[1] if score == ordered[0] else ordered[0]) for score in scores
-    )
+    return tuple(score - (ordered[1] if score == ordered[0] else ordered[0]) for score in scores)
 
 
 def rewards(state: GameState[Any]) -> tuple[float, ...]:

@@ -16,21 +16,24 @@ from typing import Any, Final
 
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.search.alphabeta import MAX_LEAD, WIN
-from gamerec.validator.search.core import Budget, Evaluate, Limits, SearchResult, leads
+from gamerec.validator.search.core import (
+    Budget,
+    Evaluate,
+    Limits,
+    OutOfBudgetError,
+    SearchResult,
+    leads,
+)
 
 #: How often (in nodes) the clock is read.
 _CLOCK_EVERY: Final = 256
 
 
-class _OutOfBudget(Exception):
-    """The limit was reached in the middle of an iteration."""
-
-
 def _finished(state: GameState[Any]) -> tuple[int, ...]:
     winners = state.winners()
     values = []
-    for seat, lead in enumerate(leads(state.scores()), start=1):
-        lead = max(-MAX_LEAD, min(MAX_LEAD, lead))
+    for seat, full in enumerate(leads(state.scores()), start=1):
+        lead = max(-MAX_LEAD, min(MAX_LEAD, full))
         if seat in winners:
             values.append((WIN if len(winners) == 1 else 0) + lead)
         else:
@@ -43,7 +46,7 @@ def _search(
 ) -> tuple[tuple[int, ...], tuple[Any, ...]]:
     budget.nodes += 1
     if budget.nodes % _CLOCK_EVERY == 0 and budget.spent():
-        raise _OutOfBudget
+        raise OutOfBudgetError
     if state.is_over:
         budget.playouts += 1
         return _finished(state), ()
@@ -80,7 +83,7 @@ def maxn(state: GameState[Any], limits: Limits, evaluate: Evaluate) -> SearchRes
     for depth in range(1, (limits.depth or 10_000) + 1):
         try:
             values, line = _search(state, depth, evaluate, budget)
-        except _OutOfBudget:
+        except OutOfBudgetError:
             if finished == 0:  # pragma: no cover - the first iteration is tiny
                 raise
             break

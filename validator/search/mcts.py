@@ -148,9 +148,7 @@ def mcts(
     return _merged(state, runs, budget.elapsed())
 
 
-def _search(
-    state: GameState[Any], limits: Limits, seed: str, exact: Exact | None
-) -> _Run:
+def _search(state: GameState[Any], limits: Limits, seed: str, exact: Exact | None) -> _Run:
     """One UCT search from ``state`` (a worker's whole job in a root-parallel search)."""
     rng = random.Random(seed)
     budget = Budget(limits)
@@ -185,9 +183,7 @@ def _search(
     )
 
 
-def _iterate(
-    root: _Node, start: GameState[Any], rng: random.Random, exact: Exact | None
-) -> int:
+def _iterate(root: _Node, start: GameState[Any], rng: random.Random, exact: Exact | None) -> int:
     """One iteration: select, expand, play out, back up; the depth it reached."""
     state = start.copy()
     node = root
@@ -220,7 +216,9 @@ def _settled(root: _Node) -> bool:
     return not root.untried and all(child.exact is not None for _, child in root.children)
 
 
-def _playout(state: GameState[Any], rng: random.Random) -> tuple[tuple[float, ...], tuple[int, ...]]:
+def _playout(
+    state: GameState[Any], rng: random.Random
+) -> tuple[tuple[float, ...], tuple[int, ...]]:
     """Random decisions to the end (or the cap); every seat's reward and lead there."""
     steps = 0
     while not state.is_over and steps < PLAYOUT_CAP:

@@ -1,0 +1,104 @@
+"""How a position is searched: settings, each game's evaluation, and the algorithm chosen.
+
+The evaluation at a search's horizon is the game's registry entry's annotation value (the
+mover's lead in what the rules count, or what stands for it: Oust's stones, Oh-Wah-Ree's
+store); exact endgame answers come from :func:`exact_for` where tables cover a position.
+``auto`` picks the algorithm by seat count, as the strength measurements in
+docs/analysis.md found best at short time limits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any, Final
+
+from gamerec.validator.games.protocol import GameState
+from gamerec.validator.games.registry import GameEntry
+from gamerec.validator.search.alphabeta import alphabeta
+from gamerec.validator.search.core import Exact, Limits, SearchResult
+from gamerec.validator.search.maxn import maxn
+from gamerec.validator.search.mcts import mcts
+
+#: The algorithms a search may use (``auto``: chosen by seat count).
+ALGORITHMS: Final = ("auto", "mcts", "alphabeta", "maxn")
+#: ``auto``'s choice: two seats, and three or more.
+AUTO_TWO_SEATS: Final = "alphabeta"
+AUTO_MORE_SEATS: Final = "mcts"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """How to search a position.
+
+    Attributes:
+        limits: when to stop.
+        algorithm: one of :data:`ALGORITHMS`; ``alphabeta`` with more than two seats is
+            paranoid search.
+        workers: MCTS searches run side by side in processes (root parallel); needs an
+            executor.
+        seed: the seed of the search's random choices.
+    """
+
+    limits: Limits
+    algorithm: str = "auto"
+    workers: int = 1
+    seed: int | str = 1
+
+    def __post_init__(self) -> None:
+        """Check the algorithm's name.
+
+        Raises:
+            ValueError: an unknown algorithm.
+        """
+        if self.algorithm not in ALGORITHMS:
+            choices = ", ".join(ALGORITHMS)
+            raise ValueError(
+                f"unknown search algorithm {self.algorithm!r}; choose one of {choices}"
+            )
+
+    def chosen(self, seats: int) -> str:
+        """The algorithm used for a game of ``seats`` seats."""
+        if self.algorithm != "auto":
+            return self.algorithm
+        return AUTO_TWO_SEATS if seats == 2 else AUTO_MORE_SEATS
+
+
+def exact_for(entry: GameEntry, variant: Any) -> Exact | None:
+    """The exact endgame answers for a game and variant, or None where no tables exist."""
+    return None
+
+
+def search(
+    entry: GameEntry,
+    variant: Any,
+    state: GameState[Any],
+    settings: SearchSettings,
+    *,
+    executor: Executor | None = None,
+    exact: Exact | None = None,
+) -> SearchResult:
+    """Search ``state`` (not changed) by ``settings``; the game must not be over.
+
+    ``exact`` defaults to :func:`exact_for` the game and variant.
+
+    Raises:
+        ValueError: the game is over.
+    """
+    known = exact if exact is not None else exact_for(entry, variant)
+    algorithm = settings.chosen(state.seats)
+    evaluate = entry.annotation.value
+    if algorithm == "alphabeta":
+        return alphabeta(state, settings.limits, evaluate, exact=known)
+    if algorithm == "maxn" and state.seats > 2:
+        return maxn(state, settings.limits, evaluate)
+    workers = settings.workers if executor is not None else 1
+    return mcts(
+        state, settings.limits, seed=settings.seed, exact=known, workers=workers, executor=executor
+    )
+
+
+def tokens(entry: GameEntry, variant: Any, decisions: Sequence[Any]) -> tuple[str, ...]:
+    """Decisions as move tokens (an Oust placement as the token of a one-placement turn)."""
+    return tuple(entry.engine.format_move(variant, decision) for decision in decisions)
