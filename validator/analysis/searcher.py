@@ -99,6 +99,45 @@ def search(
     )
 
 
-def tokens(entry: GameEntry, variant: Any, decisions: Sequence[Any]) -> tuple[str, ...]:
-    """Decisions as move tokens (an Oust placement as the token of a one-placement turn)."""
-    return tuple(entry.engine.format_move(variant, decision) for decision in decisions)
+def whole_plies(
+    entry: GameEntry, variant: Any, state: GameState[Any], decisions: Sequence[Any]
+) -> tuple[tuple[int, str], ...]:
+    """A line of decisions as whole plies from ``state``: each ply's seat and token.
+
+    A decision is a whole ply in every game but Oust, whose turn chains placements; the
+    turn's decisions make one ply here. A turn the line leaves unfinished ends the line,
+    except the first, which is finished with the first listed decision at each step.
+    """
+    engine = entry.engine
+    now = state.copy()
+    queue = list(decisions)
+    plies: list[tuple[int, str]] = []
+    while queue and not now.is_over:
+        seat = now.to_move
+        trial = now.copy()
+        follower = _Follower(queue)
+        move = engine.play_chosen(trial, follower.choose)
+        if follower.strayed and plies:
+            break
+        plies.append((seat, engine.format_move(variant, move)))
+        now = trial
+        del queue[: follower.taken]
+        if follower.strayed:
+            break
+    return tuple(plies)
+
+
+class _Follower:
+    """A chooser that follows a line of decisions, and the first listed one past its end."""
+
+    def __init__(self, line: list[Any]) -> None:
+        self.line = line
+        self.taken = 0
+        self.strayed = False
+
+    def choose(self, _: GameState[Any], options: list[Any]) -> Any:
+        if self.taken < len(self.line) and self.line[self.taken] in options:
+            self.taken += 1
+            return self.line[self.taken - 1]
+        self.strayed = True
+        return options[0]

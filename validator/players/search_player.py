@@ -15,7 +15,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Final
 
-from gamerec.validator.analysis.searcher import SearchSettings, search, tokens
+from gamerec.validator.analysis.searcher import SearchSettings, search, whole_plies
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.games.registry import GameEntry
 from gamerec.validator.players.clocks import ClockState
@@ -99,7 +99,7 @@ def search_ply(
     if not first:
         return SearchedPly(token, SearchInfo(depth=0, nodes=0, time_ms=elapsed, pv=(token,)))
     found = first[0]
-    line = tokens(entry, variant, _whole_plies(state, found.pv))
+    line = [token for _, token in whole_plies(entry, variant, state, found.pv)]
     return SearchedPly(
         token,
         SearchInfo(
@@ -126,20 +126,3 @@ def settings_limits(time_s: float | None, playouts: int | None, nodes: int | Non
     if time_s is None and playouts is None and nodes is None:
         time_s = 1.0
     return Limits(time=time_s, playouts=playouts, nodes=nodes)
-
-
-def _whole_plies(state: GameState[Any], line: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The line up to the first decision after which the same seat moves again.
-
-    A decision is a whole ply except in a chained turn (Oust), whose placements are no
-    tokens of their own; the line stops there.
-    """
-    now = state.copy()
-    kept: list[Any] = []
-    for decision in line:
-        mover = now.to_move
-        now.decide(decision)
-        kept.append(decision)
-        if now.to_move == mover and not now.is_over:
-            return tuple(kept[:1])
-    return tuple(kept)
