@@ -8,13 +8,14 @@ position.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Final
+from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 
 from gamerec.cli.edge import fail
-from gamerec.validator.analysis.searcher import SearchSettings
-from gamerec.validator.search.core import Limits
+
+if TYPE_CHECKING:  # the search is loaded when a command searches (start-up)
+    from gamerec.validator.analysis.searcher import SearchSettings
 
 #: A search's time a position when no limit is given.
 DEFAULT_SECONDS: Final = 1.0
@@ -28,7 +29,7 @@ TimeOption = Annotated[
 ]
 PlayoutsOption = Annotated[
     int | None,
-    typer.Option("--playouts", min=1, help="Playouts a position (reproducible with --seed)."),
+    typer.Option("--playouts", metavar="N", help="Playouts a position (reproducible with --seed)."),
 ]
 SeedOption = Annotated[int, typer.Option("--seed", help="The search's seed.")]
 
@@ -44,8 +45,13 @@ def seconds_of(text: str) -> float:
 
 def search_settings(time: str | None, playouts: int | None, seed: int) -> SearchSettings:
     """The settings of the options (exit 2 when both a time and playouts are given)."""
+    from gamerec.validator.analysis.searcher import SearchSettings
+    from gamerec.validator.search.core import Limits
+
     if time is not None and playouts is not None:
         fail("give --time or --playouts, not both")
+    if playouts is not None and playouts < 1:
+        fail(f"--playouts {playouts}: give at least 1")
     if playouts is not None:
         return SearchSettings(Limits(playouts=playouts), seed=seed)
     seconds = DEFAULT_SECONDS if time is None else seconds_of(time)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamerec.recorder.arguments import require_record
@@ -47,6 +47,7 @@ class PositionAnalysis:
         visits: the search's root visits (playouts).
         depth: the deepest tree node the search reached.
         value: ``exact`` or ``searched``.
+        seconds: the time the search took (not compared, not in the JSON: it varies).
     """
 
     ply: int
@@ -59,6 +60,7 @@ class PositionAnalysis:
     visits: int
     depth: int
     value: str
+    seconds: float = field(default=0.0, compare=False)
 
     def json(self) -> dict[str, Any]:
         """The analysis as a JSON object (win chances to 4 places, margins to 2)."""
@@ -126,6 +128,7 @@ def analyse_position(
         visits=found.visits,
         depth=found.depth,
         value=EXACT if found.exact else SEARCHED,
+        seconds=found.seconds,
     )
 
 

@@ -25,7 +25,7 @@ from gamerec.validator.search.mcts import mcts
 ALGORITHMS: Final = ("auto", "mcts", "alphabeta", "maxn")
 #: ``auto``'s choice: two seats, and three or more.
 AUTO_TWO_SEATS: Final = "alphabeta"
-AUTO_MORE_SEATS: Final = "mcts"
+AUTO_MORE_SEATS: Final = "alphabeta"
 
 
 @dataclass(frozen=True, slots=True)
