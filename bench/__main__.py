@@ -44,6 +44,9 @@ Sections (``--sections`` picks some; all by default):
 14. ``tournament``: ``gamerec tournament`` of 200 Aronda games between the two built-in
     engines as processes, one game at a time and one per core, games/s against the same
     number of games by ``gamerec generate`` (the cost of the protocol, processes, referee).
+16. ``search``: MCTS playouts/s and alpha-beta nodes/s per game and seat count from an
+    opening position, the Oh-Wah-Ree MCTS beside OpenSpiel's MCTS bot on Oware (timed in
+    turn), and MCTS root parallel on 2 processes against 1 (``bench/bench_search.py``).
 15. ``live-postgres``: the same 1,000 matches on two ``gamerec serve`` sharing one PostgreSQL
     store (each match's seats on both), moves/s and p99 round trip against one server on
     SQLite, in the same run (a server from the pgserver wheel; skipped if it cannot start).
@@ -81,6 +84,7 @@ from bench import (
     bench_live,
     bench_live_postgres,
     bench_seals,
+    bench_search,
     bench_service,
     bench_startup,
     bench_tournament,
@@ -109,6 +113,7 @@ SECTIONS = (
     "foreign",
     "tournament",
     "live-postgres",
+    "search",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -582,6 +587,15 @@ def live_postgres_figures(scale: Scale) -> list[Figure]:
     return bench_live_postgres.figures(measured)
 
 
+def search_figures(scale: Scale) -> list[Figure]:
+    """Section 16: the search's speed per game, OpenSpiel's MCTS, root parallel."""
+    search_scale = bench_search.QUICK if scale is QUICK else bench_search.SearchScale()
+    return _step(
+        "search: MCTS and alpha-beta per game, OpenSpiel MCTS on Oware, root parallel",
+        partial(bench_search.figures, search_scale),
+    )
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -609,6 +623,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "foreign": partial(foreign_figures, scale),
         "tournament": partial(tournament_figures, scale),
         "live-postgres": partial(live_postgres_figures, scale),
+        "search": partial(search_figures, scale),
     }
 
 
