@@ -15,7 +15,11 @@ from gamerec.cli.main import app
 from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.analysis.searcher import SearchSettings
+from gamerec.validator.players.clocks import ClockState
 from gamerec.validator.players.policy_engine import PolicyEngine
+from gamerec.validator.players.search_player import LEAST_SECONDS, ply_seconds
+from gamerec.validator.search.core import Limits
 from tests.analysis.test_analysis import BLUNDER
 from tests.search.positions import FORCED_WINS, position
 
@@ -137,3 +141,14 @@ def test_an_end_by_the_rules_or_the_clock_is_ruled_by_the_rules_alone(path: Path
         run("adjudicate", str(path), "--json", "--engine", "--playouts", "50").output
     )
     assert result == plain and result["decision"] != vpb.Decision.Name(vpb.DECISION_ENGINE)
+
+
+def test_a_ply_takes_a_share_of_what_the_clocks_allow() -> None:
+    settings = SearchSettings(Limits(time=1.0))
+    assert ply_seconds(settings, ClockState(), 1) == 1.0
+    assert ply_seconds(settings, ClockState(move_limit_ms=500), 1) == pytest.approx(0.3)
+    assert ply_seconds(settings, ClockState(remaining_ms=(3_000, 60_000)), 1) == pytest.approx(0.1)
+    assert ply_seconds(settings, ClockState(remaining_ms=(60, 60_000)), 1) == LEAST_SECONDS
+    unlimited = SearchSettings(Limits(playouts=10))
+    assert ply_seconds(unlimited, ClockState(), 2) is None
+    assert ply_seconds(unlimited, ClockState(remaining_ms=(60_000, 60_000)), 2) == 2.0
