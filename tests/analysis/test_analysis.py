@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gamerec.recorder.codecs import Encoding, encode_record
+from gamerec.recorder.codecs import Encoding, encode_record, read_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.analysis.marks import (
     ThresholdError,
@@ -17,6 +18,7 @@ from gamerec.validator.analysis.plies import EXACT, SEARCHED, analyse_record
 from gamerec.validator.analysis.searcher import SearchSettings
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.identity import identify
+from gamerec.validator.judge import validate
 from gamerec.validator.search.alphabeta import alphabeta
 from gamerec.validator.search.core import Limits
 from tests.validator.examples import grn, owr_e1
@@ -28,6 +30,7 @@ BLUNDER = grn(
     '[Game "ONE"]\n[Players "2"]\n[Board "6,6"]\n\n'
     + " ".join(f"{ply}. {token}" for ply, token in enumerate(TOKENS, start=1))
 )
+GAMES = Path(__file__).resolve().parents[2] / "fixtures" / "games"
 SETTINGS = SearchSettings(Limits(playouts=300), seed=1)
 
 
@@ -125,3 +128,18 @@ def test_analysis_stops_at_an_illegal_ply() -> None:
     analysis = analyse_record(record, SETTINGS)
     assert [position.ply for position in analysis.positions] == [1, 2]
     assert analysis.stopped is not None and analysis.stopped.ply == 3
+
+
+@pytest.mark.parametrize("name", ["oust-side5-pie-off.grn", "ohwahree-3p.grn", "aronda.grn"])
+def test_every_better_line_is_legal_where_it_starts(name: str) -> None:
+    (record,) = read_records(str(GAMES / name))
+    done = engine_annotate(record, SearchSettings(Limits(playouts=20), seed=1))
+    lines = 0
+    for index, move in enumerate(done.record.moves):
+        for variation in move.variations:
+            line = pb.GameRecord(rules=record.rules, seats=record.seats)
+            line.moves.extend([*record.moves[:index], *variation.moves])
+            errors = [error for error in validate(line).errors if error.ply]
+            assert errors == [], (index + 1, errors)
+            lines += 1
+    assert lines == len(done.marks) > 0
