@@ -151,3 +151,16 @@ def test_rewards_share_first_place_and_leads_count_from_the_best_other() -> None
     assert leads((4, 4)) == (0, 0)
     _, _, state = position("Oh-Wah-Ree", 2, 0, 0)
     assert rewards(state) == (0.5, 0.5)
+
+
+def test_alphabeta_does_not_return_to_a_position_the_game_has_reached() -> None:
+    entry, _, state = position("Oh-Wah-Ree", 3, 2, 10)
+    moves = state.legal_moves()
+    children = {move: after(state, move).digest() for move in moves}
+    digests = list(children.values())
+    free = next(move for move in moves if digests.count(children[move]) == 1)
+    avoid = frozenset(digest for move, digest in children.items() if move != free)
+    found = alphabeta(state, Limits(depth=2), entry.annotation.value, avoid=avoid)
+    assert found.move == free
+    everywhere = frozenset(children.values())
+    assert alphabeta(state, Limits(depth=2), entry.annotation.value, avoid=everywhere).move in moves

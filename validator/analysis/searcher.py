@@ -78,10 +78,12 @@ def search(
     *,
     executor: Executor | None = None,
     exact: Exact | None = None,
+    avoid: frozenset[str] = frozenset(),
 ) -> SearchResult:
     """Search ``state`` (not changed) by ``settings``; the game must not be over.
 
-    ``exact`` defaults to :func:`exact_for` the game and variant.
+    ``exact`` defaults to :func:`exact_for` the game and variant. ``avoid``: positions the
+    game has reached, which alpha-beta's root decisions do not return to while they can.
 
     Raises:
         ValueError: the game is over.
@@ -90,7 +92,7 @@ def search(
     algorithm = settings.chosen(state.seats)
     evaluate = entry.annotation.value
     if algorithm == "alphabeta":
-        return alphabeta(state, settings.limits, evaluate, exact=known)
+        return alphabeta(state, settings.limits, evaluate, exact=known, avoid=avoid)
     if algorithm == "maxn" and state.seats > 2:
         return maxn(state, settings.limits, evaluate)
     workers = settings.workers if executor is not None else 1

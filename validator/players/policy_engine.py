@@ -214,7 +214,9 @@ class PolicyEngine:
         )
         seconds = ply_seconds(settings, command.clock, state.to_move)
         entry = entry_named(game.rules.name)
-        ply = search_ply(entry, game.variant, state, settings, seconds=seconds)
+        ply = search_ply(
+            entry, game.variant, state, settings, seconds=seconds, reached=frozenset(game.reached)
+        )
         return [Info(ply.info), MoveAnswer(ply.token)]
 
     def _choice(self, game: _Game) -> list[Any]:

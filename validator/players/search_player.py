@@ -67,11 +67,13 @@ def search_ply(
     *,
     seconds: float | None = None,
     executor: Executor | None = None,
+    reached: frozenset[str] = frozenset(),
 ) -> SearchedPly:
     """Choose and describe one whole ply for the seat to move (``state`` is not changed).
 
     Each decision of the ply gets half the time still left (the first decision is the one
-    that matters; Oust's later placements of a turn get the rest).
+    that matters; Oust's later placements of a turn get the rest). ``reached``: the digests
+    of the positions the game has reached, which the search does not return to while it can.
     """
     engine = entry.engine
     started = time.perf_counter()
@@ -86,7 +88,12 @@ def search_ply(
             share = left / 2 if first else left * FIRST_DECISION_SHARE
             limits = dataclasses.replace(limits, time=max(LEAST_SECONDS, share))
         found = search(
-            entry, variant, now, dataclasses.replace(settings, limits=limits), executor=executor
+            entry,
+            variant,
+            now,
+            dataclasses.replace(settings, limits=limits),
+            executor=executor,
+            avoid=reached,
         )
         if not first:
             first.append(found)

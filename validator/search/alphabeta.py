@@ -90,6 +90,7 @@ class _Searcher:
         self.exact = exact
         self.budget = budget
         self.table: dict[str, _Entry] = {}
+        self.avoid: frozenset[str] = frozenset()
 
     def finished(self, state: GameState[Any]) -> int:
         winners = state.winners()
@@ -141,9 +142,11 @@ class _Searcher:
         first = None
         if entry is not None:
             first = entry.move
-            if entry.depth >= depth and _settles(entry, alpha, beta):
+            if entry.depth >= depth and not root and _settles(entry, alpha, beta):
                 return entry.value
         moves = state.legal_moves()
+        if root and self.avoid:
+            moves = _new_places(state, moves, self.avoid)
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
@@ -181,6 +184,17 @@ class _Searcher:
         return tuple(moves)
 
 
+def _new_places(state: GameState[Any], moves: list[Any], avoid: frozenset[str]) -> list[Any]:
+    """The decisions that lead to a position not in ``avoid``; all of them when none does."""
+    fresh = []
+    for move in moves:
+        child = state.copy()
+        child.decide(move)
+        if child.digest() not in avoid:
+            fresh.append(move)
+    return fresh or moves
+
+
 def _settles(entry: _Entry, alpha: int, beta: int) -> bool:
     """Whether a stored value answers a search with this window."""
     if entry.bound == _EXACT:
@@ -205,10 +219,14 @@ def alphabeta(
     evaluate: Evaluate,
     *,
     exact: Exact | None = None,
+    avoid: frozenset[str] = frozenset(),
 ) -> SearchResult:
     """Search ``state`` by iterative deepening within ``limits`` (see the module docstring).
 
     At least the first iteration (one decision deep) always finishes, whatever the limit.
+    ``avoid``: digests of positions the game has reached; a root decision that leads back to
+    one is not searched while another leads elsewhere (the rules have no repetition rule, and
+    play that returns to a position can go round for ever, as greedy play avoids too).
 
     Raises:
         ValueError: the game is over.
@@ -217,6 +235,7 @@ def alphabeta(
         raise ValueError("the game is over: there is nothing to search")
     budget = Budget(limits)
     searcher = _Searcher(state.to_move, evaluate, exact, budget)
+    searcher.avoid = avoid
     value, finished, move = 0, 0, state.legal_moves()[0]
     top = limits.depth or 10_000
     for depth in range(1, top + 1):
