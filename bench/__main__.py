@@ -44,12 +44,15 @@ Sections (``--sections`` picks some; all by default):
 14. ``tournament``: ``gamerec tournament`` of 200 Aronda games between the two built-in
     engines as processes, one game at a time and one per core, games/s against the same
     number of games by ``gamerec generate`` (the cost of the protocol, processes, referee).
-16. ``search``: MCTS playouts/s and alpha-beta nodes/s per game and seat count from an
-    opening position, the Oh-Wah-Ree MCTS beside OpenSpiel's MCTS bot on Oware (timed in
-    turn), and MCTS root parallel on 2 processes against 1 (``bench/bench_search.py``).
 15. ``live-postgres``: the same 1,000 matches on two ``gamerec serve`` sharing one PostgreSQL
     store (each match's seats on both), moves/s and p99 round trip against one server on
     SQLite, in the same run (a server from the pgserver wheel; skipped if it cannot start).
+16. ``tables``: Oh-Wah-Ree endgame tables (``bench/bench_tables.py``): the build of every
+    two-seat position of up to 8 stones, positions/s against the engine playing every move of
+    them once, and lookups/s against one engine ply on the same states (at least 1x).
+17. ``search``: MCTS playouts/s and alpha-beta nodes/s per game and seat count from an
+    opening position, the Oh-Wah-Ree MCTS beside OpenSpiel's MCTS bot on Oware (timed in
+    turn), and MCTS root parallel on 2 processes against 1 (``bench/bench_search.py``).
 
 Every ratio is measured in turn with its reference (A B A B ..., the order reversed every
 other pair) and is the median of the pairs' ratios, shown with the lowest and highest pair:
@@ -87,6 +90,7 @@ from bench import (
     bench_search,
     bench_service,
     bench_startup,
+    bench_tables,
     bench_tournament,
     bench_validate,
     bench_viewer,
@@ -113,6 +117,7 @@ SECTIONS = (
     "foreign",
     "tournament",
     "live-postgres",
+    "tables",
     "search",
 )
 GO = "sgfmill 9x9 Go replay"
@@ -588,12 +593,22 @@ def live_postgres_figures(scale: Scale) -> list[Figure]:
 
 
 def search_figures(scale: Scale) -> list[Figure]:
-    """Section 16: the search's speed per game, OpenSpiel's MCTS, root parallel."""
+    """Section 17: the search's speed per game, OpenSpiel's MCTS, root parallel."""
     search_scale = bench_search.QUICK if scale is QUICK else bench_search.SearchScale()
     return _step(
         "search: MCTS and alpha-beta per game, OpenSpiel MCTS on Oware, root parallel",
         partial(bench_search.figures, search_scale),
     )
+
+
+def table_figures(scale: Scale) -> list[Figure]:
+    """Section 16: Oh-Wah-Ree endgame tables, build and lookups."""
+    stones = 8 if scale is FULL else 5
+    measured = _step(
+        f"tables: Oh-Wah-Ree, every two-seat position of up to {stones} stones",
+        partial(bench_tables.measure, stones),
+    )
+    return bench_tables.figures(measured)
 
 
 def _step(title: str, run: Callable[[], T]) -> T:
@@ -623,6 +638,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "foreign": partial(foreign_figures, scale),
         "tournament": partial(tournament_figures, scale),
         "live-postgres": partial(live_postgres_figures, scale),
+        "tables": partial(table_figures, scale),
         "search": partial(search_figures, scale),
     }
 

@@ -166,6 +166,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "app",
         "Live matches on a server: new, show, list, abort; export a match store's records.",
     ),
+    "tables": CommandSpec(
+        "tables",
+        "app",
+        "Exact endgame tables: build them, probe a record or a typed position (docs/tables.md).",
+    ),
 }
 
 _LISTING: Final = "gamerec.listing"

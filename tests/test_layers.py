@@ -148,6 +148,9 @@ GAME_FILES = {
     *(f"validator/games/{game}.py" for game in GAME_MODULES),
     *(f"validator/games/entries/{game}.py" for game in GAME_MODULES),
     "recorder/syntax/registered.py",
+    # Oh-Wah-Ree's endgame tables and their command are that game's own (architecture.md).
+    *(f"validator/tables/{path.name}" for path in (ROOT / "validator" / "tables").glob("*.py")),
+    "cli/tables.py",
 }
 #: A game's name in text (error messages, help, dictionary keys).
 GAME_WORDS = re.compile(r"\b(ONE|Aronda|Oust|Oh-Wah-Ree|oh-wah-ree|ohwahree|oh_wah_ree)\b")
