@@ -17,6 +17,7 @@ from gamerec.cli.replay import nth_record
 from gamerec.cli.searching import PlayoutsOption, SeedOption, TimeOption, search_settings
 from gamerec.cli.verdicts import finding_text
 from gamerec.recorder.codecs import Encoding
+from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.limits import Limits
 from gamerec.validator.analysis.plies import PositionAnalysis, each_position
 from gamerec.validator.frames import ReplayStoppedError
@@ -58,6 +59,8 @@ def analyse(
             typer.echo(_row(analysis))
     except RulesError as error:
         fail(f"{path} #{number}: {error.code}: {error}")
+    except GamerecError as error:  # the endgame tables' file (TableError)
+        fail(f"{path} #{number}: {error}")
     except ReplayStoppedError as error:
         typer.echo(error_line(f"{path} #{number}: {finding_text(error.finding)}"), err=True)
         raise typer.Exit(EXIT_FINDINGS) from None

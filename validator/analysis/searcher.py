@@ -20,6 +20,7 @@ from gamerec.validator.search.alphabeta import alphabeta
 from gamerec.validator.search.core import Exact, Limits, SearchResult
 from gamerec.validator.search.maxn import maxn
 from gamerec.validator.search.mcts import mcts
+from gamerec.validator.tables import default_table
 
 #: The algorithms a search may use (``auto``: chosen by seat count).
 ALGORITHMS: Final = ("auto", "mcts", "alphabeta", "maxn")
@@ -66,8 +67,30 @@ class SearchSettings:
 
 
 def exact_for(entry: GameEntry, variant: Any) -> Exact | None:
-    """The exact endgame answers for a game and variant, or None where no tables exist."""
-    return None
+    """The exact endgame answers of the default tables (docs/tables.md), or None without them.
+
+    The tables answer a position they cover (and None for any other game's, or a position
+    whose perfect play never ends) with what is still to be won for the side to move; the
+    answer here is the final score margin, seat 1's minus seat 2's: that plus the stores
+    already held (``Position.captured``).
+
+    Raises:
+        TableError: the default table file is there but damaged or foreign.
+    """
+    table = default_table()
+    if table is None:
+        return None
+
+    def final_margin(state: GameState[Any]) -> int | None:
+        ahead = table.lookup(state)
+        if ahead is None:
+            return None
+        stores = state.position().captured
+        mover = state.to_move
+        lead = ahead + stores[mover - 1] - stores[2 - mover]
+        return lead if mover == 1 else -lead
+
+    return final_margin
 
 
 def search(
