@@ -32,6 +32,7 @@ from gamerec.validator.search.core import (
     Limits,
     OutOfBudgetError,
     SearchResult,
+    deepening_result,
 )
 
 #: The value of a won game (before the lead and the distance are counted).
@@ -262,21 +263,17 @@ def alphabeta(
         if proven is not None:
             won = 1.0 if proven > 0 else 0.0
             win = tuple(won if seat == state.to_move else 1.0 - won for seat in (1, 2))
-    pv = searcher.line(state, finished) or (move,)
-    return SearchResult(
-        seat=state.to_move,
-        move=move,
-        pv=pv,
+    line = searcher.line(state, finished)
+    pv = line if line and line[0] == move else (move,)
+    return deepening_result(
+        state,
+        pv,
+        budget,
+        score=100 * lead,
+        depth=finished,
         win=win,
         margin=margin,
-        score=100 * lead,
         proven=proven,
-        exact=False,
-        depth=finished,
-        visits=0,
-        nodes=budget.nodes,
-        playouts=budget.playouts,
-        seconds=budget.elapsed(),
     )
 
 

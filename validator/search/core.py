@@ -136,6 +136,35 @@ class SearchResult:
     seconds: float
 
 
+def deepening_result(
+    state: GameState[Any],
+    line: tuple[Any, ...],
+    budget: Budget,
+    *,
+    score: int,
+    depth: int,
+    win: tuple[float, ...] = (),
+    margin: tuple[float, ...] = (),
+    proven: int | None = None,
+) -> SearchResult:
+    """The result of an iterative-deepening search (alpha-beta, max-n): no visits, not exact."""
+    return SearchResult(
+        seat=state.to_move,
+        move=line[0],
+        pv=line,
+        win=win,
+        margin=margin,
+        score=score,
+        proven=proven,
+        exact=False,
+        depth=depth,
+        visits=0,
+        nodes=budget.nodes,
+        playouts=budget.playouts,
+        seconds=budget.elapsed(),
+    )
+
+
 def leads(scores: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     """Each seat's lead over the best other seat (negative when behind)."""
     if len(scores) < 2:

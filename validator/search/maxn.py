@@ -22,6 +22,7 @@ from gamerec.validator.search.core import (
     Limits,
     OutOfBudgetError,
     SearchResult,
+    deepening_result,
     leads,
 )
 
@@ -91,20 +92,8 @@ def maxn(state: GameState[Any], limits: Limits, evaluate: Evaluate) -> SearchRes
         if budget.spent() or all(abs(value) > WIN // 2 for value in values):
             break
     mover = state.to_move
-    return SearchResult(
-        seat=mover,
-        move=line[0],
-        pv=line,
-        win=(),
-        margin=(),
-        score=100 * _lead(values[mover - 1]),
-        proven=None,
-        exact=False,
-        depth=finished,
-        visits=0,
-        nodes=budget.nodes,
-        playouts=budget.playouts,
-        seconds=budget.elapsed(),
+    return deepening_result(
+        state, line, budget, score=100 * _lead(values[mover - 1]), depth=finished
     )
 
 
