@@ -60,6 +60,9 @@ Sections (``--sections`` picks some; all by default):
     ``gamerec event start`` of a round of 250 matches in one ``CreateMatches`` call (all or
     none, one transaction), matches/s against 250 ``CreateMatch`` calls one by one
     (``bench/bench_event_start.py``).
+19. ``search``: MCTS playouts/s and alpha-beta nodes/s per game and seat count from an
+    opening position, the Oh-Wah-Ree MCTS beside OpenSpiel's MCTS bot on Oware (timed in
+    turn), and MCTS root parallel on 2 processes against 1 (``bench/bench_search.py``).
 
 Every ratio is measured in turn with its reference (A B A B ..., the order reversed every
 other pair) and is the median of the pairs' ratios, shown with the lowest and highest pair:
@@ -96,6 +99,7 @@ from bench import (
     bench_live,
     bench_live_postgres,
     bench_seals,
+    bench_search,
     bench_service,
     bench_startup,
     bench_tables,
@@ -129,6 +133,7 @@ SECTIONS = (
     "tables",
     "web",
     "event",
+    "search",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -618,6 +623,15 @@ def live_postgres_figures(scale: Scale) -> list[Figure]:
     return bench_live_postgres.figures(measured)
 
 
+def search_figures(scale: Scale) -> list[Figure]:
+    """Section 19: the search's speed per game, OpenSpiel's MCTS, root parallel."""
+    search_scale = bench_search.QUICK if scale is QUICK else bench_search.SearchScale()
+    return _step(
+        "search: MCTS and alpha-beta per game, OpenSpiel MCTS on Oware, root parallel",
+        partial(bench_search.figures, search_scale),
+    )
+
+
 def table_figures(scale: Scale) -> list[Figure]:
     """Section 16: Oh-Wah-Ree endgame tables, build and lookups."""
     stones = 8 if scale is FULL else 5
@@ -669,6 +683,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "tables": partial(table_figures, scale),
         "web": partial(web_figures, scale),
         "event": partial(event_figures, scale),
+        "search": partial(search_figures, scale),
     }
 
 

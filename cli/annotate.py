@@ -2,7 +2,10 @@
 
 By hand: ``--ply 12 --comment "..." --glyph "?"`` (``--remove-comment``, ``--remove-glyph``).
 Automatically: ``--auto`` writes the engine's facts on every main-line ply and marks clearly
-worse plies with ``?`` (see ``validator/annotation.py`` for the facts and the search).
+worse plies with ``?`` (see ``validator/annotation.py`` for the facts and the search);
+``--engine`` searches every position and marks inaccuracies, mistakes and blunders by the drop
+in the mover's chance of winning, the better line as a variation
+(``validator/analysis/marks.py``).
 OUT is written only when every record could be handled (atomically, as ``convert`` does).
 Exit code 1 when some record could not be annotated to its end (an illegal ply, an unknown
 game: it is written as far as it could be annotated, and named on stderr), 2 when the job
@@ -20,9 +23,12 @@ import typer
 from gamerec.cli.collected import InArgument, InFromOption, OutOption, ToOption, output_encoding
 from gamerec.cli.edge import EXIT_FINDINGS, error_line, fail, reported_errors
 from gamerec.cli.progress import Meter, parsed_frames
+from gamerec.cli.searching import PlayoutsOption, SeedOption, TimeOption, search_settings
 from gamerec.cli.verdicts import finding_text
 from gamerec.recorder.codecs import write_records
 from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.analysis.marks import engine_annotate, thresholds_of
+from gamerec.validator.analysis.searcher import SearchSettings
 from gamerec.validator.annotation import AnnotationError, auto_annotate, edit_ply, parse_glyph
 from gamerec.validator.identity import RulesError
 
@@ -47,9 +53,11 @@ class Annotator:
     auto: bool
     replace_glyphs: bool
     only: int | None
+    engine: EngineMarks | None = None
     records: int = 0
     annotated: int = 0
     marked: int = 0
+    engine_marks: int = 0
     problems: list[str] = field(default_factory=list)
 
     def run(self, records: Iterable[pb.GameRecord]) -> Iterator[pb.GameRecord]:
@@ -85,6 +93,8 @@ class Annotator:
                 )
             except AnnotationError as error:
                 raise AnnotationError(f"{label}: {error}") from None
+        if self.engine is not None:
+            record = self._engine_marked(record, label)
         if not self.auto:
             return record
         try:
@@ -99,6 +109,36 @@ class Annotator:
                 f"{label}: annotated up to ply {done.annotated}: {finding_text(done.stopped)}"
             )
         return done.record
+
+    def _engine_marked(self, record: pb.GameRecord, label: str) -> pb.GameRecord:
+        assert self.engine is not None
+        try:
+            done = engine_annotate(
+                record,
+                self.engine.settings,
+                thresholds=self.engine.thresholds,
+                replace_glyphs=self.replace_glyphs,
+            )
+        except RulesError as error:
+            self.problems.append(f"{label}: not annotated: {error.code}: {error}")
+            return record
+        self.annotated += len(done.positions) - 1
+        self.marked += len(done.glyphs)
+        self.engine_marks += len(done.marks)
+        if done.stopped is not None:
+            plies = len(done.positions) - 1
+            self.problems.append(
+                f"{label}: analysed up to ply {plies}: {finding_text(done.stopped)}"
+            )
+        return done.record
+
+
+@dataclass(frozen=True, slots=True)
+class EngineMarks:
+    """``--engine``: the search's settings and the marks' thresholds."""
+
+    settings: SearchSettings
+    thresholds: tuple[float, float, float]
 
 
 def annotate(
@@ -139,6 +179,23 @@ def annotate(
     ] = None,
     from_: InFromOption = None,
     to: ToOption = None,
+    engine: Annotated[
+        bool,
+        typer.Option(
+            "--engine",
+            help="Search every position; mark inaccuracies ?!, mistakes ? and blunders ?? "
+            "by the drop in the mover's win chance, with the better line as a variation.",
+        ),
+    ] = False,
+    thresholds: Annotated[
+        str,
+        typer.Option(
+            "--thresholds", help="With --engine: the drops that mark ?!, ? and ?? (lichess's)."
+        ),
+    ] = "0.1,0.2,0.3",
+    time: TimeOption = None,
+    playouts: PlayoutsOption = None,
+    seed: SeedOption = 1,
 ) -> None:
     """Annotate records: a comment or glyph at a ply, or engine facts on every ply (--auto).
 
@@ -152,8 +209,12 @@ def annotate(
         fail("--comment, --glyph, --remove-comment and --remove-glyph need --ply")
     if ply is not None and not hand:
         fail("--ply needs something to do: --comment, --glyph, --remove-comment or --remove-glyph")
-    if not hand and not auto:
-        fail("nothing to do: give --ply with a change, or --auto")
+    if not hand and not auto and not engine:
+        fail("nothing to do: give --ply with a change, --auto or --engine")
+    marks = None
+    if engine:
+        with reported_errors():
+            marks = EngineMarks(search_settings(time, playouts, seed), thresholds_of(thresholds))
     encoding = output_encoding(dest, to)
     edit = None
     if ply is not None:
@@ -161,7 +222,7 @@ def annotate(
             chosen = parse_glyph(glyph) if glyph is not None else None
         edit = Edit(ply, comment, chosen, remove_comment, remove_glyph)
     label = "<stdin>" if source == "-" else source
-    annotator = Annotator(label, edit, auto, replace_glyphs, number)
+    annotator = Annotator(label, edit, auto, replace_glyphs, number, marks)
     with reported_errors(), Meter("annotate", None, output=dest) as meter:
         records = parsed_frames(source, from_, None, meter)
         count = write_records(annotator.run(records), dest, encoding)
@@ -172,6 +233,9 @@ def annotate(
         plies = "ply" if annotator.annotated == 1 else "plies"
         facts = f"; facts on {annotator.annotated:,} {plies}, {annotator.marked:,} marked ?"
         facts = facts if auto else ""
+        if engine:
+            marked = f"{annotator.engine_marks:,} marked by the engine"
+            facts = f"; {annotator.annotated:,} {plies} analysed, {marked}"
         typer.echo(f"gamerec: {count} {noun} written to {dest} ({encoding.value}){facts}", err=True)
     if annotator.problems:
         raise typer.Exit(EXIT_FINDINGS)

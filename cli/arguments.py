@@ -47,8 +47,8 @@ LimitOption = Annotated[
     typer.Option(
         "--limit",
         metavar="NAME=N",
-        help="Change a limit on what one record may hold, e.g. plies=500000 (repeatable); "
-        "`gamerec limits` lists them.",
+        help="Change a limit (`gamerec limits` lists them) on what one record may hold, "
+        "e.g. plies=500000; repeatable.",
         show_default=False,
     ),
 ]

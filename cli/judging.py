@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gamerec.cli.arguments import FromOption, LimitOption, PathsArgument, each_record, limits_of
+from gamerec.cli.edge import fail
+from gamerec.cli.searching import PlayoutsOption, SeedOption, TimeOption, search_settings
 
 if TYPE_CHECKING:
     from gamerec.recorder.inputs import ParsedRecord
@@ -75,21 +77,51 @@ def adjudicate(
     ] = False,
     from_: FromOption = None,
     limit: LimitOption = None,
+    *,
+    engine: Annotated[
+        bool,
+        typer.Option(
+            "--engine",
+            help="Also search an unfinished game's position; the engine decides when exact "
+            "or confident enough (docs/analysis.md).",
+        ),
+    ] = False,
+    confidence: Annotated[
+        float,
+        typer.Option(
+            "--confidence",
+            help="With --engine: the win chance at or above which the engine decides.",
+        ),
+    ] = 0.9,
+    time: TimeOption = None,
+    playouts: PlayoutsOption = None,
+    seed: SeedOption = 1,
 ) -> None:
     """Rule on the result of every record, citing the rules.
 
     Finished games: the claim is confirmed or corrected. Timeout: the seat to move loses.
-    Agreement: the claim stands. Abandoned or unfinished: the provisional standing. A record
-    that is not a legal game is void. Exit code 0 when every record is valid as claimed, 1
-    otherwise, 2 when an input cannot be read.
+    Agreement: the claim stands. Abandoned or unfinished: the provisional standing; with
+    --engine the position is also searched, and the engine decides the winner when its value
+    is exact or its favourite's win chance reaches --confidence. A record that is not a legal
+    game is void. Exit code 0 when every record is valid as claimed, 1 otherwise, 2 when an
+    input cannot be read.
     """
     from gamerec.cli.verdicts import DECISIONS, finding_text, message_json
     from gamerec.validator.adjudication import adjudicate as adjudicate_record
+    from gamerec.validator.analysis.assessment import EngineRequest
 
     limits = limits_of(limit)
+    request = None
+    if engine:
+        try:
+            request = EngineRequest(search_settings(time, playouts, seed), confidence)
+        except ValueError as error:
+            fail(f"--confidence: {error}")
+    elif (time, playouts, confidence) != (None, None, 0.9):
+        fail("--time, --playouts and --confidence are options of --engine")
 
     def show(item: ParsedRecord, echo: Callable[[str], None]) -> bool:
-        ruling = adjudicate_record(item.record, limits=limits)
+        ruling = adjudicate_record(item.record, limits=limits, engine=request)
         ruling.source = ruling.verdict.source = item.source
         ruling.record_number = ruling.verdict.record_number = item.number
         if as_json:

@@ -72,6 +72,11 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
         "Write a self-contained HTML replay viewer of a record (or of every record, with an "
         "index).",
     ),
+    "analyse": CommandSpec(
+        "analyse",
+        "analyse",
+        "Analyse a record: each seat's win chance, expected margin and best line, per ply.",
+    ),
     "annotate": CommandSpec(
         "annotate",
         "annotate",

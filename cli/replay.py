@@ -50,7 +50,7 @@ def replay(
     With ``--ply N`` only the position after ply N is drawn. Exit code 1 when the record has an
     illegal ply (the plies before it are shown), 2 when it cannot be read.
     """
-    record = _record(path, number, from_, limits_of(limit))
+    record = nth_record(path, number, from_, limits_of(limit))
     try:
         identity = identify(record)
     except RulesError as error:
@@ -77,8 +77,8 @@ def replay(
             typer.echo(said)
 
 
-def _record(path: str, number: int, encoding: Encoding | None, limits: Limits) -> pb.GameRecord:
-    """The ``number``-th record of the input (exit 2 when there is none)."""
+def nth_record(path: str, number: int, encoding: Encoding | None, limits: Limits) -> pb.GameRecord:
+    """The ``number``-th record of the input (exit 2 when there is none; analyse reads so too)."""
     with reported_errors():
         for found, record in enumerate(read_records(path, encoding, limits=limits), start=1):
             if found == number:

@@ -15,6 +15,14 @@ The decision follows how the record ends:
 - a record that is not a legal game (an illegal ply, an unknown game): void, with the
   standing before the first illegal ply.
 
+With the engine (``engine``, an :class:`~.analysis.assessment.EngineRequest`), a game that
+did not reach its end (abandoned, adjudicated, stopped) is also searched from the position
+reached; the ruling keeps the rules' provisional standing and the engine's assessment
+apart (``Ruling.engine``) and says which decides: the engine when its value is exact or its
+favourite's chance of winning reaches the confidence threshold (``DECISION_ENGINE``: the
+winner is the engine's, the scores stay those of the position reached), else the rules.
+Finished games, timeouts, agreements and void records are ruled by the rules alone.
+
 A ruling on a sealed record ends by stating what its signatures prove (docs/seals.md): the
 break of a broken seal, then for each seat and the host what it signed ("Seat 2 (SHA256:...)
 signed every ply up to 40; plies 41-44 carry only seat 1's signature.").
@@ -28,6 +36,7 @@ from gamerec.recorder.arguments import require_record
 from gamerec.recorder.limits import Limits
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.analysis.assessment import EngineRequest, assess, assessment_sentence
 from gamerec.validator.judge import (
     TERMINATION_WORDS,
     Judgement,
@@ -42,7 +51,11 @@ from gamerec.validator.verification import proof_sentence, seal_proof
 
 
 def adjudicate(
-    record: pb.GameRecord, *, deadline: float | None = None, limits: Limits | None = None
+    record: pb.GameRecord,
+    *,
+    deadline: float | None = None,
+    limits: Limits | None = None,
+    engine: EngineRequest | None = None,
 ) -> vpb.Ruling:
     """Rule on the result of ``record`` (see the module docstring for the cases).
 
@@ -54,6 +67,8 @@ def adjudicate(
     judgement = judge(record, deadline=deadline, limits=limits)
     verdict = verdict_of(record, judgement)
     ruling = _rule(record, verdict, judgement)
+    if engine is not None and ruling.decision == vpb.DECISION_PROVISIONAL:
+        _with_engine(ruling, judgement, engine)
     if record.HasField("seal"):
         proof = seal_proof(record)
         ruling.explanation += " " + proof_sentence(proof, len(record.moves))
@@ -238,6 +253,39 @@ def _provisional(
         result=result,
         explanation=explanation,
     )
+
+
+def _with_engine(ruling: vpb.Ruling, judgement: Judgement, engine: EngineRequest) -> None:
+    """Add the engine's assessment of the position reached; let it decide when it may.
+
+    Only a provisional ruling of a game that did not end on time is assessed (a timed-out
+    seat's loss is the rules' provisional ranking too, and it stands).
+    """
+    state, identity = judgement.state, judgement.identity
+    if state is None or identity is None or state.is_over:
+        return
+    if ruling.result.termination == pb.TERMINATION_TIMEOUT:
+        return
+    assessment = assess(identity, state, engine)
+    ruling.engine.CopyFrom(assessment)
+    ruling.explanation += " " + assessment_sentence(assessment)
+    if not assessment.decides:
+        ruling.explanation += " The rules' provisional standing stands."
+        return
+    result = ruling.result
+    seat = assessment.favourite
+    del result.winners[:]
+    result.winners.append(seat)
+    scores = list(result.scores)
+    others = [other for other in range(1, len(scores) + 1) if other != seat]
+    ranks = [1] * len(scores)
+    for other in others:
+        ranks[other - 1] = 2 + sum(1 for o in others if scores[o - 1] > scores[other - 1])
+    del result.ranks[:]
+    result.ranks.extend(ranks)
+    ruling.decision = vpb.DECISION_ENGINE
+    ruling.explanation = ruling.explanation.replace("Provisional.", "Decided by the engine.", 1)
+    ruling.explanation += f" Seat {seat} wins by the engine's assessment."
 
 
 def winners_sentence(winners: Iterable[int]) -> str:

@@ -28,15 +28,15 @@ from gamerec.v1 import verdict_pb2 as gamerec_dot_v1_dot_verdict__pb2
 from gamerec.v1 import verification_pb2 as gamerec_dot_v1_dot_verification__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18gamerec/v1/service.proto\x12\ngamerec.v1\x1a\x15gamerec/v1/diff.proto\x1a\x17gamerec/v1/record.proto\x1a\x18gamerec/v1/verdict.proto\x1a\x1dgamerec/v1/verification.proto\"\x7f\n\x0bRecordInput\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncodingB\x08\n\x06source\"\x83\x01\n\x0fValidateRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncodingB\x08\n\x06source\"\x81\x01\n\rReplayRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncodingB\x08\n\x06source\"\x80\x01\n\x0cScoreRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncodingB\x08\n\x06source\"\x85\x01\n\x11\x41\x64judicateRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncodingB\x08\n\x06source\"\x97\x01\n\rVerifyRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncoding\x12\x14\n\x0ctrusted_keys\x18\x04 \x03(\x0c\x42\x08\n\x06source\"\\\n\x0b\x44iffRequest\x12%\n\x04left\x18\x01 \x01(\x0b\x32\x17.gamerec.v1.RecordInput\x12&\n\x05right\x18\x02 \x01(\x0b\x32\x17.gamerec.v1.RecordInput\"\xae\x01\n\x0e\x43onvertRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncoding\x12*\n\x06target\x18\x04 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncodingB\x08\n\x06source\"M\n\x0f\x43onvertResponse\x12\x0c\n\x04\x64\x61ta\x18\x01 \x01(\x0c\x12,\n\x08\x65ncoding\x18\x02 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncoding\"\x9f\x01\n\x11LegalMovesRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncoding\x12\x10\n\x03ply\x18\x04 \x01(\rH\x01\x88\x01\x01\x42\x08\n\x06sourceB\x06\n\x04_ply\"x\n\x12LegalMovesResponse\x12\x0b\n\x03ply\x18\x01 \x01(\r\x12\x0f\n\x07to_move\x18\x02 \x01(\r\x12\r\n\x05moves\x18\x03 \x03(\t\x12\x11\n\tgame_over\x18\x04 \x01(\x08\x12\"\n\x05\x65rror\x18\x05 \x01(\x0b\x32\x13.gamerec.v1.Finding*\x80\x01\n\x0eRecordEncoding\x12\x1f\n\x1bRECORD_ENCODING_UNSPECIFIED\x10\x00\x12\x1a\n\x16RECORD_ENCODING_BINARY\x10\x01\x12\x18\n\x14RECORD_ENCODING_JSON\x10\x02\x12\x17\n\x13RECORD_ENCODING_GRN\x10\x03\x32\x96\x04\n\rRecordService\x12<\n\x08Validate\x12\x1b.gamerec.v1.ValidateRequest\x1a\x13.gamerec.v1.Verdict\x12>\n\x06Replay\x12\x19.gamerec.v1.ReplayRequest\x1a\x17.gamerec.v1.ReplayFrame0\x01\x12=\n\x05Score\x12\x18.gamerec.v1.ScoreRequest\x1a\x1a.gamerec.v1.ComputedResult\x12?\n\nAdjudicate\x12\x1d.gamerec.v1.AdjudicateRequest\x1a\x12.gamerec.v1.Ruling\x12\x37\n\x04\x44iff\x12\x17.gamerec.v1.DiffRequest\x1a\x16.gamerec.v1.RecordDiff\x12\x42\n\x07\x43onvert\x12\x1a.gamerec.v1.ConvertRequest\x1a\x1b.gamerec.v1.ConvertResponse\x12K\n\nLegalMoves\x12\x1d.gamerec.v1.LegalMovesRequest\x1a\x1e.gamerec.v1.LegalMovesResponse\x12=\n\x06Verify\x12\x19.gamerec.v1.VerifyRequest\x1a\x18.gamerec.v1.Verificationb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18gamerec/v1/service.proto\x12\ngamerec.v1\x1a\x15gamerec/v1/diff.proto\x1a\x17gamerec/v1/record.proto\x1a\x18gamerec/v1/verdict.proto\x1a\x1dgamerec/v1/verification.proto\"\x7f\n\x0bRecordInput\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncodingB\x08\n\x06source\"\x83\x01\n\x0fValidateRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncodingB\x08\n\x06source\"\x81\x01\n\rReplayRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncodingB\x08\n\x06source\"\x80\x01\n\x0cScoreRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncodingB\x08\n\x06source\"\xb0\x01\n\x11\x41\x64judicateRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncoding\x12)\n\x06\x65ngine\x18\x04 \x01(\x0b\x32\x19.gamerec.v1.EngineOptionsB\x08\n\x06source\"T\n\rEngineOptions\x12\x10\n\x08playouts\x18\x01 \x01(\r\x12\x0f\n\x07time_ms\x18\x02 \x01(\r\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x12\n\nconfidence\x18\x04 \x01(\x01\"\x97\x01\n\rVerifyRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncoding\x12\x14\n\x0ctrusted_keys\x18\x04 \x03(\x0c\x42\x08\n\x06source\"\\\n\x0b\x44iffRequest\x12%\n\x04left\x18\x01 \x01(\x0b\x32\x17.gamerec.v1.RecordInput\x12&\n\x05right\x18\x02 \x01(\x0b\x32\x17.gamerec.v1.RecordInput\"\xae\x01\n\x0e\x43onvertRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncoding\x12*\n\x06target\x18\x04 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncodingB\x08\n\x06source\"M\n\x0f\x43onvertResponse\x12\x0c\n\x04\x64\x61ta\x18\x01 \x01(\x0c\x12,\n\x08\x65ncoding\x18\x02 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncoding\"\x9f\x01\n\x11LegalMovesRequest\x12(\n\x06record\x18\x01 \x01(\x0b\x32\x16.gamerec.v1.GameRecordH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x12,\n\x08\x65ncoding\x18\x03 \x01(\x0e\x32\x1a.gamerec.v1.RecordEncoding\x12\x10\n\x03ply\x18\x04 \x01(\rH\x01\x88\x01\x01\x42\x08\n\x06sourceB\x06\n\x04_ply\"x\n\x12LegalMovesResponse\x12\x0b\n\x03ply\x18\x01 \x01(\r\x12\x0f\n\x07to_move\x18\x02 \x01(\r\x12\r\n\x05moves\x18\x03 \x03(\t\x12\x11\n\tgame_over\x18\x04 \x01(\x08\x12\"\n\x05\x65rror\x18\x05 \x01(\x0b\x32\x13.gamerec.v1.Finding*\x80\x01\n\x0eRecordEncoding\x12\x1f\n\x1bRECORD_ENCODING_UNSPECIFIED\x10\x00\x12\x1a\n\x16RECORD_ENCODING_BINARY\x10\x01\x12\x18\n\x14RECORD_ENCODING_JSON\x10\x02\x12\x17\n\x13RECORD_ENCODING_GRN\x10\x03\x32\x96\x04\n\rRecordService\x12<\n\x08Validate\x12\x1b.gamerec.v1.ValidateRequest\x1a\x13.gamerec.v1.Verdict\x12>\n\x06Replay\x12\x19.gamerec.v1.ReplayRequest\x1a\x17.gamerec.v1.ReplayFrame0\x01\x12=\n\x05Score\x12\x18.gamerec.v1.ScoreRequest\x1a\x1a.gamerec.v1.ComputedResult\x12?\n\nAdjudicate\x12\x1d.gamerec.v1.AdjudicateRequest\x1a\x12.gamerec.v1.Ruling\x12\x37\n\x04\x44iff\x12\x17.gamerec.v1.DiffRequest\x1a\x16.gamerec.v1.RecordDiff\x12\x42\n\x07\x43onvert\x12\x1a.gamerec.v1.ConvertRequest\x1a\x1b.gamerec.v1.ConvertResponse\x12K\n\nLegalMoves\x12\x1d.gamerec.v1.LegalMovesRequest\x1a\x1e.gamerec.v1.LegalMovesResponse\x12=\n\x06Verify\x12\x19.gamerec.v1.VerifyRequest\x1a\x18.gamerec.v1.Verificationb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamerec.v1.service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_RECORDENCODING']._serialized_start=1596
-  _globals['_RECORDENCODING']._serialized_end=1724
+  _globals['_RECORDENCODING']._serialized_start=1725
+  _globals['_RECORDENCODING']._serialized_end=1853
   _globals['_RECORDINPUT']._serialized_start=145
   _globals['_RECORDINPUT']._serialized_end=272
   _globals['_VALIDATEREQUEST']._serialized_start=275
@@ -46,19 +46,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SCOREREQUEST']._serialized_start=541
   _globals['_SCOREREQUEST']._serialized_end=669
   _globals['_ADJUDICATEREQUEST']._serialized_start=672
-  _globals['_ADJUDICATEREQUEST']._serialized_end=805
-  _globals['_VERIFYREQUEST']._serialized_start=808
-  _globals['_VERIFYREQUEST']._serialized_end=959
-  _globals['_DIFFREQUEST']._serialized_start=961
-  _globals['_DIFFREQUEST']._serialized_end=1053
-  _globals['_CONVERTREQUEST']._serialized_start=1056
-  _globals['_CONVERTREQUEST']._serialized_end=1230
-  _globals['_CONVERTRESPONSE']._serialized_start=1232
-  _globals['_CONVERTRESPONSE']._serialized_end=1309
-  _globals['_LEGALMOVESREQUEST']._serialized_start=1312
-  _globals['_LEGALMOVESREQUEST']._serialized_end=1471
-  _globals['_LEGALMOVESRESPONSE']._serialized_start=1473
-  _globals['_LEGALMOVESRESPONSE']._serialized_end=1593
-  _globals['_RECORDSERVICE']._serialized_start=1727
-  _globals['_RECORDSERVICE']._serialized_end=2261
+  _globals['_ADJUDICATEREQUEST']._serialized_end=848
+  _globals['_ENGINEOPTIONS']._serialized_start=850
+  _globals['_ENGINEOPTIONS']._serialized_end=934
+  _globals['_VERIFYREQUEST']._serialized_start=937
+  _globals['_VERIFYREQUEST']._serialized_end=1088
+  _globals['_DIFFREQUEST']._serialized_start=1090
+  _globals['_DIFFREQUEST']._serialized_end=1182
+  _globals['_CONVERTREQUEST']._serialized_start=1185
+  _globals['_CONVERTREQUEST']._serialized_end=1359
+  _globals['_CONVERTRESPONSE']._serialized_start=1361
+  _globals['_CONVERTRESPONSE']._serialized_end=1438
+  _globals['_LEGALMOVESREQUEST']._serialized_start=1441
+  _globals['_LEGALMOVESREQUEST']._serialized_end=1600
+  _globals['_LEGALMOVESRESPONSE']._serialized_start=1602
+  _globals['_LEGALMOVESRESPONSE']._serialized_end=1722
+  _globals['_RECORDSERVICE']._serialized_start=1856
+  _globals['_RECORDSERVICE']._serialized_end=2390
 # @@protoc_insertion_point(module_scope)

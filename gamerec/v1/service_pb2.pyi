@@ -205,6 +205,7 @@ class AdjudicateRequest(_message.Message):
     RECORD_FIELD_NUMBER: _builtins.int
     DATA_FIELD_NUMBER: _builtins.int
     ENCODING_FIELD_NUMBER: _builtins.int
+    ENGINE_FIELD_NUMBER: _builtins.int
     data: _builtins.bytes
     """The record encoded in `encoding`."""
     encoding: Global___RecordEncoding.ValueType
@@ -213,22 +214,61 @@ class AdjudicateRequest(_message.Message):
     def record(self) -> _record_pb2.GameRecord:
         """The record as a message."""
 
+    @_builtins.property
+    def engine(self) -> Global___EngineOptions:
+        """Assess an unfinished game with the engine (docs/analysis.md); absent: the rules only."""
+
     def __init__(
         self,
         *,
         record: _record_pb2.GameRecord | None = ...,
         data: _builtins.bytes = ...,
         encoding: Global___RecordEncoding.ValueType = ...,
+        engine: Global___EngineOptions | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "record", b"record", "source", b"source"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "engine", b"engine", "record", b"record", "source", b"source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "encoding", b"encoding", "record", b"record", "source", b"source"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "encoding", b"encoding", "engine", b"engine", "record", b"record", "source", b"source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_source: _TypeAlias = _typing.Literal["record", "data"]  # noqa: Y015
     _WhichOneofArgType_source: _TypeAlias = _typing.Literal["source", b"source"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_source) -> _WhichOneofReturnType_source | None: ...
 
 Global___AdjudicateRequest: _TypeAlias = AdjudicateRequest  # noqa: Y015
+
+@_typing.final
+class EngineOptions(_message.Message):
+    """How adjudication uses the engine: a search of the position reached, within a limit."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYOUTS_FIELD_NUMBER: _builtins.int
+    TIME_MS_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    CONFIDENCE_FIELD_NUMBER: _builtins.int
+    playouts: _builtins.int
+    """MCTS playouts (reproducible with `seed`); 0: search for `time_ms` instead."""
+    time_ms: _builtins.int
+    """Milliseconds of search when `playouts` is 0 (0: one second); at most 10,000."""
+    seed: _builtins.int
+    """The search's seed."""
+    confidence: _builtins.float
+    """The win chance at or above which the engine decides (0: 0.9); an exact value decides."""
+    def __init__(
+        self,
+        *,
+        playouts: _builtins.int = ...,
+        time_ms: _builtins.int = ...,
+        seed: _builtins.int = ...,
+        confidence: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["confidence", b"confidence", "playouts", b"playouts", "seed", b"seed", "time_ms", b"time_ms"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EngineOptions: _TypeAlias = EngineOptions  # noqa: Y015
 
 @_typing.final
 class VerifyRequest(_message.Message):

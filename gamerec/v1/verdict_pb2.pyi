@@ -65,6 +65,10 @@ class _DecisionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Decision.Val
     """The game did not reach its end; `result` is the standing from the position reached."""
     DECISION_VOID: _Decision.ValueType  # 4
     """The record is not a legal game, so no result can be given from it."""
+    DECISION_ENGINE: _Decision.ValueType  # 5
+    """The game did not reach its end and the engine's assessment decides the winners (asked
+    for, exact or confident enough); `result` keeps the scores of the position reached.
+    """
 
 class Decision(_Decision, metaclass=_DecisionEnumTypeWrapper):
     """The decision of an adjudication."""
@@ -78,6 +82,10 @@ DECISION_PROVISIONAL: Decision.ValueType  # 3
 """The game did not reach its end; `result` is the standing from the position reached."""
 DECISION_VOID: Decision.ValueType  # 4
 """The record is not a legal game, so no result can be given from it."""
+DECISION_ENGINE: Decision.ValueType  # 5
+"""The game did not reach its end and the engine's assessment decides the winners (asked
+for, exact or confident enough); `result` keeps the scores of the position reached.
+"""
 Global___Decision: _TypeAlias = Decision  # noqa: Y015
 
 @_typing.final
@@ -238,6 +246,72 @@ class ComputedResult(_message.Message):
 Global___ComputedResult: _TypeAlias = ComputedResult  # noqa: Y015
 
 @_typing.final
+class EngineAssessment(_message.Message):
+    """The engine's assessment of an unfinished game (adjudication with the engine), kept apart
+    from the rules' provisional result.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EXACT_FIELD_NUMBER: _builtins.int
+    WIN_FIELD_NUMBER: _builtins.int
+    MARGIN_FIELD_NUMBER: _builtins.int
+    LINE_FIELD_NUMBER: _builtins.int
+    PLAYOUTS_FIELD_NUMBER: _builtins.int
+    DEPTH_FIELD_NUMBER: _builtins.int
+    SECONDS_FIELD_NUMBER: _builtins.int
+    CONFIDENCE_FIELD_NUMBER: _builtins.int
+    FAVOURITE_FIELD_NUMBER: _builtins.int
+    DECIDES_FIELD_NUMBER: _builtins.int
+    exact: _builtins.bool
+    """True when the value is exact (endgame tables, or every next position's value is the
+    rules' end); false when it is searched.
+    """
+    playouts: _builtins.int
+    """The search's effort: playouts, the deepest node, and the seconds it took."""
+    depth: _builtins.int
+    seconds: _builtins.float
+    confidence: _builtins.float
+    """The win chance at or above which the assessment decides."""
+    favourite: _builtins.int
+    """The seat the assessment favours (0 when none)."""
+    decides: _builtins.bool
+    """Whether the assessment decides the ruling (else the rules' provisional result stands)."""
+    @_builtins.property
+    def win(self) -> _containers.RepeatedScalarFieldContainer[_builtins.float]:
+        """Each seat's chance of winning, in seat order (exact: 1, 0 or a share of a tie)."""
+
+    @_builtins.property
+    def margin(self) -> _containers.RepeatedScalarFieldContainer[_builtins.float]:
+        """Each seat's expected final lead in score points over the best other seat."""
+
+    @_builtins.property
+    def line(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The best line from the position reached, as move tokens."""
+
+    def __init__(
+        self,
+        *,
+        exact: _builtins.bool = ...,
+        win: _abc.Iterable[_builtins.float] | None = ...,
+        margin: _abc.Iterable[_builtins.float] | None = ...,
+        line: _abc.Iterable[_builtins.str] | None = ...,
+        playouts: _builtins.int = ...,
+        depth: _builtins.int = ...,
+        seconds: _builtins.float = ...,
+        confidence: _builtins.float = ...,
+        favourite: _builtins.int = ...,
+        decides: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["confidence", b"confidence", "decides", b"decides", "depth", b"depth", "exact", b"exact", "favourite", b"favourite", "line", b"line", "margin", b"margin", "playouts", b"playouts", "seconds", b"seconds", "win", b"win"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EngineAssessment: _TypeAlias = EngineAssessment  # noqa: Y015
+
+@_typing.final
 class Ruling(_message.Message):
     """A ruling about a record's result, for a tournament director."""
 
@@ -249,6 +323,7 @@ class Ruling(_message.Message):
     EXPLANATION_FIELD_NUMBER: _builtins.int
     SOURCE_FIELD_NUMBER: _builtins.int
     RECORD_NUMBER_FIELD_NUMBER: _builtins.int
+    ENGINE_FIELD_NUMBER: _builtins.int
     decision: Global___Decision.ValueType
     """What the adjudication decided."""
     explanation: _builtins.str
@@ -265,6 +340,12 @@ class Ruling(_message.Message):
     def result(self) -> Global___ComputedResult:
         """The result that stands (confirmed, corrected or provisional)."""
 
+    @_builtins.property
+    def engine(self) -> Global___EngineAssessment:
+        """The engine's assessment, when adjudication was asked to use the engine and the game did
+        not reach its end (nor ended on time or by agreement).
+        """
+
     def __init__(
         self,
         *,
@@ -274,10 +355,11 @@ class Ruling(_message.Message):
         explanation: _builtins.str = ...,
         source: _builtins.str = ...,
         record_number: _builtins.int = ...,
+        engine: Global___EngineAssessment | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result", "verdict", b"verdict"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["engine", b"engine", "result", b"result", "verdict", b"verdict"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "explanation", b"explanation", "record_number", b"record_number", "result", b"result", "source", b"source", "verdict", b"verdict"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "engine", b"engine", "explanation", b"explanation", "record_number", b"record_number", "result", b"result", "source", b"source", "verdict", b"verdict"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

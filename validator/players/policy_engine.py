@@ -3,7 +3,9 @@
 :class:`PolicyEngine` is the engine side of docs/engine-protocol.md: it reads a host's lines
 and answers them, playing every game of the registry with one of the choosers of
 ``generation`` (``random``: any legal decision; ``greedy``: the best lead one decision
-ahead). :func:`serve` runs it over a pair of text streams.
+ahead), or by ``search`` (``validator.players.search_player``: MCTS, alpha-beta, paranoid or
+max-n within a time, node or playout limit and the clocks). :func:`serve` runs it over a
+pair of text streams.
 
 Its choice depends only on the seed, the game, the variant and the moves so far: the
 generator of each move is seeded with the seed, the ply and the position's digest, and
@@ -17,13 +19,16 @@ a score point), depth 1, the decisions it weighed, and the move as its principal
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from gamerec.recorder.errors import GamerecError, excerpt
+from gamerec.validator.analysis.searcher import SearchSettings
 from gamerec.validator.games import engine, game_names
 from gamerec.validator.games.protocol import Engine, GameState
+from gamerec.validator.games.registry import entry_named
 from gamerec.validator.generation import (
     POLICIES,
     Choose,
@@ -56,7 +61,10 @@ from gamerec.validator.players.lines import (
     parse_host_line,
 )
 from gamerec.validator.players.search_info import Score, SearchInfo
+from gamerec.validator.players.search_player import ply_seconds, search_ply, settings_limits
 
+#: The policy that searches (``validator.search``), beside generation's random and greedy.
+SEARCH: Final = "search"
 #: The ``id author`` of the built-in engines.
 AUTHOR: Final = "the gamerec authors"
 
@@ -105,12 +113,14 @@ class PolicyEngine:
         ValueError: an unknown policy.
     """
 
-    def __init__(self, policy: str, seed: int = 1) -> None:
+    def __init__(self, policy: str, seed: int = 1, search: SearchSettings | None = None) -> None:
         """An engine that has not shaken hands yet."""
-        if policy not in POLICIES:
-            raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+        if policy not in (*POLICIES, SEARCH):
+            choices = ", ".join((*POLICIES, SEARCH))
+            raise ValueError(f"unknown policy {policy!r}; choose one of {choices}")
         self.policy = policy
         self.seed = seed
+        self.search = search or SearchSettings(settings_limits(None, None, None))
         self.finished = False
         self._game: _Game | None = None
         self._position_error = ""
@@ -147,7 +157,7 @@ class PolicyEngine:
         if isinstance(command, Position):
             return self._position(command)
         if isinstance(command, Go):
-            return self._go()
+            return self._go(command)
         if isinstance(command, Ping):
             return [Pong(command.token)]
         if isinstance(command, Quit):
@@ -182,7 +192,7 @@ class PolicyEngine:
         self._position_error = ""
         return []
 
-    def _go(self) -> list[Any]:
+    def _go(self, command: Go) -> list[Any]:
         game = self._game
         if game is None:
             return [EngineError("go before newgame")]
@@ -193,7 +203,21 @@ class PolicyEngine:
             return [EngineError("go after the end of the game")]
         if state.to_move != game.seat:
             return [EngineError(f"go, but seat {state.to_move} is to move, not seat {game.seat}")]
+        if self.policy == SEARCH:
+            return self._searched(game, command)
         return self._choice(game)
+
+    def _searched(self, game: _Game, command: Go) -> list[Any]:
+        state = game.state
+        settings = dataclasses.replace(
+            self.search, seed=f"{self.seed}:{len(game.tokens) + 1}:{state.digest()}"
+        )
+        seconds = ply_seconds(settings, command.clock, state.to_move)
+        entry = entry_named(game.rules.name)
+        ply = search_ply(
+            entry, game.variant, state, settings, seconds=seconds, reached=frozenset(game.reached)
+        )
+        return [Info(ply.info), MoveAnswer(ply.token)]
 
     def _choice(self, game: _Game) -> list[Any]:
         mover = game.state.to_move
@@ -242,6 +266,7 @@ def serve(
     seed: int,
     lines: Iterable[str | Unreadable],
     write: Callable[[str], None],
+    search: SearchSettings | None = None,
 ) -> None:
     """Answer a host's ``lines`` with ``write`` until ``quit`` or the end of the input.
 
@@ -249,7 +274,7 @@ def serve(
     not take is answered with ``error``, and the engine goes on), or any iterable of text.
     ``write`` gets the answer to each line (its lines, each with its newline) and must flush it.
     """
-    player = PolicyEngine(policy, seed)
+    player = PolicyEngine(policy, seed, search)
     for line in lines:
         if isinstance(line, Unreadable):
             write(f"{EngineError(line.reason).line()}\n")

@@ -10,6 +10,7 @@ grpc: the workers do not load it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from itertools import islice
 from typing import Final, NamedTuple, Protocol, TypeAlias, TypeVar
@@ -31,10 +32,13 @@ from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.adjudication import adjudicate
+from gamerec.validator.analysis.assessment import DEFAULT_CONFIDENCE, EngineRequest
+from gamerec.validator.analysis.searcher import SearchSettings
 from gamerec.validator.comparison import compare_records
 from gamerec.validator.frames import ReplayStoppedError, replay
 from gamerec.validator.identity import RulesError
 from gamerec.validator.judge import judge, score, validate
+from gamerec.validator.search.core import Limits
 from gamerec.validator.verification import verify
 
 OK: Final = "OK"
@@ -165,11 +169,43 @@ def score_job(request: bytes, deadline: float | None) -> Answer:
 
 
 def adjudicate_job(request: bytes, deadline: float | None) -> Answer:
-    """Adjudicate: the ruling on the record's result."""
-    record = record_of(_parse(spb.AdjudicateRequest, request), request, deadline=deadline)
-    ruling = adjudicate(record, deadline=deadline)
+    """Adjudicate: the ruling on the record's result (with the engine when asked)."""
+    parsed = _parse(spb.AdjudicateRequest, request)
+    record = record_of(parsed, request, deadline=deadline)
+    engine = _engine_request(parsed.engine, deadline) if parsed.HasField("engine") else None
+    ruling = adjudicate(record, deadline=deadline, engine=engine)
     word = vpb.Decision.Name(ruling.decision).removeprefix("DECISION_").lower()
     return _answer(record, ruling.SerializeToString(), word)
+
+
+#: The most search an Adjudicate request may ask for (the call's deadline also bounds it).
+MAX_ENGINE_PLAYOUTS: Final = 100_000
+MAX_ENGINE_MS: Final = 10_000
+
+
+def _engine_request(options: spb.EngineOptions, deadline: float | None) -> EngineRequest:
+    """The engine's settings of an Adjudicate request, bounded by the limits and the deadline.
+
+    Raises:
+        BadFieldError: more playouts or time than allowed, or a confidence out of range.
+    """
+    if options.playouts > MAX_ENGINE_PLAYOUTS:
+        raise BadFieldError("engine.playouts", f"at most {MAX_ENGINE_PLAYOUTS:,} playouts")
+    if options.time_ms > MAX_ENGINE_MS:
+        raise BadFieldError("engine.time_ms", f"at most {MAX_ENGINE_MS:,} milliseconds")
+    if options.confidence and not 0.5 < options.confidence <= 1:
+        raise BadFieldError("engine.confidence", "must be above 0.5 and at most 1")
+    # with playouts, time only bounds them (the most allowed, and the deadline)
+    seconds = (MAX_ENGINE_MS if options.playouts else options.time_ms or 1000) / 1000
+    if deadline is not None:  # leave a tenth of what is left for the ruling and the answer
+        seconds = max(0.001, min(seconds, 0.9 * (deadline - time.monotonic())))
+    limits = (
+        Limits(playouts=options.playouts, time=seconds)
+        if options.playouts
+        else Limits(time=seconds)
+    )
+    settings = SearchSettings(limits, seed=options.seed)
+    return EngineRequest(settings, options.confidence or DEFAULT_CONFIDENCE)
 
 
 def diff_job(request: bytes, deadline: float | None) -> Answer:

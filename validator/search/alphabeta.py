@@ -1,0 +1,286 @@
+"""Alpha-beta search with a transposition table: minimax for two seats, paranoid for more.
+
+The value of a position is the root seat's: that seat maximises, every other seat minimises
+(with two seats that is minimax; with 3-6 it is the paranoid assumption of Sturtevant and
+Korf, every other seat in coalition against the root seat). Iterative deepening from one
+decision on, until a limit; the answer is the last finished iteration's, its line read from
+the table.
+
+Values, for the root seat: a finished game is worth ``WIN`` (won alone), ``-WIN`` (not among
+the winners) or 0 (first place shared), plus the root seat's final lead in score points
+(clipped to +-999), and a win or loss loses ``PLY`` per decision on the way to it, so a
+shorter win is worth more and the distance can be read back (the protocol's ``score win N``).
+A position at the depth limit is worth the caller's :data:`~.core.Evaluate` of it (each
+game's own, from its registry entry), clipped to +-``WIN // 10``. Where an
+:data:`~.core.Exact` function answers a two-seat position its value is that of a finished
+game with that margin (below the root: the root is searched, so that a move is chosen).
+Values are stored in the table relative to the node (a win ``N``
+decisions away is worth ``WIN - N * PLY`` wherever the node stands), so a transposition
+reached at another depth reads the same value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from gamerec.validator.games.protocol import GameState
+from gamerec.validator.search.core import (
+    Budget,
+    Evaluate,
+    Exact,
+    Limits,
+    OutOfBudgetError,
+    SearchResult,
+    deepening_result,
+)
+
+#: The value of a won game (before the lead and the distance are counted).
+WIN: Final = 100_000_000
+#: What each decision on the way costs a win (and saves a loss).
+PLY: Final = 10_000
+#: The largest lead a finished game's value counts.
+MAX_LEAD: Final = 999
+#: How often (in nodes) the clock is read.
+CLOCK_EVERY: Final = 256
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+@dataclass(slots=True)
+class _Entry:
+    depth: int
+    value: int
+    bound: int
+    move: Any
+
+
+def is_proven(value: int) -> bool:
+    """Whether a value is a forced win or loss (the game's end is reached on every line)."""
+    return abs(value) > WIN // 2
+
+
+def distance(value: int) -> int:
+    """The decisions to the end of a proven value."""
+    return (WIN - abs(value) + PLY // 2) // PLY
+
+
+def _toward_root(value: int) -> int:
+    """A child's value as its parent sees it: a proven result one decision further away."""
+    if value > WIN // 2:
+        return value - PLY
+    if value < -WIN // 2:
+        return value + PLY
+    return value
+
+
+def _from_root(value: int) -> int:
+    """The inverse of :func:`_toward_root` (a parent's window as its child sees it)."""
+    if value > WIN // 2:
+        return value + PLY
+    if value < -WIN // 2:
+        return value - PLY
+    return value
+
+
+class _Searcher:
+    def __init__(
+        self, root_seat: int, evaluate: Evaluate, exact: Exact | None, budget: Budget
+    ) -> None:
+        self.seat = root_seat
+        self.evaluate = evaluate
+        self.exact = exact
+        self.budget = budget
+        self.table: dict[str, _Entry] = {}
+        self.avoid: frozenset[str] = frozenset()
+
+    def finished(self, state: GameState[Any]) -> int:
+        winners = state.winners()
+        scores = state.scores()
+        lead = scores[self.seat - 1] - max(
+            (score for seat, score in enumerate(scores, start=1) if seat != self.seat),
+            default=0,
+        )
+        lead = max(-MAX_LEAD, min(MAX_LEAD, lead))
+        if self.seat in winners and len(winners) == 1:
+            return WIN + lead
+        if winners and self.seat not in winners:
+            return -WIN + lead
+        return lead
+
+    def known(self, state: GameState[Any], root: bool) -> int | None:
+        if state.is_over:
+            return self.finished(state)
+        if self.exact is None or state.seats != 2 or root:
+            return None
+        margin = self.exact(state)
+        if margin is None:
+            return None
+        lead = margin if self.seat == 1 else -margin
+        clipped = max(-MAX_LEAD, min(MAX_LEAD, lead))
+        if lead > 0:
+            return WIN + clipped
+        if lead < 0:
+            return -WIN + clipped
+        return 0
+
+    def search(
+        self, state: GameState[Any], depth: int, alpha: int, beta: int, root: bool = False
+    ) -> int:
+        budget = self.budget
+        budget.nodes += 1
+        if budget.nodes % CLOCK_EVERY == 0 and budget.spent():
+            raise OutOfBudgetError
+        known = self.known(state, root)
+        if known is not None:
+            budget.playouts += 1
+            return known
+        if depth == 0:
+            budget.playouts += 1
+            bound = WIN // 10
+            return max(-bound, min(bound, self.evaluate(state, self.seat)))
+        key = state.digest()
+        entry = self.table.get(key)
+        first = None
+        if entry is not None:
+            first = entry.move
+            if entry.depth >= depth and not root and _settles(entry, alpha, beta):
+                return entry.value
+        moves = state.legal_moves()
+        if root and self.avoid:
+            moves = _new_places(state, moves, self.avoid)
+        if first is not None and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        maximising = state.to_move == self.seat
+        low, high = alpha, beta
+        best_value = -WIN * 2 if maximising else WIN * 2
+        best_move = moves[0]
+        for move in moves:
+            child = state.copy()
+            child.decide(move)
+            value = _toward_root(self.search(child, depth - 1, _from_root(low), _from_root(high)))
+            if maximising and value > best_value:
+                best_value, best_move = value, move
+                low = max(low, value)
+            elif not maximising and value < best_value:
+                best_value, best_move = value, move
+                high = min(high, value)
+            if low >= high:
+                break
+        self.table[key] = _Entry(depth, best_value, _bound(best_value, alpha, beta), best_move)
+        return best_value
+
+    def line(self, state: GameState[Any], depth: int) -> tuple[Any, ...]:
+        moves: list[Any] = []
+        seen: set[str] = set()
+        state = state.copy()
+        while len(moves) < depth and not state.is_over:
+            key = state.digest()
+            entry = self.table.get(key)
+            if entry is None or key in seen:
+                break
+            seen.add(key)
+            moves.append(entry.move)
+            state.decide(entry.move)
+        return tuple(moves)
+
+
+def _new_places(state: GameState[Any], moves: list[Any], avoid: frozenset[str]) -> list[Any]:
+    """The decisions that lead to a position not in ``avoid``; all of them when none does."""
+    fresh = []
+    for move in moves:
+        child = state.copy()
+        child.decide(move)
+        if child.digest() not in avoid:
+            fresh.append(move)
+    return fresh or moves
+
+
+def _settles(entry: _Entry, alpha: int, beta: int) -> bool:
+    """Whether a stored value answers a search with this window."""
+    if entry.bound == _EXACT:
+        return True
+    if entry.bound == _LOWER:
+        return entry.value >= beta
+    return entry.value <= alpha
+
+
+def _bound(value: int, alpha: int, beta: int) -> int:
+    """What a node's value says: exact inside the window, a bound outside it."""
+    if value <= alpha:
+        return _UPPER
+    if value >= beta:
+        return _LOWER
+    return _EXACT
+
+
+def alphabeta(
+    state: GameState[Any],
+    limits: Limits,
+    evaluate: Evaluate,
+    *,
+    exact: Exact | None = None,
+    avoid: frozenset[str] = frozenset(),
+) -> SearchResult:
+    """Search ``state`` by iterative deepening within ``limits`` (see the module docstring).
+
+    At least the first iteration (one decision deep) always finishes, whatever the limit.
+    ``avoid``: digests of positions the game has reached; a root decision that leads back to
+    one is not searched while another leads elsewhere (the rules have no repetition rule, and
+    play that returns to a position can go round for ever, as greedy play avoids too).
+
+    Raises:
+        ValueError: the game is over.
+    """
+    if state.is_over:
+        raise ValueError("the game is over: there is nothing to search")
+    budget = Budget(limits)
+    searcher = _Searcher(state.to_move, evaluate, exact, budget)
+    searcher.avoid = avoid
+    value, finished, move = 0, 0, state.legal_moves()[0]
+    top = limits.depth or 10_000
+    for depth in range(1, top + 1):
+        try:
+            value = searcher.search(state, depth, -WIN * 2, WIN * 2, root=True)
+        except OutOfBudgetError:
+            if finished == 0:  # pragma: no cover - the first iteration is tiny
+                raise
+            break
+        finished = depth
+        move = searcher.table[state.digest()].move
+        if is_proven(value) or budget.spent():
+            break
+    proven = None
+    if is_proven(value):
+        steps = distance(value)
+        proven = steps if value > 0 else -steps
+    seats = state.seats
+    win: tuple[float, ...] = ()
+    margin: tuple[float, ...] = ()
+    lead = _lead_of(value)
+    if seats == 2:
+        margin = tuple(float(lead if seat == state.to_move else -lead) for seat in (1, 2))
+        if proven is not None:
+            won = 1.0 if proven > 0 else 0.0
+            win = tuple(won if seat == state.to_move else 1.0 - won for seat in (1, 2))
+    line = searcher.line(state, finished)
+    pv = line if line and line[0] == move else (move,)
+    return deepening_result(
+        state,
+        pv,
+        budget,
+        score=100 * lead,
+        depth=finished,
+        win=win,
+        margin=margin,
+        proven=proven,
+    )
+
+
+def _lead_of(value: int) -> int:
+    """The root seat's lead a value says (a proven value's lead; else the evaluation)."""
+    if value > WIN // 2:
+        return value - WIN + distance(value) * PLY
+    if value < -WIN // 2:
+        return value + WIN - distance(value) * PLY
+    return value
