@@ -233,6 +233,13 @@ export declare type AdjudicateRequest = Message<"gamerec.v1.AdjudicateRequest"> 
    * @generated from field: gamerec.v1.RecordEncoding encoding = 3;
    */
   encoding: RecordEncoding;
+
+  /**
+   * Assess an unfinished game with the engine (docs/analysis.md); absent: the rules only.
+   *
+   * @generated from field: gamerec.v1.EngineOptions engine = 4;
+   */
+  engine?: EngineOptions | undefined;
 };
 
 /**
@@ -240,6 +247,47 @@ export declare type AdjudicateRequest = Message<"gamerec.v1.AdjudicateRequest"> 
  * Use `create(AdjudicateRequestSchema)` to create a new message.
  */
 export declare const AdjudicateRequestSchema: GenMessage<AdjudicateRequest>;
+
+/**
+ * How adjudication uses the engine: a search of the position reached, within a limit.
+ *
+ * @generated from message gamerec.v1.EngineOptions
+ */
+export declare type EngineOptions = Message<"gamerec.v1.EngineOptions"> & {
+  /**
+   * MCTS playouts (reproducible with `seed`); 0: search for `time_ms` instead.
+   *
+   * @generated from field: uint32 playouts = 1;
+   */
+  playouts: number;
+
+  /**
+   * Milliseconds of search when `playouts` is 0 (0: one second); at most 10,000.
+   *
+   * @generated from field: uint32 time_ms = 2;
+   */
+  timeMs: number;
+
+  /**
+   * The search's seed.
+   *
+   * @generated from field: uint64 seed = 3;
+   */
+  seed: bigint;
+
+  /**
+   * The win chance at or above which the engine decides (0: 0.9); an exact value decides.
+   *
+   * @generated from field: double confidence = 4;
+   */
+  confidence: number;
+};
+
+/**
+ * Describes the message gamerec.v1.EngineOptions.
+ * Use `create(EngineOptionsSchema)` to create a new message.
+ */
+export declare const EngineOptionsSchema: GenMessage<EngineOptions>;
 
 /**
  * Verify one sealed record.

@@ -211,6 +211,87 @@ export declare type ComputedResult = Message<"gamerec.v1.ComputedResult"> & {
 export declare const ComputedResultSchema: GenMessage<ComputedResult>;
 
 /**
+ * The engine's assessment of an unfinished game (adjudication with the engine), kept apart
+ * from the rules' provisional result.
+ *
+ * @generated from message gamerec.v1.EngineAssessment
+ */
+export declare type EngineAssessment = Message<"gamerec.v1.EngineAssessment"> & {
+  /**
+   * True when the value is exact (endgame tables, or every next position's value is the
+   * rules' end); false when it is searched.
+   *
+   * @generated from field: bool exact = 1;
+   */
+  exact: boolean;
+
+  /**
+   * Each seat's chance of winning, in seat order (exact: 1, 0 or a share of a tie).
+   *
+   * @generated from field: repeated double win = 2;
+   */
+  win: number[];
+
+  /**
+   * Each seat's expected final lead in score points over the best other seat.
+   *
+   * @generated from field: repeated double margin = 3;
+   */
+  margin: number[];
+
+  /**
+   * The best line from the position reached, as move tokens.
+   *
+   * @generated from field: repeated string line = 4;
+   */
+  line: string[];
+
+  /**
+   * The search's effort: playouts, the deepest node, and the seconds it took.
+   *
+   * @generated from field: uint32 playouts = 5;
+   */
+  playouts: number;
+
+  /**
+   * @generated from field: uint32 depth = 6;
+   */
+  depth: number;
+
+  /**
+   * @generated from field: double seconds = 7;
+   */
+  seconds: number;
+
+  /**
+   * The win chance at or above which the assessment decides.
+   *
+   * @generated from field: double confidence = 8;
+   */
+  confidence: number;
+
+  /**
+   * The seat the assessment favours (0 when none).
+   *
+   * @generated from field: uint32 favourite = 9;
+   */
+  favourite: number;
+
+  /**
+   * Whether the assessment decides the ruling (else the rules' provisional result stands).
+   *
+   * @generated from field: bool decides = 10;
+   */
+  decides: boolean;
+};
+
+/**
+ * Describes the message gamerec.v1.EngineAssessment.
+ * Use `create(EngineAssessmentSchema)` to create a new message.
+ */
+export declare const EngineAssessmentSchema: GenMessage<EngineAssessment>;
+
+/**
  * A ruling about a record's result, for a tournament director.
  *
  * @generated from message gamerec.v1.Ruling
@@ -257,6 +338,14 @@ export declare type Ruling = Message<"gamerec.v1.Ruling"> & {
    * @generated from field: uint32 record_number = 6;
    */
   recordNumber: number;
+
+  /**
+   * The engine's assessment, when adjudication was asked to use the engine and the game did
+   * not reach its end (nor ended on time or by agreement).
+   *
+   * @generated from field: gamerec.v1.EngineAssessment engine = 7;
+   */
+  engine?: EngineAssessment | undefined;
 };
 
 /**
@@ -538,6 +627,14 @@ export enum Decision {
    * @generated from enum value: DECISION_VOID = 4;
    */
   VOID = 4,
+
+  /**
+   * The game did not reach its end and the engine's assessment decides the winners (asked
+   * for, exact or confident enough); `result` keeps the scores of the position reached.
+   *
+   * @generated from enum value: DECISION_ENGINE = 5;
+   */
+  ENGINE = 5,
 }
 
 /**
