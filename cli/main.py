@@ -138,7 +138,7 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
     "event": CommandSpec(
         "event",
         "app",
-        "Run an event on an event file: new, players, pair, results, standings, export.",
+        "Run an event on an event file: new, players, pair, start, results, standings, export.",
     ),
     "engine": CommandSpec(
         "engine",
@@ -168,7 +168,7 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
     "match": CommandSpec(
         "match",
         "app",
-        "Live matches on a server: new, show, list, abort; export a match store's records.",
+        "Live matches on a server: new, bulk, show, list, abort; export a store's records.",
     ),
     "tables": CommandSpec(
         "tables",

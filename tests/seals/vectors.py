@@ -256,6 +256,8 @@ class Case:
         make: the record from the genuine base record.
         encodings: the file extensions written (``grn``, ``json``, ``pb``).
         trusted: the key names a verifier trusts, or None: no trust is checked.
+        refused: readers refuse the files (the manifest expects ``unreadable``), though the
+            record the case makes is one a verifier handed it in memory can judge.
     """
 
     name: str
@@ -264,6 +266,7 @@ class Case:
     make: Callable[[pb.GameRecord], pb.GameRecord] = _copy
     encodings: tuple[str, ...] = ("grn", "json", "pb")
     trusted: tuple[str, ...] | None = None
+    refused: bool = False
 
 
 GAMES: dict[str, Callable[[], pb.GameRecord]] = {
@@ -384,11 +387,13 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "aronda-clock-out-of-range",
-        "a clock longer than google.protobuf.Duration allows "
-        "(binary holds it): ply 5 has no canonical form, SEAL_BROKEN at ply 5",
+        "a clock longer than google.protobuf.Duration allows (binary holds it, no other "
+        "encoding can): readers refuse the file (docs/robustness.md); a verifier handed the "
+        "decoded record finds no canonical form at ply 5, SEAL_BROKEN at ply 5",
         "aronda",
         _edit(_clock_out_of_range),
         ("pb",),
+        refused=True,
     ),
     Case(
         "aronda-empty-turn",
@@ -609,7 +614,7 @@ def files() -> dict[str, bytes]:
             "about": case.about,
             "files": [f"records/{name}" for name in names],
             "trusted": None if case.trusted is None else list(case.trusted),
-            "expect": expected(record, case.trusted),
+            "expect": {"unreadable": True} if case.refused else expected(record, case.trusted),
         }
         if case.name.endswith("-genuine"):
             entry["steps"] = steps(record)

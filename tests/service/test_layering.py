@@ -1,4 +1,10 @@
-"""The service's layering: only validator/service speaks gRPC, and its workers never load it."""
+"""The service's layering: only the doors and the named clients speak gRPC; workers never load it.
+
+gRPC is spoken by validator/service (the gRPC door), validator/web (the web door, which
+bridges onto the same handlers) and by the few modules that are a servicer or a client of a
+match server: the lobby's servicer and the bot's challenge taker, and an event's rounds on a
+server (started in one call, results collected). No other module of the library imports it.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +17,21 @@ import pytest
 from tests.service.conftest import ROOT
 from tests.test_layers import imported_modules
 
+#: The doors: every module of these packages may speak gRPC.
+DOORS = ("service", "web")
+#: Servicers and clients of a match server outside the doors.
+GRPC_CLIENTS = {
+    "validator/lobby/servicer.py",
+    "validator/lobby/acceptor.py",
+    "validator/events/on_server.py",
+    "validator/events/collect.py",
+}
 LIBRARY = [
     path
     for layer in ("recorder", "validator")
     for path in sorted((ROOT / layer).rglob("*.py"))
-    if "service" not in path.relative_to(ROOT).parts
+    if not set(DOORS) & set(path.relative_to(ROOT).parts)
+    and str(path.relative_to(ROOT)) not in GRPC_CLIENTS
 ]
 
 

@@ -4,7 +4,8 @@
 by Playwright (tests/chromium.py), opens the pages it serves at ``/``: each seat's page from
 its link (``#play=<match>&seat=<n>&token=<token>``), the spectator's from ``#watch=<match>``.
 Every finished record validates and verifies, and the spectator saw every move once, in
-order. Screenshots go to build/web/ (and to docs/images/ with GAMEREC_UPDATE_SCREENSHOTS=1).
+order; one match is played by a browser against ``gamerec bot``. Screenshots go to
+build/web/ (and to docs/images/ with GAMEREC_UPDATE_SCREENSHOTS=1).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import os
 import random
 import signal
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,7 @@ from gamerec.validator.verification import verify
 from tests.chromium import launched_chromium
 from tests.live.conftest import LiveServer, create
 from tests.live.matches import request
+from tests.players.engines import GAMEREC
 from tests.web_client.browsers import Page, Seat, free_port, play_out
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -323,4 +326,31 @@ def test_a_draw_offered_and_accepted_ends_the_match_by_agreement(
         assert one.page.is_hidden("#play")
     finally:
         for page in (one, two, watcher):
+            page.close()
+
+
+def test_a_browser_plays_a_whole_match_against_gamerec_bot(server: WebServer, browser: Any) -> None:
+    """One seat in the browser, the other ``gamerec bot`` given only its token (WhoAmI)."""
+    created = create(server.address, request("Aronda", 2, clock="900+5", keyed=False))
+    match_id = created.match_id
+    person = Seat(browser, f"{server.base}#play={match_id}&seat=1&token={created.seat_tokens[0]}")
+    watcher = Page(browser, f"{server.base}#watch={match_id}")
+    arguments = ["--server", server.address, "--token", created.seat_tokens[1]]
+    bot = subprocess.Popen(
+        [str(GAMEREC), "bot", *arguments, "--policy", "greedy"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        play_out([person], random.Random("browser against bot"))
+        state = check_finished(server, match_id, [person, watcher])
+        _, err = bot.communicate(timeout=120)
+        assert bot.returncode == (0 if 2 in state.record.result.winners else 1), err
+        assert {move.seat for move in state.record.moves} == {1, 2}
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.communicate()
+        for page in (person, watcher):
             page.close()
