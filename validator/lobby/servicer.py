@@ -32,7 +32,12 @@ from gamerec.validator.lobby.sqlite_store import SQLiteLobbyStore
 from gamerec.validator.lobby.store import LobbyStore
 from gamerec.validator.lobby.table import UnknownChallengeError
 from gamerec.validator.service.calls import Call
-from gamerec.validator.service.match_servicer import answering, parse_request, status_of
+from gamerec.validator.service.match_servicer import (
+    add_service,
+    answering,
+    parse_request,
+    status_of,
+)
 from gamerec.validator.service.principal import current_principal
 from gamerec.validator.service.server import ExtraService
 from gamerec.validator.service.servicer import Context
@@ -96,13 +101,7 @@ class LobbyServicer:
             self._unary("CancelChallenge", lpb.CancelChallengeRequest, self.cancel_challenge),
             self._unary("ListLiveMatches", lpb.ListLiveMatchesRequest, self.list_live_matches),
         )
-        handlers: dict[str, grpc.RpcMethodHandler[bytes, bytes]] = {
-            name: grpc.unary_unary_rpc_method_handler(behaviour) for name, behaviour in unary
-        }
-        handlers["WatchLobby"] = grpc.unary_stream_rpc_method_handler(self.watch_lobby)
-        server.add_generic_rpc_handlers(
-            (grpc.method_handlers_generic_handler(LOBBY_SERVICE_NAME, handlers),)
-        )
+        add_service(server, LOBBY_SERVICE_NAME, unary, {"WatchLobby": self.watch_lobby})
 
     # -- the RPCs -------------------------------------------------------------------------------
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Final, NoReturn, TypeVar
+from typing import Any, Final, NoReturn, TypeVar
 
 import grpc
 import grpc.aio
@@ -269,13 +269,7 @@ class MatchServicer:
             self._unary("GetMatch", mpb.GetMatchRequest, self.get_match),
             self._unary("ListMatches", mpb.ListMatchesRequest, self.list_matches),
         )
-        handlers: dict[str, grpc.RpcMethodHandler[bytes, bytes]] = {
-            name: grpc.unary_unary_rpc_method_handler(behaviour) for name, behaviour in unary
-        }
-        handlers["Watch"] = grpc.unary_stream_rpc_method_handler(self.watch)
-        server.add_generic_rpc_handlers(
-            (grpc.method_handlers_generic_handler(MATCH_SERVICE_NAME, handlers),)
-        )
+        add_service(server, MATCH_SERVICE_NAME, unary, {"Watch": self.watch})
 
     # -- the RPCs -------------------------------------------------------------------------------
 
@@ -453,6 +447,25 @@ class MatchServicer:
         at = self.referee.clock.now()
         seat = await self._seat(request.match_id, request.token)
         return await self.referee.command(request.match_id, partial(command, seat), at)
+
+
+#: A unary method's name and its handler of serialized requests.
+UnaryMethod = tuple[str, Callable[[bytes, Context], Awaitable[bytes]]]
+
+
+def add_service(
+    server: grpc.aio.Server,
+    service: str,
+    unary: Iterable[UnaryMethod],
+    streams: Mapping[str, Callable[..., Any]],
+) -> None:
+    """Add a service's generic handlers to a server: its unary methods and server streams."""
+    handlers: dict[str, grpc.RpcMethodHandler[bytes, bytes]] = {
+        name: grpc.unary_unary_rpc_method_handler(behaviour) for name, behaviour in unary
+    }
+    for name, stream in streams.items():
+        handlers[name] = grpc.unary_stream_rpc_method_handler(stream)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
 
 
 def parse_request(kind: type[M], raw: bytes, most: int, *, limit: str = "request_bytes") -> M:
