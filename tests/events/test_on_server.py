@@ -263,7 +263,7 @@ def test_tickets_are_files_only_their_owner_reads(server: LiveServer, tmp_path: 
     text = (folder / "round-1-03-Chi.txt").read_text()
     first, link = text.splitlines()
     assert first == "Club night, round 1, table 1, seat 2: Chi against Ana"
-    assert link.startswith(f"https://games.example/match/{match.match_id}#seat=2&token=seat_")
+    assert link.startswith(f"https://games.example/#play={match.match_id}&seat=2&token=seat_")
     assert f"Chi (3): {folder / 'round-1-03-Chi.txt'}" in done.output.splitlines()
     assert "seat_" not in done.output
 

@@ -82,8 +82,8 @@ class Ticket:
         )
 
     def link(self, web_url: str) -> str:
-        """The web client's link: the token rides in the fragment, never in a request."""
-        return f"{web_url.rstrip('/')}/match/{self.match_id}#seat={self.seat}&token={self.token}"
+        """The web client's play page (docs/web-client.md): the token rides in the fragment."""
+        return f"{web_url.rstrip('/')}/#play={self.match_id}&seat={self.seat}&token={self.token}"
 
 
 def event_rules(game: str, seats: int, variant: Sequence[tuple[str, str]] = ()) -> pb.Rules:
