@@ -13,7 +13,7 @@ from gamerec.validator.live.clocks import ManualClock
 from gamerec.validator.live.match import Match
 from gamerec.validator.live.players import PolicyPlayer
 from gamerec.validator.live.postgres_store import PostgresMatchStore, final_records, shown
-from gamerec.validator.live.store import OpenMatchesLimitError, StoreError
+from gamerec.validator.live.store import OpenMatchesLimitError, StoreError, create_one
 from tests.live.matches import HOST, play_out, request
 from tests.live.postgres import GROUP, database, postgres
 from tests.sealing import key
@@ -34,7 +34,7 @@ async def stored_match(
     clock = ManualClock()
     match = Match.create(match_id, request("ONE", 2), clock.now(), host_key=HOST)
     tokens = [bytes([n]) * 32 for n in (len(match_id), 2 * len(match_id) + ord(match_id[-1]))]
-    await store.create(match.events[0], tokens, match.summary(), most, creator=creator,
+    await create_one(store, match.events[0], tokens, match.summary(), most, creator=creator,
                        most_by_creator=2)  # fmt: skip
     return match, clock
 

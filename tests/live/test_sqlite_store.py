@@ -14,7 +14,7 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.live.clocks import ManualClock
 from gamerec.validator.live.match import Logged, Match
 from gamerec.validator.live.sqlite_store import SQLiteMatchStore, final_records
-from gamerec.validator.live.store import OpenMatchesLimitError, Start, StoreError
+from gamerec.validator.live.store import OpenMatchesLimitError, Start, StoreError, create_one
 from tests.live.matches import HOST, new_match, play_out, request
 from tests.sealing import key
 
@@ -28,7 +28,7 @@ async def opened(path: Path) -> SQLiteMatchStore:
 async def stored_match(store: SQLiteMatchStore, match_id: str = "m1") -> tuple[Match, ManualClock]:
     clock = ManualClock()
     match = Match.create(match_id, request("ONE", 2), clock.now(), host_key=HOST)
-    await store.create(match.events[0], [bytes(32)] * 2, match.summary(), 100)
+    await create_one(store, match.events[0], [bytes(32)] * 2, match.summary(), 100)
     return match, clock
 
 
@@ -134,10 +134,10 @@ def test_the_open_matches_limit_is_kept_in_the_same_transaction(tmp_path: Path) 
         clock = ManualClock()
         for number in range(2):
             match = Match.create(f"m{number}", request("ONE", 2), clock.now(), host_key=HOST)
-            await store.create(match.events[0], [bytes(32)] * 2, match.summary(), 2)
+            await create_one(store, match.events[0], [bytes(32)] * 2, match.summary(), 2)
         third = Match.create("m3", request("ONE", 2), clock.now(), host_key=HOST)
         with pytest.raises(OpenMatchesLimitError, match="2 open matches"):
-            await store.create(third.events[0], [bytes(32)] * 2, third.summary(), 2)
+            await create_one(store, third.events[0], [bytes(32)] * 2, third.summary(), 2)
         assert await store.open_matches() == ["m0", "m1"]
         assert await store.token_hashes("m3") is None
         await store.close()
@@ -213,7 +213,7 @@ def test_a_stored_log_rebuilds_the_same_match(tmp_path: Path) -> None:
     async def run() -> None:
         store = await opened(tmp_path / "m.db")
         match, clock = new_match("Oh-Wah-Ree", 3, clock="60+1")
-        await store.create(match.events[0], [bytes(32)] * 3, match.summary(), 10)
+        await create_one(store, match.events[0], [bytes(32)] * 3, match.summary(), 10)
         play_out(match, clock)
         assert await store.append("m1", list(match.events[1:]), 1, match.summary(), match.record)
         log = await store.log("m1")

@@ -340,20 +340,6 @@ class PostgresMatchStore:
 
     # -- the interface --------------------------------------------------------------------------
 
-    async def create(
-        self,
-        created: Logged,
-        token_hashes: Sequence[bytes],
-        summary: mpb.MatchSummary,
-        most_open: int,
-        *,
-        creator: str = "",
-        most_by_creator: int = 0,
-    ) -> None:
-        """Store a new match (see ``MatchStore.create``)."""
-        new = NewMatch(created, tuple(token_hashes), summary)
-        await self.create_many([new], most_open, creator=creator, most_by_creator=most_by_creator)
-
     async def create_many(
         self,
         matches: Sequence[NewMatch],

@@ -151,28 +151,6 @@ def final_record(match_id: str, body: bytes, skipped: list[str] | None) -> pb.Ga
 class MatchStore(Protocol):
     """Where matches are kept (see the module docstring)."""
 
-    async def create(
-        self,
-        created: Logged,
-        token_hashes: Sequence[bytes],
-        summary: mpb.MatchSummary,
-        most_open: int,
-        *,
-        creator: str = "",
-        most_by_creator: int = 0,
-    ) -> None:
-        """Store a new match: its first event and its seats' token hashes.
-
-        ``creator`` names who created it; ``most_by_creator`` (0: no bound) bounds the open
-        matches of one creator.
-
-        Raises:
-            OpenMatchesLimitError: ``most_open`` matches are open already, or the creator's
-                ``most_by_creator``.
-            StoreError: the write failed.
-        """
-        ...
-
     async def create_many(
         self,
         matches: Sequence[NewMatch],
@@ -256,3 +234,27 @@ class MatchStore(Protocol):
     async def close(self) -> None:
         """Stop using the store (a last heartbeat first, when the caller sent one)."""
         ...
+
+
+async def create_one(
+    store: MatchStore,
+    created: Logged,
+    token_hashes: Sequence[bytes],
+    summary: mpb.MatchSummary,
+    most_open: int,
+    *,
+    creator: str = "",
+    most_by_creator: int = 0,
+) -> None:
+    """Store one new match: its first event and its seats' token hashes (``create_many``).
+
+    ``creator`` names who created it; ``most_by_creator`` (0: no bound) bounds the open
+    matches of one creator.
+
+    Raises:
+        OpenMatchesLimitError: ``most_open`` matches are open already, or the creator's
+            ``most_by_creator``.
+        StoreError: the write failed.
+    """
+    new = NewMatch(created, tuple(token_hashes), summary)
+    await store.create_many([new], most_open, creator=creator, most_by_creator=most_by_creator)
