@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from typing import Final, TypeVar
 
 import grpc
@@ -33,10 +34,12 @@ from gamerec.validator.lobby.store import LobbyStore
 from gamerec.validator.lobby.table import UnknownChallengeError
 from gamerec.validator.service.calls import Call
 from gamerec.validator.service.match_servicer import (
+    UnaryMethod,
     add_service,
     answering,
     parse_request,
     status_of,
+    unary_method,
 )
 from gamerec.validator.service.principal import current_principal
 from gamerec.validator.service.server import ExtraService
@@ -142,8 +145,9 @@ class LobbyServicer:
         """WatchLobby: the events from the number asked, then each new one."""
         call = Call("WatchLobby", context.peer())
         async with answering(context, call, lobby_status):
-            request = self._parse(lpb.WatchLobbyRequest, raw)
-            most = self.lobby.referee.limits.watchers
+            limits = self.lobby.referee.limits
+            request = parse_request(lpb.WatchLobbyRequest, raw, most=limits.request_bytes)
+            most = limits.watchers
             if self.watchers >= most:
                 raise LimitReachedError(
                     "watchers",
@@ -167,17 +171,11 @@ class LobbyServicer:
         method: str,
         kind: type[M],
         behaviour: Callable[[M, Context], Awaitable[Message]],
-    ) -> tuple[str, Callable[[bytes, Context], Awaitable[bytes]]]:
-        async def handle(raw: bytes, context: Context) -> bytes:
-            async with answering(context, Call(method, context.peer()), lobby_status):
-                answer = await behaviour(self._parse(kind, raw), context)
-                return answer.SerializeToString()
-            raise AssertionError("unreachable: answering ends a failed call")  # pragma: no cover
-
-        return method, handle
-
-    def _parse(self, kind: type[M], raw: bytes) -> M:
-        return parse_request(kind, raw, self.lobby.referee.limits.request_bytes)
+    ) -> UnaryMethod:
+        most = self.lobby.referee.limits.request_bytes
+        return unary_method(
+            method, partial(parse_request, kind, most=most), behaviour, lobby_status
+        )
 
 
 def lobby_status(error: Exception) -> grpc.Status | None:

@@ -25,6 +25,7 @@ from gamerec.validator.render.ending import ending_words
 from gamerec.validator.render.svg import draw_svg
 from gamerec.validator.render.viewer.page import view_page
 from gamerec.validator.service.calls import Call
+from gamerec.validator.service.match_servicer import add_service
 from gamerec.validator.service.server import ExtraService
 from gamerec.validator.service.servicer import bad_request, end_with
 
@@ -94,15 +95,11 @@ def _handler(
 
 def register(server: grpc.aio.Server) -> None:
     """Add AssistService's handlers to a server."""
-    handlers: dict[str, grpc.RpcMethodHandler[bytes, bytes]] = {
-        "Click": grpc.unary_unary_rpc_method_handler(_handler("Click", apb.ClickRequest, click)),
-        "ViewerPage": grpc.unary_unary_rpc_method_handler(
-            _handler("ViewerPage", apb.ViewerPageRequest, viewer_page)
-        ),
-    }
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler(ASSIST_SERVICE_NAME, handlers),)
+    unary = (
+        ("Click", _handler("Click", apb.ClickRequest, click)),
+        ("ViewerPage", _handler("ViewerPage", apb.ViewerPageRequest, viewer_page)),
     )
+    add_service(server, ASSIST_SERVICE_NAME, unary, {})
 
 
 #: The service as ``gamerec serve`` adds it beside RecordService.

@@ -377,7 +377,8 @@ class MatchServicer:
         """Watch: the stored events, then each new one, until the match's end."""
         call = Call("Watch", context.peer())
         async with answering(context, call):
-            request = self._parse(mpb.WatchRequest, raw)
+            most = self.referee.limits.request_bytes
+            request = parse_request(mpb.WatchRequest, raw, most=most)
             _require(request.match_id, "match_id", "the match's id is needed")
             connection = context.peer()
             held = self._watches.get(connection, 0)
@@ -415,22 +416,13 @@ class MatchServicer:
         method: str,
         kind: type[M],
         behaviour: Callable[[M, Context], Awaitable[Message]],
-    ) -> tuple[str, Callable[[bytes, Context], Awaitable[bytes]]]:
-        bulk = kind is mpb.CreateMatchesRequest
-
-        async def handle(raw: bytes, context: Context) -> bytes:
-            async with answering(context, Call(method, context.peer())):
-                answer = await behaviour(self._parse(kind, raw, bulk=bulk), context)
-                return answer.SerializeToString()
-            raise AssertionError("unreachable: _answering ends a failed call")  # pragma: no cover
-
-        return method, handle
-
-    def _parse(self, kind: type[M], raw: bytes, *, bulk: bool = False) -> M:
+    ) -> UnaryMethod:
         limits = self.referee.limits
-        if bulk:
-            return parse_request(kind, raw, limits.bulk_bytes, limit="bulk_bytes")
-        return parse_request(kind, raw, limits.request_bytes)
+        if kind is mpb.CreateMatchesRequest:
+            parse = partial(parse_request, kind, most=limits.bulk_bytes, limit="bulk_bytes")
+        else:
+            parse = partial(parse_request, kind, most=limits.request_bytes)
+        return unary_method(method, parse, behaviour)
 
     async def _seat(self, match_id: str, token: str) -> int:
         """The seat the gate found for the call (its principal), in this match."""
@@ -453,6 +445,26 @@ class MatchServicer:
 UnaryMethod = tuple[str, Callable[[bytes, Context], Awaitable[bytes]]]
 
 
+def unary_method(
+    method: str,
+    parse: Callable[[bytes], M],
+    behaviour: Callable[[M, Context], Awaitable[Message]],
+    statuses: StatusOf | None = None,
+) -> UnaryMethod:
+    """A unary method's handler: the request parsed, the behaviour run, the call answered.
+
+    ``statuses``: the status of each error the service expects (default :func:`status_of`).
+    """
+
+    async def handle(raw: bytes, context: Context) -> bytes:
+        async with answering(context, Call(method, context.peer()), statuses):
+            answer = await behaviour(parse(raw), context)
+            return answer.SerializeToString()
+        raise AssertionError("unreachable: answering ends a failed call")  # pragma: no cover
+
+    return method, handle
+
+
 def add_service(
     server: grpc.aio.Server,
     service: str,
@@ -468,7 +480,7 @@ def add_service(
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
 
 
-def parse_request(kind: type[M], raw: bytes, most: int, *, limit: str = "request_bytes") -> M:
+def parse_request(kind: type[M], raw: bytes, *, most: int, limit: str = "request_bytes") -> M:
     """A request's message, read from ``raw`` when it is at most ``most`` bytes.
 
     Raises:
