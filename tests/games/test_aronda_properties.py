@@ -31,7 +31,7 @@ from gamerec.validator.games.aronda import (
     parse_move,
     take_from_outside,
 )
-from gamerec.validator.games.protocol import Illegal
+from gamerec.validator.games.protocol import Illegal, digest_of
 
 VARIANTS = [ArondaVariant(s, p) for s in SUPPLY_OPTIONS for p in SECOND_PIECE_OPTIONS]
 variants = st.sampled_from(VARIANTS)
@@ -466,3 +466,31 @@ def test_any_field_token_list_round_trips(parts: list[str]) -> None:
     move = parse_move(token)
     assert len(move) == len(parts)
     assert format_move(move) == token
+
+
+def digest_as_documented(state: ArondaState) -> str:
+    """ArondaState.digest's bytes written the plain way, one field at a time."""
+    variant = state.variant
+    data = bytearray(b"aronda/1")
+    data += bytes(
+        (
+            SUPPLY_OPTIONS.index(variant.supply),
+            SECOND_PIECE_OPTIONS.index(variant.second_piece),
+        )
+    )
+    for field in range(FIELD_COUNT):
+        data += bytes((owner_of(state, field), state.pieces(1, field), state.pieces(2, field)))
+    data += bytes((state.supply(1), state.supply(2), state.to_move, state.ply == 0))
+    winners = sum(1 << seat for seat in state.winners())
+    data += bytes((state._passes, state._must_pass, winners))
+    data += bytes((state.position().resigned or (0,))[:1])
+    return digest_of(bytes(data))
+
+
+@GAME_SETTINGS
+@given(variants, seeds)
+def test_the_digest_is_the_documented_bytes_after_every_placement(
+    variant: ArondaVariant, seed: int
+) -> None:
+    for state in states_after_each_placement(variant, game(variant, seed)):
+        assert state.digest() == digest_as_documented(state)

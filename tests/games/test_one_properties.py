@@ -19,13 +19,15 @@ from gamerec.validator.games.one import (
     CODE_STRIDE,
     ENGINE,
     MIRROR_OPTIONS,
+    NO_POINT,
     RESIGN,
     TIEBREAK_OPTIONS,
     Move,
     OneState,
     OneVariant,
+    point_name,
 )
-from gamerec.validator.games.protocol import GameState, Illegal
+from gamerec.validator.games.protocol import GameState, Illegal, digest_of
 
 BOARDS = [(10, 10, 20, 20), (10, 10, 20), (6, 6, 12, 12, 24)]
 TABLES = [(rings, players) for rings in BOARDS for players in range(2, 7)]
@@ -235,3 +237,35 @@ def mutate(
     else:  # plies after the end (earlier mutations may have deleted every ply)
         moves.append(rng.choice(moves) if moves else RESIGN)
         claims.append(0)
+
+
+def digest_as_documented(state: OneState) -> str:
+    """OneState.digest's bytes written the plain way: each field as text, joined by ``|``."""
+    variant, board = state.variant, state.board
+    banned = state._banned
+    fields = (
+        "ONE",
+        str(variant.players),
+        board.text(),
+        variant.mirror,
+        variant.tiebreak,
+        "".join(str(state._cells[p]) for p in board.points),
+        ",".join(map(str, state.supplies)),
+        ",".join(map(str, state.captured)),
+        ",".join(map(str, state.resigned)),
+        str(state.to_move),
+        "1" if state._ending else "0",
+        point_name(banned) if banned != NO_POINT else "-",
+    )
+    return digest_of("|".join(fields).encode("ascii"))
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{','.join(map(str, t[0]))}-P{t[1]}")
+@EXAMPLES
+@given(data=st.data(), style=styles)
+def test_the_digest_is_the_documented_text_at_every_ply(
+    table: tuple[tuple[int, ...], int], data: st.DataObject, style: Style
+) -> None:
+    states, _ = play_out(rules(table, data), style)
+    for state in states:
+        assert state.digest() == digest_as_documented(state)

@@ -30,7 +30,7 @@ from gamerec.validator.games.oust import (
     hex_board,
     random_game,
 )
-from gamerec.validator.games.protocol import GameState
+from gamerec.validator.games.protocol import GameState, digest_of
 
 SIDES = st.sampled_from([3, 5, 7])
 SEEDS = st.integers(0, 2**32 - 1)
@@ -474,3 +474,20 @@ def test_every_listed_move_passes_the_check_it_belongs_to(side: int, seed: int) 
 
 def test_cell_names_in_messages_are_canonical() -> None:
     assert cell_name(cell_code(" G7 ")) == "g7"
+
+
+@settings(max_examples=50, deadline=None)
+@given(SIDES, SEEDS, st.booleans())
+def test_the_digest_is_the_documented_bytes_at_every_ply(side: int, seed: int, pie: bool) -> None:
+    """digest(): b"oust:", the header, then each cell's owner in board order (one byte each)."""
+    variant, moves = game(side, seed, pie)
+    state = OustState(variant)
+    for move in [None, *moves]:
+        if move is not None:
+            state.play(move)
+        swap_open = variant.pie and state.ply == 1 and not state.in_turn
+        resigned = state.position().resigned
+        winner = (*state.winners(), 0)[0]
+        header = bytes((side, swap_open, state.to_move, state.in_turn, winner, (*resigned, 0)[0]))
+        cells = bytes(state.owner(code) for code in state.board.cells)
+        assert state.digest() == digest_of(b"oust:" + header + cells)

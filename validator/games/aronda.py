@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Final, TypeAlias
 
 from gamerec.recorder.errors import GamerecError, NotationError
@@ -791,8 +792,14 @@ class ArondaState:
                 SECOND_PIECE_OPTIONS.index(self._variant.second_piece),
             )
         )
-        for code in range(FIELD_COUNT):
-            data += bytes((self._owner_of(code), self._pieces[1][code], self._pieces[2][code]))
+        first, second = self._owned[1], self._owned[2]
+        owners = [
+            1 if first >> code & 1 else 2 if second >> code & 1 else 0
+            for code in range(FIELD_COUNT)
+        ]
+        # Per field: its owner, then seat 1's and seat 2's pieces on it.
+        fields = zip(owners, self._pieces[1], self._pieces[2], strict=True)
+        data += bytes(chain.from_iterable(fields))
         data += bytes((self._supply[1], self._supply[2], self.to_move, self._ply == 0))
         data += bytes((self._passes, self._must_pass, sum(1 << s for s in self._winners)))
         data += bytes((self._resigned[0] if self._resigned else 0,))

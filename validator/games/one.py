@@ -115,6 +115,8 @@ REASON_SECTIONS: Final[dict[str, tuple[str, ...]]] = {
 NO_POINT: Final = -1
 #: A cell value: the point is empty.
 EMPTY: Final = 0
+#: Cell values (0 for empty, else a seat) to the digits the digest writes for them.
+_DIGITS: Final = bytes.maketrans(bytes(range(10)), b"0123456789")
 
 #: The rules text every message cites.
 RULES: Final = "docs/rules/one.md"
@@ -366,6 +368,7 @@ class OneState:
         "_largest",
         "_next",
         "_ply",
+        "_ranks",
         "_resigned",
         "_stones",
         "_supplies",
@@ -392,6 +395,7 @@ class OneState:
         # largest_groups() remembered until the board changes (scores, ranking and winners
         # each need it); every write to _cells outside play() resets it too.
         self._largest: tuple[int, ...] | None = None
+        self._ranks: tuple[int, ...] | None = None
         self._banned = NO_POINT
         self._stones = 0
 
@@ -428,7 +432,7 @@ class OneState:
                 raise VariantError(f"cannot put a stone of seat {seat} on {name}")
             state._cells[code] = seat
             state._stones += 1
-            state._largest = None
+            state._largest = state._ranks = None
         if not 1 <= to_move <= seats:
             raise VariantError(f"seat {to_move} is not at a table of {seats}")
         placed = [sum(1 for s in stones.values() if s == seat) for seat in range(1, seats + 1)]
@@ -743,7 +747,7 @@ class OneState:
     def _end_ply(self, seat: int) -> bool:
         """Pass the turn after ``seat``'s ply; return whether the game is now over (§6.2, §7)."""
         self._ply += 1
-        self._largest = None
+        self._largest = self._ranks = None
         following = self._next[seat]
         if self._active == 1 or (self._ending and following <= seat):
             self._to_move = 0
@@ -772,6 +776,7 @@ class OneState:
         other._banned = self._banned
         other._stones = self._stones
         other._largest = self._largest
+        other._ranks = self._ranks
         return other
 
     # -- scoring (§5, §6.3, §6.4, §7) -----------------------------------------------------
@@ -817,6 +822,11 @@ class OneState:
         seats follow, the later resignation ranking higher. Before the end of the game this
         is the standing now.
         """
+        if self._ranks is None:
+            self._ranks = self._rank_seats()
+        return self._ranks
+
+    def _rank_seats(self) -> tuple[int, ...]:
         scores = self.scores()
         largest = self.largest_groups()
         if self._variant.tiebreak == "largest-group":
@@ -865,7 +875,7 @@ class OneState:
             self._board.text(),
             variant.mirror,
             variant.tiebreak,
-            "".join(map(str, self._board.on_points(cells))),
+            bytes(self._board.on_points(cells)).translate(_DIGITS).decode("ascii"),
             ",".join(map(str, self.supplies)),
             ",".join(map(str, self.captured)),
             ",".join(map(str, self._resigned)),
@@ -995,6 +1005,7 @@ def replay(
                     continue
         state._to_move, state._ply, state._ending = to_move, ply, ending
         state._banned, state._stones, state._largest = banned, stones, None
+        state._ranks = None
         illegal = state.check(move, claim or None)
         if illegal is not None:
             return ReplayOutcome(state, ply, illegal)
@@ -1003,6 +1014,7 @@ def replay(
         banned, stones = state._banned, state._stones
     state._to_move, state._ply, state._ending = to_move, ply, ending
     state._banned, state._stones, state._largest = banned, stones, None
+    state._ranks = None
     return ReplayOutcome(state, ply, None)
 
 

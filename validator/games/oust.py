@@ -152,6 +152,8 @@ class HexBoard:
         mask: the bitboard of every cell.
         neighbour_mask: indexed by cell code, the bitboard of the cell's neighbours
             (0 for codes that are not cells).
+        order: indexed by cell code, the cell's place in ``cells`` (0 for codes that are not
+            cells).
     """
 
     side: int
@@ -159,6 +161,7 @@ class HexBoard:
     bit: dict[int, int]
     mask: int
     neighbour_mask: tuple[int, ...]
+    order: tuple[int, ...]
 
     @property
     def span(self) -> int:
@@ -184,9 +187,11 @@ def hex_board(side: int) -> HexBoard:
     bit = {code: 1 << code for code in cells}
     mask = sum(bit.values())
     neighbour_mask = [0] * (cells[-1] + 1)
-    for code in cells:
+    order = [0] * (cells[-1] + 1)
+    for place, code in enumerate(cells):
         neighbour_mask[code] = _spread(bit[code]) & mask
-    return HexBoard(side, cells, bit, mask, tuple(neighbour_mask))
+        order[code] = place
+    return HexBoard(side, cells, bit, mask, tuple(neighbour_mask), tuple(order))
 
 
 def _spread(stones: int) -> int:
@@ -1057,7 +1062,11 @@ class OustState:
                 self._resigned[0] if self._resigned else 0,
             )
         )
-        cells = bytes(self.owner(code) for code in self._board.cells)
+        order = self._board.order
+        cells = bytearray(len(self._board.cells))
+        for seat in (1, 2):
+            for code in cells_of(self._stones[seat]):
+                cells[order[code]] = seat
         return digest_of(b"oust:" + header + cells)
 
     def __repr__(self) -> str:
