@@ -90,6 +90,48 @@ def test_a_body_over_the_limit_in_chunks_is_cut_off(door: WebServer) -> None:
     assert _matches(door) == before
 
 
+def test_a_text_mode_body_over_the_limit_is_refused_whole_or_in_chunks(door: WebServer) -> None:
+    message = pb_create(event="x" * MAX_BODY)
+    text = base64.b64encode(envelope(message))
+    text_headers = {"content-type": "application/grpc-web-text", "x-grpc-web": "1"}
+    before = _matches(door)
+    whole = _post(door, "MatchService/CreateMatch", text, text_headers["content-type"])
+    assert whole.status_code == 429 and whole.json()["code"] == "resource_exhausted"
+    assert "in base64" in whole.json()["message"]
+
+    def chunks() -> Iterator[bytes]:
+        for at in range(0, len(text), 4096):
+            yield text[at : at + 4096]
+
+    body: Any = chunks()  # requests sends a generator in chunks
+    chunked = _post(door, "MatchService/CreateMatch", body, headers=text_headers)
+    assert chunked.status_code == 429, chunked.text
+    assert f"{MAX_BODY:,} bytes once decoded" in chunked.json()["message"]
+    assert _matches(door) == before
+
+
+def test_a_text_mode_body_that_is_not_base64_is_refused_naming_the_byte(door: WebServer) -> None:
+    text = base64.b64encode(envelope(pb_create()))
+    before = _matches(door)
+    wrong = ((b"!" + text, 0), (text[:8] + b"*" + text[8:], 8), (text + b"QUJ", len(text)))
+    for body, byte in wrong:
+        answer = _post(door, "MatchService/CreateMatch", body, "application/grpc-web-text")
+        assert answer.status_code == 400
+        assert answer.json() == {
+            "code": "invalid_argument",
+            "message": f"byte {byte} of the body is not base64 (gRPC-Web text mode)",
+        }
+    assert _matches(door) == before
+
+
+def pb_create(**fields: Any) -> bytes:
+    """A CreateMatch request as protobuf bytes, with ``fields`` changed."""
+    made = request("ONE", 2)
+    for name, value in fields.items():
+        setattr(made, name, value)
+    return made.SerializeToString()
+
+
 def test_a_body_that_is_not_json_is_refused(door: WebServer) -> None:
     answer = _post(door, "MatchService/CreateMatch", b'{"rules": ')
     assert answer.status_code == 400

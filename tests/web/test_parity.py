@@ -1,8 +1,9 @@
 """Both doors give the same answers: one table of requests, sent through every protocol.
 
 Each request goes to the gRPC port with grpcio (the reference), then to the web port as gRPC
-(grpcio over h2c), gRPC-Web and Connect with protobuf bodies (connectrpc's client) and Connect
-with JSON bodies (plain HTTP/1.1). Every answer is reduced to its message, or to its status
+(grpcio over h2c), gRPC-Web and Connect with protobuf bodies (connectrpc's client), gRPC-Web's
+text mode (base64, written here from its protocol) and Connect with JSON bodies (plain
+HTTP/1.1). Every answer is reduced to its message, or to its status
 code, message and google.rpc details (each detail's type and bytes), and all must be equal.
 Only RetryInfo's delay, which is the time left when each call was refused, is set aside.
 """
@@ -10,6 +11,8 @@ Only RetryInfo's delay, which is the time left when each call was refused, is se
 from __future__ import annotations
 
 import base64
+import re
+import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -159,6 +162,68 @@ def _connectrpc(protocol: ProtocolType) -> Callable[[str, Case], Answer]:
     return send
 
 
+#: gRPC status numbers by name, as grpc-status carries them.
+_STATUS_NAMES = {code.value[0]: code.name for code in grpc.StatusCode}
+
+
+def _grpc_web_text(base: str, case: Case) -> Answer:
+    """A call in gRPC-Web's text mode, written from its protocol (base64 frames, trailers)."""
+    headers = {
+        "content-type": "application/grpc-web-text",
+        "accept": "application/grpc-web-text",
+        "x-grpc-web": "1",
+    }
+    if case.token:
+        headers["authorization"] = f"Bearer {case.token}"
+    message = case.message.SerializeToString()
+    answer = requests.post(
+        f"{base}/gamerec.v1.{case.method}",
+        data=base64.b64encode(b"\0" + len(message).to_bytes(4, "big") + message),
+        headers=headers,
+        timeout=TIMEOUT,
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"] == "application/grpc-web-text+proto"
+    messages, trailers = grpc_web_frames(text_body(answer.content))
+    trailers = {**trailers, **{k.lower(): v for k, v in answer.headers.items()}}
+    code = int(trailers.get("grpc-status", "0"))
+    if code == 0:
+        assert len(messages) == 1
+        return ("OK", json_format.MessageToDict(_output(case.method).FromString(messages[0])))
+    details: tuple[tuple[str, bytes], ...] = ()
+    if "grpc-status-details-bin" in trailers:
+        packed = trailers["grpc-status-details-bin"]
+        status = status_pb2.Status.FromString(base64.b64decode(packed + "=" * (-len(packed) % 4)))
+        details = tuple((d.type_url.rsplit("/", 1)[1], d.value) for d in status.details)
+    message_text = urllib.parse.unquote(trailers.get("grpc-message", ""))
+    return _refused(_STATUS_NAMES[code], message_text, details)
+
+
+def text_body(body: bytes) -> bytes:
+    """A text-mode answer's bytes: its base64 runs (each padded on its own) decoded in turn."""
+    runs = re.findall(rb"[A-Za-z0-9+/]+={0,2}", body)
+    assert b"".join(runs) == body, body[:100]
+    return b"".join(base64.b64decode(run) for run in runs)
+
+
+def grpc_web_frames(data: bytes) -> tuple[list[bytes], dict[str, str]]:
+    """The messages of a gRPC-Web answer and its trailers (the frame flagged 0x80)."""
+    messages, trailers, at = [], {}, 0
+    while at < len(data):
+        flags, size = data[at], int.from_bytes(data[at + 1 : at + 5], "big")
+        payload = data[at + 5 : at + 5 + size]
+        assert len(payload) == size
+        if flags & 0x80:
+            for line in payload.decode().split("\r\n"):
+                if line:
+                    key, value = line.split(":", 1)
+                    trailers[key.strip().lower()] = value.strip()
+        else:
+            messages.append(payload)
+        at += 5 + size
+    return messages, trailers
+
+
 def _output(method: str) -> type[Message]:
     service, name = method.split("/")
     module = mpb if service == "MatchService" else spb
@@ -304,6 +369,7 @@ def _table(server: WebServer) -> list[Case]:
 WAYS: dict[str, Callable[[str, Case], Answer]] = {
     "grpc on the web port": lambda base, case: _grpc_call(base.removeprefix("http://"), case),
     "grpc-web": _connectrpc(ProtocolType.GRPC_WEB),
+    "grpc-web text mode": _grpc_web_text,
     "connect proto": _connectrpc(ProtocolType.CONNECT),
     "connect json": _connect_json,
 }

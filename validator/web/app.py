@@ -8,6 +8,7 @@ and ``message``) and without running anything:
 
 - a body longer than the limit (``Content-Length``; a body sent in chunks is cut off at the
   limit by connectrpc): ``resource_exhausted``;
+- a body in gRPC-Web's text mode (base64) is decoded first (``text``);
 - a content type the door does not speak: HTTP 415, ``invalid_argument``, naming the types it
   speaks; gRPC (``application/grpc``) over HTTP/1.1, which has no trailers: ``invalid_argument``;
 - a request from a web page of another origin that the operator did not allow
@@ -29,6 +30,7 @@ import orjson
 
 from gamerec.validator.web.bridge import peer_of
 from gamerec.validator.web.calls import logged
+from gamerec.validator.web.text import TEXT_TYPES, text_limit, text_mode
 
 #: An ASGI scope, message, receive and send.
 Scope = MutableMapping[str, Any]
@@ -48,6 +50,7 @@ CONTENT_TYPES: Final = (
     "application/grpc-web",
     "application/grpc-web+proto",
     "application/grpc-web+json",
+    *TEXT_TYPES,
     "application/grpc",
     "application/grpc+proto",
     "application/grpc+json",
@@ -158,6 +161,8 @@ class WebApplication:
         if refusal is not None:
             await _error(send, *refusal)
             return
+        if _content_type(headers) in TEXT_TYPES:
+            service = text_mode(service, self.door.max_body_bytes, _error)
         await service(scope, receive, send)
 
     def _service(self, path: str) -> ASGIApp | None:
@@ -168,7 +173,7 @@ class WebApplication:
         """Why a call cannot go to its service (None: it can)."""
         if scope["method"] != "POST":
             return 405, "unimplemented", f"{scope['method']} is not how a call is made: POST it"
-        content_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        content_type = _content_type(headers)
         if content_type not in CONTENT_TYPES:
             return (
                 415,
@@ -185,12 +190,16 @@ class WebApplication:
                 "gRPC-Web or Connect",
             )
         length = headers.get("content-length", "")
-        if length.isdigit() and int(length) > self.door.max_body_bytes:
+        limit = self.door.max_body_bytes
+        if content_type in TEXT_TYPES:  # base64: four characters for every three bytes
+            limit = text_limit(limit)
+        if length.isdigit() and int(length) > limit:
             return (
                 429,
                 "resource_exhausted",
                 f"the request body is {int(length):,} bytes, more than this server's limit "
-                f"of {self.door.max_body_bytes:,} (gamerec serve --max-message-bytes)",
+                f"of {limit:,} (gamerec serve --max-message-bytes"
+                f"{', in base64' if limit != self.door.max_body_bytes else ''})",
             )
         return None
 
@@ -267,6 +276,11 @@ def _headers(scope: Scope) -> dict[str, str]:
         bytes(key).decode("latin-1").lower(): bytes(value).decode("latin-1")
         for key, value in scope.get("headers", ())
     }
+
+
+def _content_type(headers: dict[str, str]) -> str:
+    """The request's content type, without parameters, in lower case."""
+    return headers.get("content-type", "").split(";", 1)[0].strip().lower()
 
 
 def _same_origin(origin: str, scope: Scope, headers: dict[str, str]) -> bool:
