@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from google.protobuf import json_format
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamerec.v1 import match_pb2 as mpb
 from gamerec.validator.web.frames import envelope
@@ -144,3 +146,20 @@ def _decoded(text: bytes) -> bytes:
     runs = re.findall(rb"[A-Za-z0-9+/]+={0,2}", text)
     assert b"".join(runs) == text
     return b"".join(base64.b64decode(run) for run in runs)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.binary(max_size=40), max_size=6))
+def test_any_messages_encoded_each_on_its_own_decode_to_their_bytes(pieces: list[bytes]) -> None:
+    text = b"".join(base64.b64encode(piece) for piece in pieces)
+    assert decode_text(text) == b"".join(pieces)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=64))
+def test_any_body_decodes_or_is_refused_with_the_bad_byte_named(body: bytes) -> None:
+    try:
+        decode_text(body)
+    except TextError as error:
+        byte = int(str(error).split()[1])
+        assert 0 <= byte <= len(body)
