@@ -94,21 +94,60 @@ def open_match(
     return match_id, players, Page(browser, f"{server.base}#watch={match_id}")
 
 
-def check_finished(server: WebServer, match_id: str, pages: list[Page]) -> mpb.MatchState:
-    """Every page says the end; the record validates and verifies; the watcher saw each move."""
+#: The public keys a page's seats registered, as the page keeps them (web/src/keys.js).
+PAGE_PUBLIC_KEYS = """() => new Promise((resolve, reject) => {
+  const opening = indexedDB.open("gamerec", 1);
+  opening.onupgradeneeded = () => opening.result.createObjectStore("seat-keys");
+  opening.onsuccess = () => {
+    const all = opening.result.transaction("seat-keys").objectStore("seat-keys").getAll();
+    all.onsuccess = () => resolve(all.result.map((kept) => Array.from(kept.publicKey)));
+    all.onerror = () => reject(all.error);
+  };
+  opening.onerror = () => reject(opening.error);
+})"""
+
+
+def page_public_keys(page: Page) -> set[bytes]:
+    """The public keys of the seats a page (its browser context) holds keys for."""
+    return {bytes(key) for key in page.page.evaluate(PAGE_PUBLIC_KEYS)}
+
+
+def check_finished(
+    server: WebServer,
+    match_id: str,
+    pages: list[Page],
+    *,
+    trusted: frozenset[bytes] = frozenset(),
+) -> mpb.MatchState:
+    """Every page says the end; the record validates and verifies; the watcher saw each move.
+
+    ``trusted``: the seats' public keys, as their pages made them (the seats came through the
+    lobby, whose pages make a key for their seat and sign with it); the record is then proven
+    at seat level with those keys trusted. Empty: the seats were opened from links of a match
+    the director made without keys, and the pages hold none (they cannot add one later).
+    """
+    for page in pages:
+        page.page.wait_for_selector("body[data-finished=yes]", timeout=60_000)
     state = server.match_state(match_id)
     assert state.status == mpb.MATCH_STATUS_FINISHED
     record = state.record
     assert validate(record).valid
-    # The seal holds and the host's signatures prove it; a browser's seat has no key (the
-    # pages do not sign), which is all the verification says against it.
-    verified = verify(record, {server.host_public})
+    verified = verify(record, {server.host_public, *trusted})
     assert verified.seal == spb.SEAL_STATUS_HOLDS
     assert wpb.PROOF_LEVEL_HOST in verified.proven
-    assert {finding.code for finding in verified.findings} == {"NO_KEY"}
+    if trusted:
+        assert set(record.seal.seat_keys) == trusted and len(trusted) == len(record.seats)
+        assert [finding.code for finding in verified.findings] == []
+        assert wpb.PROOF_LEVEL_SEATS in verified.proven
+        for ply, (move, sealed) in enumerate(zip(record.moves, record.seal.plies, strict=True)):
+            signers = {signature.signer for signature in sealed.signatures}
+            assert move.seat in signers, ply + 1  # each seat signed the head after its plies
+        final = {signature.signer for signature in record.seal.final_signatures}
+        assert set(range(1, len(record.seats) + 1)) <= final
+    else:
+        assert {finding.code for finding in verified.findings} == {"NO_KEY"}
     said = ending_words(record, seat=state.ended.seat)
     for page in pages:
-        page.page.wait_for_selector("body[data-finished=yes]", timeout=60_000)
         page.page.wait_for_function(
             "(said) => document.getElementById('ending')?.textContent === said", arg=said
         )
@@ -303,8 +342,13 @@ def test_a_challenge_opened_in_one_browser_is_taken_in_another_and_played(
         third.page.wait_for_function("!document.querySelector('#challenges tr')")
         assert third.errors == []
         third.close()
-        play_out([host, guest], random.Random(3))
-        check_finished(server, match_id, [host, guest, watcher])
+        rng = random.Random(3)
+        play_out([host, guest], rng, until_plies=6)
+        host.page.reload()  # the token (sessionStorage) and the key (IndexedDB) are found again
+        host.page.wait_for_selector("body[data-turn]")
+        play_out([host, guest], rng)
+        trusted = frozenset(page_public_keys(host) | page_public_keys(guest))
+        check_finished(server, match_id, [host, guest, watcher], trusted=trusted)
         watcher.close()
     finally:
         host.close()

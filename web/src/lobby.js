@@ -7,6 +7,7 @@ import { LobbyService, ChallengeStatus } from "../gen/gamerec/v1/lobby_pb.js";
 import { Game } from "../gen/gamerec/v1/record_pb.js";
 import { problem } from "./api.js";
 import { element, sleep } from "./dom.js";
+import { keepSeatKey, newSeatKey } from "./keys.js";
 import { link } from "./links.js";
 import { clockText } from "./match.js";
 
@@ -156,13 +157,18 @@ export class LobbyPage {
       element("td", {}, mine ? "your seat " + mine.seat + ", waiting " : "", action));
   }
 
-  player() {
+  /**
+   * The player this tab seats: its name, and a new Ed25519 public key when the browser can
+   * make one (its private key is kept once the seat's token is known: `keepKey`).
+   */
+  async player() {
     const name = this.name.value.trim();
     if (!name) {
       throw new Error("say your name first");
     }
     sessionStorage.setItem("gamerec-name", name);
-    return { name };
+    const key = await newSeatKey();
+    return { player: key ? { name, publicKey: key.publicKey } : { name }, key };
   }
 
   /** @param {string} name @param {number} seats @param {string} clock @param {boolean} rated */
@@ -173,9 +179,13 @@ export class LobbyPage {
       const rules = entry.variant
         ? { game: entry.game, variant: { case: entry.variant, value: { players: seats } } }
         : { game: entry.game };
+      const { player, key } = await this.player();
       const answer = await this.lobby.openChallenge({
-        rules: /** @type {any} */ (rules), seats, timeControl: clock, rated, player: this.player(),
+        rules: /** @type {any} */ (rules), seats, timeControl: clock, rated, player,
       });
+      if (key) {
+        await keepSeatKey(answer.token, key);
+      }
       keep(answer.challenge?.challengeId ?? "", answer.token, answer.challenge?.yourSeat ?? 1);
       await this.refresh();
     } catch (error) {
@@ -187,7 +197,11 @@ export class LobbyPage {
   async take(challengeId) {
     this.message.textContent = "";
     try {
-      const answer = await this.lobby.takeSeat({ challengeId, player: this.player() });
+      const { player, key } = await this.player();
+      const answer = await this.lobby.takeSeat({ challengeId, player });
+      if (key) {
+        await keepSeatKey(answer.token, key);
+      }
       keep(challengeId, answer.token, answer.challenge?.yourSeat ?? 0);
       if (answer.challenge?.status === ChallengeStatus.STARTED) {
         this.enter(challengeId, answer.challenge.matchId);

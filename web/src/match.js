@@ -7,6 +7,7 @@ import { GameRecordSchema } from "../gen/gamerec/v1/record_pb.js";
 import { MatchStatus } from "../gen/gamerec/v1/match_pb.js";
 import { clients, problem } from "./api.js";
 import { element, sleep } from "./dom.js";
+import { finalMessage, plyMessage, seatKey, signMessage } from "./keys.js";
 
 const RECONNECT_MS = [250, 500, 1000, 2000, 4000];
 
@@ -52,6 +53,10 @@ export class MatchPage {
     this.nextSites = [];
     this.drawn = 0; // refreshes asked for; only the newest answer is drawn
     this.endingSeat = 0;
+    /** @type {CryptoKey | null} the seat's private key, when this browser made one (keys.js) */
+    this.key = null;
+    /** the signatures sent so far, one after another */
+    this.signing = Promise.resolve();
     this.controller = new AbortController();
     this.build();
   }
@@ -118,6 +123,7 @@ export class MatchPage {
       await this.showViewer(state.record, state.ended?.reason ?? "");
       return;
     }
+    this.key = this.token ? await seatKey(this.token) : null;
     await this.follow();
   }
 
@@ -177,6 +183,9 @@ export class MatchPage {
       this.moveList.append(element("li", { "data-ply": String(value.ply), "data-seat": String(value.seat) },
         "seat " + value.seat + ": " + value.token));
       this.moveList.scrollTop = this.moveList.scrollHeight;
+      if (value.seat === this.seat && value.head?.length) {
+        this.sign(value.ply, plyMessage(value.ply, value.head));
+      }
     } else if (kind === "drawOffered") {
       this.drawBy = value.seat;
     } else if (kind === "drawAnswered" && !value.accept) {
@@ -189,10 +198,16 @@ export class MatchPage {
       this.record = value.record;
       this.endingSeat = value.seat;
       this.endReason = value.reason;
-      this.finished();
+      const finalHead = value.record?.seal?.finalHead;
+      if (this.seat && finalHead?.length) {
+        this.sign(0, finalMessage(finalHead));
+      }
+      this.signing.then(() => this.finished());
     }
     document.body.dataset.plies = String(this.plies);
-    this.refresh();
+    if (kind !== "signature") { // a seat's signature changes nothing the page shows
+      this.refresh();
+    }
   }
 
   /** @param {{seconds: bigint, nanos: number}[]} clocks @param {number} at */
@@ -357,6 +372,30 @@ export class MatchPage {
     } catch (error) {
       this.message.textContent = problem(error);
     }
+  }
+
+  /**
+   * Sign the head after one of this seat's plies (0: the final head) and send the signature,
+   * after those sent before; nothing without a key. A signature sent again (the page reloaded
+   * and sees its plies again) changes nothing on the server.
+   * @param {number} ply @param {Uint8Array} message
+   */
+  sign(ply, message) {
+    const key = this.key;
+    if (!key) {
+      return;
+    }
+    this.signing = this.signing.then(async () => {
+      try {
+        const signature = await signMessage(key, message);
+        const answer = await this.api.matches.sign({ matchId: this.matchId, token: this.token, ply, signature });
+        if (answer.rejected) {
+          this.message.textContent = "Signature refused: " + answer.rejected.message;
+        }
+      } catch (error) {
+        this.message.textContent = "Signature not sent: " + problem(error);
+      }
+    });
   }
 
   /** The match ended while the page followed it: the download, the replay. */
