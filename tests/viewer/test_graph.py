@@ -164,3 +164,18 @@ def test_unreadable_chances_are_not_drawn_and_the_caption_says_why(blunder: Anno
     assert [step[0] for step in path.group(1).split()] == ["M", "M", *"L" * (len(record.moves) - 4)]
     # A ply whose commands cannot be read has no mark either: nothing is guessed.
     assert all(mark["p"] not in (2, 3) for mark in graph["marks"])
+
+
+def test_an_invalid_record_draws_the_plies_that_were_replayed(blunder: Annotated) -> None:
+    record = pb.GameRecord()
+    record.CopyFrom(blunder.record)
+    refused = record.moves[7]  # seat 2 plays on seat 1's a1: refused, ply 8 is wrong
+    chances = refused.comment
+    refused.CopyFrom(record.moves[0])
+    refused.seat, refused.comment = 2, chances
+    page = view_page(record)
+    assert not page.verdict.valid and page.verdict.errors[0].ply == 8
+    graph = data_of(page.html)["graph"]
+    assert graph["plies"] == list(range(1, 8)) and graph["last"] == 7
+    assert graph["win"] == data_of(blunder.html)["graph"]["win"][:7]
+    assert page.html.count('class="mark ') == sum(mark.ply < 8 for mark in blunder.analysis.marks)

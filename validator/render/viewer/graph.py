@@ -241,8 +241,8 @@ def _unread_text(graph: WinGraph) -> str:
 def mark_html(tree: Tree, graph: WinGraph | None, number: int) -> str:
     """What the move list says after a marked ply or an engine line's first move ("")."""
     node = tree.nodes[number]
-    if graph is not None and node.line == 0:
-        for mark in graph.marks:
+    if graph is not None and node.line == 0 and node.finding is None:
+        for mark in graph.marks:  # a few marks a game
             if mark.ply == node.ply:
                 return _mark_words(tree, mark)
     if node.move is None or not is_engine_line(node.move.comment):
