@@ -40,7 +40,8 @@ def picture(element: Any, name: str) -> None:
 
 
 def graph_point(page: Any, ply: int) -> tuple[float, float]:
-    """Where on the screen the graph shows ``ply`` (halfway up)."""
+    """Where on the screen the graph shows ``ply`` (halfway up), scrolled into view."""
+    page.locator("#win-graph").scroll_into_view_if_needed()
     box = page.locator("#win-graph").bounding_box()
     view = page.evaluate(
         "(() => { const v = document.getElementById('win-graph').viewBox.baseVal;"
@@ -91,6 +92,13 @@ def test_the_graph_has_a_line_per_seat_and_a_click_goes_to_its_ply(
     assert "(variation)" in page.inner_text("#status") and first["b"] in page.inner_text("#status")
     assert tab_node(page) > len(shown.record.moves)
     tab.close()
+    # At phone width the graph shrinks with the page, and a click still finds its ply.
+    phone = Tab(browser, width=390)
+    page = phone.open(path)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.mouse.click(*graph_point(page, 61))
+    page.wait_for_function("document.body.dataset.node === '61'")
+    phone.close()
 
 
 def test_the_move_list_of_a_marked_game(browser: Any, tmp_path: Path) -> None:
