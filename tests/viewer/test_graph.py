@@ -179,3 +179,13 @@ def test_an_invalid_record_draws_the_plies_that_were_replayed(blunder: Annotated
     assert graph["plies"] == list(range(1, 8)) and graph["last"] == 7
     assert graph["win"] == data_of(blunder.html)["graph"]["win"][:7]
     assert page.html.count('class="mark ') == sum(mark.ply < 8 for mark in blunder.analysis.marks)
+
+
+def test_a_mark_on_a_ply_whose_glyph_a_person_chose_is_drawn_grey(blunder: Annotated) -> None:
+    record = pb.GameRecord()
+    record.CopyFrom(blunder.record)
+    record.moves[4].glyph = pb.GLYPH_GOOD  # annotate keeps a person's glyph; [%drop] stays
+    html = view_page(record).html
+    assert '<circle class="win-mark marked" data-ply="5"' in html and 'fill="#777777"' in html
+    assert '<span class="mark marked">! marked: chance -' in html
+    assert data_of(html)["graph"]["marks"][-1]["k"] == "marked"
