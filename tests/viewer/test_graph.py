@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import itertools
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -189,3 +191,15 @@ def test_a_mark_on_a_ply_whose_glyph_a_person_chose_is_drawn_grey(blunder: Annot
     assert '<circle class="win-mark marked" data-ply="5"' in html and 'fill="#777777"' in html
     assert '<span class="mark marked">! marked: chance -' in html
     assert data_of(html)["graph"]["marks"][-1]["k"] == "marked"
+
+
+def test_the_viewer_reads_the_commands_without_loading_the_search() -> None:
+    code = (
+        "import sys, gamerec.validator.render.viewer\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('gamerec.validator.analysis.',"
+        " 'gamerec.validator.search'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.strip() == "['gamerec.validator.analysis.commands']"
