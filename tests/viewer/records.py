@@ -14,7 +14,14 @@ from gamerec.validator.identity import identify
 from gamerec.validator.render.scene import move_places
 from gamerec.validator.replay import replay_to
 
-__all__ = ["hundred_plies", "legal_moves", "legal_places", "one_record", "write_folder"]
+__all__ = [
+    "engine_annotated",
+    "hundred_plies",
+    "legal_moves",
+    "legal_places",
+    "one_record",
+    "write_folder",
+]
 
 
 def one_record(path: Path) -> pb.GameRecord:
@@ -41,3 +48,25 @@ def write_folder(path: Path, folder: Path) -> tuple[Path, int]:
     result = CliRunner().invoke(app, ["view", str(shown), "-o", f"{folder}/"])
     assert result.exit_code in (0, 1), result.output
     return folder, len(list(folder.glob("game-*.html")))
+
+
+def engine_annotated(
+    source: Path, target: Path, *, playouts: int = 40, seed: int = 2
+) -> pb.GameRecord:
+    """``gamerec annotate SOURCE -o TARGET --engine --playouts N --seed S``: the record written."""
+    result = CliRunner().invoke(
+        app,
+        [
+            "annotate",
+            str(source),
+            "-o",
+            str(target),
+            "--engine",
+            "--playouts",
+            str(playouts),
+            "--seed",
+            str(seed),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    return one_record(target)

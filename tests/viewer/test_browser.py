@@ -57,8 +57,10 @@ def browser() -> Iterator[Any]:
 class Tab:
     """A page in its own context, network blocked, console errors collected."""
 
-    def __init__(self, browser: Any, width: int = 1280, height: int = 900) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": height})
+    def __init__(self, browser: Any, width: int = 1280, height: int = 900, scale: int = 1) -> None:
+        self.context = browser.new_context(
+            viewport={"width": width, "height": height}, device_scale_factor=scale
+        )
         self.blocked: list[str] = []
         self.errors: list[str] = []
         self.context.route("**/*", self._route)

@@ -12,13 +12,13 @@ and its line as a variation of the ply::
     12. c7xc9?? {[%win 0.81,0.19] [%drop 0.34 6.5]} (12. d14 {[%engine 0.55 +2.0]} d2 ...)
 
 Commands and variations an earlier run wrote are replaced, never duplicated; the engine's
-variations are those whose first move's comment holds ``[%engine``.
+variations are those whose first move's comment holds ``[%engine``. The commands' grammar,
+written here and read by the viewer, is :mod:`.commands`.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -28,6 +28,13 @@ from gamerec.recorder.notation import parse_action
 from gamerec.recorder.syntax import GameValue
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.analysis.commands import (
+    drop_command,
+    engine_command,
+    is_engine_line,
+    win_command,
+    with_engine_commands,
+)
 from gamerec.validator.analysis.plies import PositionAnalysis, analyse_record
 from gamerec.validator.analysis.searcher import SearchSettings
 from gamerec.validator.identity import identify
@@ -40,8 +47,6 @@ MARKS: Final = (
     (pb.GLYPH_MISTAKE, "mistake"),
     (pb.GLYPH_BLUNDER, "blunder"),
 )
-_COMMANDS: Final = re.compile(r"\s*\[%(win|drop|engine)(?:\s+[^\]]*)?\]")
-_ENGINE_LINE: Final = "[%engine"
 
 
 class ThresholdError(GamerecError):
@@ -144,18 +149,18 @@ def engine_annotate(
     glyphs: list[int] = []
     for before, after in itertools.pairwise(positions):
         move = annotated.moves[before.ply - 1]
-        commands = [f"[%win {','.join(f'{value:.2f}' for value in after.win)}]"]
+        commands = [win_command(after.win)]
         _drop_engine_lines(move)
         mark = mark_of(before, after, thresholds)
         if mark is not None:
             marks.append(mark)
-            commands.append(f"[%drop {mark.drop:.2f} {mark.lost:.1f}]")
+            commands.append(drop_command(mark.drop, mark.lost))
             glyph = MARKS[[word for _, word in MARKS].index(mark.kind)][0]
             if move.glyph != glyph and (replace_glyphs or not move.glyph):
                 move.glyph = glyph
                 glyphs.append(mark.ply)
             move.variations.append(_variation(identity.entry.game, before, mark))
-        move.comment = _with_commands(move.comment, " ".join(commands))
+        move.comment = with_engine_commands(move.comment, " ".join(commands))
     return EngineAnnotation(annotated, tuple(marks), tuple(glyphs), positions, analysis.stopped)
 
 
@@ -167,7 +172,7 @@ def _variation(game: GameValue, before: PositionAnalysis, mark: Mark) -> pb.Vari
         variation.moves.append(parse_action(game, token))
     first = variation.moves[0]
     first.seat = seat
-    first.comment = f"{_ENGINE_LINE} {before.win[seat - 1]:.2f} {before.margin[seat - 1]:+.1f}]"
+    first.comment = engine_command(before.win[seat - 1], before.margin[seat - 1])
     return variation
 
 
@@ -176,12 +181,7 @@ def _drop_engine_lines(move: pb.Move) -> None:
     kept = [
         variation
         for variation in move.variations
-        if not (variation.moves and _ENGINE_LINE in variation.moves[0].comment)
+        if not (variation.moves and is_engine_line(variation.moves[0].comment))
     ]
     del move.variations[:]
     move.variations.extend(kept)
-
-
-def _with_commands(comment: str, commands: str) -> str:
-    text = _COMMANDS.sub("", comment).strip()
-    return f"{text} {commands}" if text else commands

@@ -24,6 +24,7 @@ from gamerec.recorder.summary import RecordSummary, summarize
 from gamerec.recorder.syntax import GameValue
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.analysis.commands import without_engine_commands
 from gamerec.validator.identity import RulesError, RulesIdentity, identify
 from gamerec.validator.judge import format_scores, format_seats, termination_word, validate
 from gamerec.validator.render.ending import ending_words, special_words
@@ -35,6 +36,7 @@ from gamerec.validator.render.svg import (
     group,
     site_labels,
 )
+from gamerec.validator.render.viewer.graph import WinGraph, graph_html, mark_html, win_graph
 from gamerec.validator.render.viewer.tree import (
     LISTED_LEGAL_MOVES,
     ElementTable,
@@ -43,6 +45,7 @@ from gamerec.validator.render.viewer.tree import (
     build_tree,
     clock_text,
     fixed_sites,
+    fragment_of,
     glyph_text,
 )
 
@@ -108,16 +111,17 @@ def view_page(record: pb.GameRecord, *, label: str = "", index_href: str = "") -
     except RulesError:
         identity = None
     tree = build_tree(record, identity) if identity is not None else None
+    graph = win_graph(tree) if tree is not None else None
     parts = [
         _head(f"{summary.game} · {' – '.join(summary.seats) or 'record'}"),
         _header(record, summary, tree.model.seats if tree else 0, label, index_href),
         '<main class="layout">',
-        _board_panel(tree, identity, verdict),
+        _board_panel(tree, identity, verdict, graph),
         '<div class="side">',
         _verdict_html(record, summary, verdict, identity),
-        _moves_html(tree, record.rules.game) if tree is not None else "",
+        _moves_html(tree, record.rules.game, graph) if tree is not None else "",
         "</div></main>",
-        _data_script(tree, verdict) if tree is not None else "",
+        _data_script(tree, verdict, graph) if tree is not None else "",
         "</body></html>",
     ]
     return ViewerPage("\n".join(parts) + "\n", verdict, summary)
@@ -175,7 +179,12 @@ def _seats_text(summary: RecordSummary, seats: int) -> str:
 # -- the board, the controls, the seats ------------------------------------------------------
 
 
-def _board_panel(tree: Tree | None, identity: RulesIdentity | None, verdict: vpb.Verdict) -> str:
+def _board_panel(
+    tree: Tree | None,
+    identity: RulesIdentity | None,
+    verdict: vpb.Verdict,
+    graph: WinGraph | None = None,
+) -> str:
     if tree is None or identity is None:
         reason = verdict.errors[0].message if verdict.errors else "the rules cannot be replayed"
         return (
@@ -205,6 +214,7 @@ def _board_panel(tree: Tree | None, identity: RulesIdentity | None, verdict: vpb
             '<div id="finding" class="finding-panel" hidden></div>',
             _seats_table(tree),
             _chart(tree),
+            graph_html(graph, [model.mark(seat) for seat in range(1, model.seats + 1)]),
             "</section>",
         ]
     )
@@ -370,20 +380,14 @@ def _finding_item(finding: vpb.Finding, identity: RulesIdentity | None) -> str:
 # -- the move list ---------------------------------------------------------------------------
 
 
-def fragment_of(tree: Tree, number: int) -> str:
-    """The URL fragment of a node: ``ply=23`` on the main line, ``line=2&ply=9`` elsewhere."""
-    node = tree.nodes[number]
-    return f"ply={node.ply}" if node.line == 0 else f"line={node.line}&ply={node.ply}"
-
-
-def _moves_html(tree: Tree, game: GameValue) -> str:
+def _moves_html(tree: Tree, game: GameValue, graph: WinGraph | None) -> str:
     return (
         '<nav id="moves" class="moves" aria-label="Moves"><h2>Moves</h2>'
-        f"{''.join(_line_html(tree, 0, game))}</nav>"
+        f"{''.join(_line_html(tree, 0, game, graph))}</nav>"
     )
 
 
-def _line_html(tree: Tree, line: int, game: GameValue) -> Iterator[str]:
+def _line_html(tree: Tree, line: int, game: GameValue, graph: WinGraph | None) -> Iterator[str]:
     """A line as a list; after each move, the variations that replace it.
 
     The variations of a move start from the position before it, the node before the move
@@ -392,11 +396,11 @@ def _line_html(tree: Tree, line: int, game: GameValue) -> Iterator[str]:
     numbers = tree.lines[line].nodes
     yield f'<ol class="line{" main" if line == 0 else " variation"}">'
     for position, number in enumerate(numbers):
-        yield f"<li>{_move_link(tree, number, game)}</li>"
+        yield f"<li>{_move_link(tree, number, game)}{mark_html(tree, graph, number)}</li>"
         if position:
             for variation in tree.nodes[numbers[position - 1]].branches:
                 yield '<li class="branch">'
-                yield from _line_html(tree, variation, game)
+                yield from _line_html(tree, variation, game, graph)
                 yield "</li>"
     yield "</ol>"
 
@@ -409,7 +413,8 @@ def _move_link(tree: Tree, number: int, game: GameValue) -> str:
     seat = node.finding.seat if node.finding is not None else node.scene.seat
     token = node.finding.move if node.finding is not None else node.scene.token
     move = node.move or pb.Move()
-    glyph, clock, comment = glyph_text(move), clock_text(move), move.comment
+    glyph, clock = glyph_text(move), clock_text(move)
+    comment = without_engine_commands(move.comment)
     said = special_words(game, token) if node.finding is None else ""
     wrong = " wrong" if node.finding is not None else ""
     return (
@@ -466,8 +471,12 @@ def _node_data(tree: Tree, number: int, table: ElementTable, fixed: set[str]) ->
     return data
 
 
-def page_data(tree: Tree, verdict: vpb.Verdict) -> dict[str, Any]:
-    """Everything the script needs: the element table, the nodes, the lines, the opening."""
+def page_data(tree: Tree, verdict: vpb.Verdict, graph: WinGraph | None = None) -> dict[str, Any]:
+    """Everything the script needs: the element table, the nodes, the lines, the opening.
+
+    With a win-probability graph, ``graph`` holds its plies, chances and marks
+    (:meth:`WinGraph.data`).
+    """
     table = ElementTable()
     fixed = set(fixed_sites(tree))
     nodes = [_node_data(tree, number, table, fixed) for number in range(len(tree.nodes))]
@@ -478,11 +487,13 @@ def page_data(tree: Tree, verdict: vpb.Verdict) -> dict[str, Any]:
         "open": _opening_node(tree, verdict),
         "names": list(tree.nodes[0].scene.seat_names),
         "seats": tree.model.seats,
+        **({"graph": graph.data()} if graph is not None else {}),
     }
 
 
-def _data_script(tree: Tree, verdict: vpb.Verdict) -> str:
-    text = json.dumps(page_data(tree, verdict), ensure_ascii=False, separators=(",", ":"))
+def _data_script(tree: Tree, verdict: vpb.Verdict, graph: WinGraph | None) -> str:
+    data = page_data(tree, verdict, graph)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     text = text.replace("<", "\\u003c")
     return (
         f'<script type="application/json" id="game-data">{text}</script>'

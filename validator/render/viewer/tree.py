@@ -254,3 +254,9 @@ def fixed_sites(tree: Tree) -> list[str]:
     for node in tree.nodes[1:]:
         common.intersection_update(node.sites)
     return [element for element in tree.nodes[0].sites if element in common]
+
+
+def fragment_of(tree: Tree, number: int) -> str:
+    """The URL fragment of a node: ``ply=23`` on the main line, ``line=2&ply=9`` elsewhere."""
+    node = tree.nodes[number]
+    return f"ply={node.ply}" if node.line == 0 else f"line={node.line}&ply={node.ply}"

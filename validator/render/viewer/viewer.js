@@ -9,8 +9,11 @@
   var caption = document.getElementById("caption");
   var status = document.getElementById("status");
   var findingPanel = document.getElementById("finding");
-  var cursor = document.getElementById("chart-cursor");
-  var chart = document.getElementById("chart");
+  // The score chart and the win-probability graph: a cursor at the ply on each.
+  var charts = [["chart", "chart-cursor"], ["win-graph", "win-cursor"]].map(function (ids) {
+    return {svg: document.getElementById(ids[0]), cursor: document.getElementById(ids[1])};
+  }).filter(function (chart) { return chart.svg && chart.cursor; });
+  var graph = data.graph;
   var rows = document.querySelectorAll("#seats tbody tr");
   var buttons = {};
   var current = -1;
@@ -75,7 +78,13 @@
     }
     var scores = node.sc.length ? " Scores " + node.sc.join(", ") + "." : "";
     var next = node.tm ? " " + seatName(node.tm) + " to move." : " Game over.";
-    return where + scores + (node.w ? "" : next);
+    return where + scores + chances(node) + (node.w ? "" : next);
+  }
+
+  // The engine's chances of winning after a main-line ply, as the graph has them.
+  function chances(node) {
+    var at = graph && node.l === 0 && !node.w ? graph.plies.indexOf(node.p) : -1;
+    return at < 0 ? "" : " Chances of winning " + graph.win[at].join(", ") + ".";
   }
 
   function showFinding(node) {
@@ -119,12 +128,30 @@
   }
 
   function showCursor(node) {
-    if (!cursor) { return; }
-    var pad = Number(chart.getAttribute("data-pad")), last = Number(chart.getAttribute("data-last"));
-    var width = chart.viewBox.baseVal.width;
-    var x = pad + (width - 2 * pad) * Math.min(node.p, last) / last;
-    cursor.setAttribute("x1", x.toFixed(1));
-    cursor.setAttribute("x2", x.toFixed(1));
+    charts.forEach(function (chart) {
+      var svg = chart.svg;
+      var pad = Number(svg.getAttribute("data-pad")), last = Number(svg.getAttribute("data-last"));
+      var width = svg.viewBox.baseVal.width;
+      var x = pad + (width - 2 * pad) * Math.min(node.p, last) / last;
+      chart.cursor.setAttribute("x1", x.toFixed(1));
+      chart.cursor.setAttribute("x2", x.toFixed(1));
+    });
+  }
+
+  // A click on the win-probability graph goes to the main line's nearest ply.
+  function plyAt(svg, event) {
+    var box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
+    var pad = Number(svg.getAttribute("data-pad")), last = Number(svg.getAttribute("data-last"));
+    var x = (event.clientX - box.left) * view.width / box.width;
+    return Math.max(0, Math.min(last, Math.round((x - pad) / (view.width - 2 * pad) * last)));
+  }
+  var winGraph = document.getElementById("win-graph");
+  if (winGraph) {
+    winGraph.addEventListener("click", function (event) {
+      var ply = plyAt(winGraph, event);
+      var target = lines[0].n.filter(function (number) { return nodes[number].p === ply; })[0];
+      if (target !== undefined && target !== current) { show(target, true); }
+    });
   }
 
   // Scroll the move list (not the page: on a phone the list is below the board) to a move.
