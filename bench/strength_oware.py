@@ -367,13 +367,14 @@ class OpenSpielSide:
         """The bot's tree policy, ending the search with the first simulation after the time.
 
         ``mcts_search`` ends its loop once the root has an outcome (with ``solve`` off nothing
-        else gives the root one, and the choice reads only the children).
+        else gives the root one, and the choice reads only the children). The root has children
+        from the second simulation on, so a move makes at least two.
         """
 
         def timed(root: Any, state: Any) -> Any:
             self.simulations += 1
             found = tree_policy(root, state)
-            if time.perf_counter() >= self.deadline:
+            if root.children and time.perf_counter() >= self.deadline:
                 root.outcome = [0.0, 0.0]
             return found
 
