@@ -115,12 +115,14 @@ class Divergence:
 
     Attributes:
         ply: the ply of the move at which they parted (1 is the game's first move).
+        seat: the seat that made that move.
         reason: one of :data:`REASONS`.
         common: the last position both rule sets share, as an Oh-Wah-Ree state (before the
             move when the move itself parted them, after it when Oware ended there).
     """
 
     ply: int
+    seat: int
     reason: str
     common: OhWahReeState
 
@@ -137,6 +139,7 @@ class Lockstep:
         self.ohwahree = OhWahReeState(OhWahReeVariant(2))
         self.oware = pyspiel.load_game("oware").new_initial_state()
         self.ply = 0
+        self._mover = 1
         self.divergence: Divergence | None = None
         #: :data:`NO_FEEDING_MOVE` when Oware ended there and Oh-Wah-Ree's end is forced.
         self.ending: str | None = None
@@ -172,7 +175,7 @@ class Lockstep:
         if self.over:
             raise ValueError("the game is over")
         state = self.ohwahree
-        seat = state.to_move
+        seat = self._mover = state.to_move
         action = oware_action(seat, pit)
         in_ohwahree = pit in self.legal_pits()
         in_oware = action in self.oware.legal_actions()
@@ -269,7 +272,7 @@ class Lockstep:
         return after
 
     def _part(self, reason: str, common: OhWahReeState) -> Divergence:
-        self.divergence = Divergence(self.ply, reason, common)
+        self.divergence = Divergence(self.ply, self._mover, reason, common)
         return self.divergence
 
     @staticmethod
@@ -397,6 +400,7 @@ class GameRecord:
     Attributes:
         number: the game's number (from 1).
         gamerec_seat: the seat gamerec's search played.
+        opening: the plies of the random opening.
         plies: the moves played (the opening's included).
         divergence: where the rule sets parted, or None for a finished game.
         scores: a finished game's scores, seat order (the same under both rule sets).
@@ -406,6 +410,7 @@ class GameRecord:
 
     number: int
     gamerec_seat: int
+    opening: int = 0
     plies: int = 0
     divergence: Divergence | None = None
     scores: tuple[int, int] | None = None
@@ -419,7 +424,9 @@ def play_game(
     """Play a game: the ``opening`` moves, then the sides by seat (a side's seat is its key)."""
     game = Lockstep(pyspiel)
     gamerec_seat = next(seat for seat, side in sides.items() if isinstance(side, GamerecSide))
-    record = GameRecord(number, gamerec_seat, choices={side.name: [] for side in sides.values()})
+    record = GameRecord(
+        number, gamerec_seat, len(opening), choices={side.name: [] for side in sides.values()}
+    )
     for pit in opening:
         if not game.over:
             game.play(pit)
@@ -484,9 +491,16 @@ def game_line(record: GameRecord, exact: Exact | None) -> str:
     kind, margin = adjudicate(found.common, exact)
     stores = "-".join(map(str, found.common.stores))
     return (
-        head + f"stopped at ply {found.ply} ({found.reason}), stores {stores}, "
-        f"{kind} margin {margin:+d} for seat 1"
+        head + f"stopped at ply {found.ply} ({found.reason}, moved by {_side(record, found)}),"
+        f" stores {stores}, {kind} margin {margin:+d} for seat 1"
     )
+
+
+def _side(record: GameRecord, found: Divergence) -> str:
+    """Which side made the move where the rule sets parted (the opening's plies: nobody's)."""
+    if found.ply <= record.opening:
+        return "the opening"
+    return GamerecSide.name if found.seat == record.gamerec_seat else OpenSpielSide.name
 
 
 def report(records: list[GameRecord], exact: Exact | None) -> str:
@@ -528,19 +542,31 @@ def _tally(records: list[GameRecord]) -> str:
 def _stopped_lines(records: list[GameRecord], exact: Exact | None) -> list[str]:
     stopped = [record for record in records if record.divergence is not None]
     reasons = Counter(record.divergence.reason for record in stopped if record.divergence)
+    movers = Counter(
+        (record.divergence.reason, _side(record, record.divergence))
+        for record in stopped
+        if record.divergence
+    )
     lines = [f"stopped where the rule sets part: {len(stopped)} games"]
     for reason, count in sorted(reasons.items()):
-        lines.append(f"  {reason}: {count} ({REASONS[reason]})")
+        by = ", ".join(
+            f"{movers[reason, side]} moved by {side}" for side in _SIDES if movers[reason, side]
+        )
+        lines.append(f"  {reason}: {count}, {by} ({REASONS[reason]})")
     for record in stopped:
         assert record.divergence is not None
         kind, margin = adjudicate(record.divergence.common, exact)
         ours = margin if record.gamerec_seat == 1 else -margin
         lines.append(
-            f"  game {record.number}: ply {record.divergence.ply}, {record.divergence.reason}, "
+            f"  game {record.number}: ply {record.divergence.ply}, {record.divergence.reason}"
+            f" by {_side(record, record.divergence)}, "
             f"stores {'-'.join(map(str, record.divergence.common.stores))}, "
             f"gamerec {ours:+d} ({kind})"
         )
     return lines
+
+
+_SIDES: Final = (GamerecSide.name, OpenSpielSide.name, "the opening")
 
 
 def _effort_lines(records: list[GameRecord]) -> list[str]:

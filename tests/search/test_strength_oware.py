@@ -58,6 +58,7 @@ def test_a_grand_slam_stops_the_game_at_its_ply() -> None:
     game = played(GRAND_SLAM_GAME)
     assert game.divergence is not None
     assert (game.divergence.ply, game.divergence.reason) == (13, GRAND_SLAM)
+    assert game.divergence.seat == seat
     assert game.divergence.common.pits == before.ohwahree.pits  # the last common position
     # Oh-Wah-Ree took the whole row (and ended); Oware captured nothing.
     assert game.ohwahree.is_over
@@ -73,7 +74,11 @@ def test_a_feeding_obligation_stops_the_game_at_its_ply() -> None:
     assert oware_action(seat, pit) not in before.oware.legal_actions()
     game = played(FEEDING_GAME)
     assert game.divergence is not None
-    assert (game.divergence.ply, game.divergence.reason) == (18, FEEDING)
+    assert (game.divergence.ply, game.divergence.reason, game.divergence.seat) == (
+        18,
+        FEEDING,
+        seat,
+    )
     opponent_row = game.divergence.common.pits[6:] if seat == 1 else game.divergence.common.pits[:6]
     assert not any(opponent_row)
 
@@ -82,6 +87,7 @@ def test_oware_ending_at_more_than_half_decides_the_same_winner() -> None:
     game = played(MORE_THAN_HALF_GAME)
     assert game.divergence is not None
     assert (game.divergence.ply, game.divergence.reason) == (15, MORE_THAN_HALF)
+    assert game.divergence.seat == 3 - game.ohwahree.to_move
     assert game.oware.is_terminal() and not game.ohwahree.is_over
     winner = game.decided_winner()
     assert winner is not None and game.ohwahree.stores[winner - 1] > 24
@@ -134,10 +140,13 @@ def test_a_short_match_game_is_recorded_whole() -> None:
     sides: dict[int, Side] = {1: OpenSpielSide(0.0), 2: GamerecSide(0.005)}
     record = play_game(pyspiel, sides, [3, 10])
     moves = sum(len(choices) for choices in record.choices.values())
-    assert record.plies == 2 + moves and record.gamerec_seat == 2
+    assert record.plies == 2 + moves and (record.opening, record.gamerec_seat) == (2, 2)
     assert (record.divergence is None) == (record.scores is not None)
     text = report([record], None)
     assert "of 1 games" in text
+    if record.divergence is not None:
+        mover = "gamerec search" if record.divergence.seat == 2 else "OpenSpiel MCTS"
+        assert f"ply {record.divergence.ply}, {record.divergence.reason} by {mover}" in text
     assert f"gamerec search: {len(record.choices['gamerec search'])} moves" in text
 
 
