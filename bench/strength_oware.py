@@ -27,8 +27,9 @@ scores. A game stopped by ``more than half`` is *decided* under both: the seat w
 24 stones in its store wins Oware there, and Oh-Wah-Ree too (stores only grow), though by a
 margin the rule sets count differently. Every other stopped game is adjudicated on the last
 position both rule sets share: the exact final margin of gamerec's Oh-Wah-Ree endgame table
-(``--tables``, ``validator.tables``) when it covers the position, else the stores' difference;
-it counts in no win, draw or loss.
+(``--tables``, ``validator.tables``) when it has an exact value there, else the stores'
+difference (saying so where the table covers the position but perfect play from it never
+ends); it counts in no win, draw or loss.
 
 Equal time: each side gets ``--time-ms`` of wall time per move, enforced by its own clock.
 gamerec's side is ``validator.analysis.searcher.search`` (what ``gamerec engine --policy search``
@@ -63,7 +64,7 @@ from gamerec.validator.games.ohwahree import OhWahReeState, OhWahReeVariant, Sow
 from gamerec.validator.games.registry import entry_named
 from gamerec.validator.players.elo import elo_estimate
 from gamerec.validator.search.core import Exact, Limits
-from gamerec.validator.tables.probing import TABLES_VARIABLE
+from gamerec.validator.tables.probing import TABLES_VARIABLE, Table, default_table
 
 #: Stones on the board at the start; a store above half of them ends Oware.
 STONES: Final = 48
@@ -453,16 +454,22 @@ def random_opening(pyspiel: Any, plies: int, seed: int) -> list[int]:
     return moves
 
 
-def adjudicate(common: OhWahReeState, exact: Exact | None) -> tuple[str, int]:
+def adjudicate(
+    common: OhWahReeState, exact: Exact | None, table: Table | None = None
+) -> tuple[str, int]:
     """The margin (seat 1's minus seat 2's) of a stopped game's last common position.
 
     ``("exact", m)``: the endgame table's final margin under perfect Oh-Wah-Ree play;
-    ``("stores", d)``: the stores' difference, when the table does not cover the position.
+    ``("stores", d)``: the stores' difference, when the table has no exact value there; the
+    kind says so when ``table`` covers the position and perfect play from it never ends.
     """
     margin = None if exact is None or common.is_over else exact(common)
     if margin is not None:
         return "exact", margin
-    return "stores", common.stores[0] - common.stores[1]
+    kind = "stores"
+    if table is not None and not common.is_over and table.probe(common).never_ends:
+        kind = "stores; the table: perfect play never ends there"
+    return kind, common.stores[0] - common.stores[1]
 
 
 def match(games: int, seconds: float, opening_plies: int, seed: int) -> list[GameRecord]:
@@ -488,7 +495,7 @@ def game_line(record: GameRecord, exact: Exact | None) -> str:
         return head + f"finished {record.scores[0]}-{record.scores[1]}"
     assert record.divergence is not None
     found = record.divergence
-    kind, margin = adjudicate(found.common, exact)
+    kind, margin = adjudicate(found.common, exact, default_table())
     stores = "-".join(map(str, found.common.stores))
     return (
         head + f"stopped at ply {found.ply} ({found.reason}, moved by {_side(record, found)}),"
@@ -555,7 +562,7 @@ def _stopped_lines(records: list[GameRecord], exact: Exact | None) -> list[str]:
         lines.append(f"  {reason}: {count}, {by} ({REASONS[reason]})")
     for record in stopped:
         assert record.divergence is not None
-        kind, margin = adjudicate(record.divergence.common, exact)
+        kind, margin = adjudicate(record.divergence.common, exact, default_table())
         ours = margin if record.gamerec_seat == 1 else -margin
         lines.append(
             f"  game {record.number}: ply {record.divergence.ply}, {record.divergence.reason}"

@@ -7,6 +7,7 @@ test checks the referee's verdict against what the two engines themselves show a
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,6 +28,10 @@ from bench.strength_oware import (
     play_game,
     report,
 )
+from gamerec.validator.games.ohwahree import OhWahReeState, OhWahReeVariant
+from gamerec.validator.tables import open_table
+from gamerec.validator.tables.build import solve
+from gamerec.validator.tables.tablefile import encode
 
 pyspiel: Any = pytest.importorskip("pyspiel", reason="OpenSpiel is in the bench extra")
 
@@ -148,6 +153,21 @@ def test_a_short_match_game_is_recorded_whole() -> None:
         mover = "gamerec search" if record.divergence.seat == 2 else "OpenSpiel MCTS"
         assert f"ply {record.divergence.ply}, {record.divergence.reason} by {mover}" in text
     assert f"gamerec search: {len(record.choices['gamerec search'])} moves" in text
+
+
+def test_a_position_where_perfect_play_never_ends_is_adjudicated_by_stores_and_says_so(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "t3.owrt"
+    path.write_bytes(encode(solve(3)))
+    table = open_table(path)
+    pits = [0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]  # docs/tables.md: seat 1 can end it, or stall
+    endless = OhWahReeState.from_position(OhWahReeVariant(2), pits, (30, 16), to_move=1)
+    assert adjudicate(endless, lambda _: None, table) == (
+        "stores; the table: perfect play never ends there",
+        14,
+    )
+    assert adjudicate(endless, lambda _: None) == ("stores", 14)  # no table: nothing to say
 
 
 def test_a_stopped_game_is_adjudicated_by_the_table_where_it_covers_the_position() -> None:
