@@ -15,32 +15,21 @@ with the ply and the reason (:data:`REASONS`):
 - ``repetition``: a position repeats since the last capture, which ends Oware;
 - ``positions differ``: anything else that makes the positions differ (never seen).
 
-No game can end at the same ply under both rule sets. Oh-Wah-Ree ends when the seat to move has
-no stone; a sowing only adds stones to the opponent's row and a capture takes them, so the
-opponent's row is empty after a move only if the move took all of it (a grand slam, which
-Oware forbids) or the row was empty already and the move did not feed it (which Oware forbids
-while a feeding move exists). Where none exists (``no feeding move``) Oware ends, each side
-taking the stones of its own row; Oh-Wah-Ree ends one ply later whatever the mover sows (no
-sowing leaves its row), with the same scores. That is the one way a game *finishes* under both
-rule sets, and :meth:`Lockstep.final_scores` checks every move of that last ply against Oware's
-scores. A game stopped by ``more than half`` is *decided* under both: the seat with more than
-24 stones in its store wins Oware there, and Oh-Wah-Ree too (stores only grow), though by a
-margin the rule sets count differently. Every other stopped game is adjudicated on the last
-position both rule sets share: the exact final margin of gamerec's Oh-Wah-Ree endgame table
-(``--tables``, ``validator.tables``) when it has an exact value there, else the stores'
-difference (saying so where the table covers the position but perfect play from it never
-ends); it counts in no win, draw or loss.
+No game can end at the same ply under both rule sets (docs/analysis.md, "Against OpenSpiel's
+MCTS on Oware", says why). A game *finishes* under both where no move feeds an opponent with
+no stone (``no feeding move``): Oware ends, each side taking its own row, and Oh-Wah-Ree ends
+one ply later with the same scores whatever is sown (:meth:`Lockstep.final_scores` checks each
+move). A game stopped by ``more than half`` is *decided*: that store's seat wins under both.
+Every other stopped game counts in no result; it is adjudicated on the last position both rule
+sets share: the exact margin of the Oh-Wah-Ree endgame table (``--tables``) where it has one,
+else the stores' difference.
 
-Equal time: each side gets ``--time-ms`` of wall time per move, enforced by its own clock.
-gamerec's side is ``validator.analysis.searcher.search`` (what ``gamerec engine --policy search``
-calls for each decision, the same settings: algorithm ``auto``, the seed made of the engine's
-seed, the ply and the position, the game's reached positions avoided) with ``Limits(time=T)``,
-checked inside the search every few nodes; the engine itself gives a decision only a share of
-its move time, for the pipes. OpenSpiel's side is ``MCTSBot`` built as ``bench_search`` builds
-it (UCT constant 2, ``RandomRolloutEvaluator`` with one rollout, ``solve`` off) with no count
-of simulations that matters: its tree policy is wrapped so that the first simulation that starts
-after T is the last. Each move's wall time is measured around the whole choice on both sides
-and reported.
+Equal time: each side gets ``--time-ms`` of wall time a move on its own clock. gamerec's side
+is ``validator.analysis.searcher.search`` with the engine's settings and seeds (``gamerec
+engine --policy search`` calls it for each decision) and ``Limits(time=T)``, checked inside
+the search. OpenSpiel's side is ``MCTSBot`` as ``bench_search`` builds it (UCT constant 2, one
+random rollout, ``solve`` off), its tree policy wrapped so that the first simulation started
+after T is the last. Each move is timed around the whole choice on both sides.
 
 Run: ``.venv/bin/python -m bench.strength_oware --games 10 --time-ms 1000 [--tables FILE]``
 (needs the ``bench`` extra for ``open_spiel``).
@@ -354,13 +343,9 @@ class OpenSpielSide:
         spiel_mcts = importlib.import_module("open_spiel.python.algorithms.mcts")
         game = importlib.import_module("pyspiel").load_game("oware")
         evaluator = spiel_mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+        random_state = np.random.RandomState(seed)
         self.bot = spiel_mcts.MCTSBot(
-            game,
-            UCT_C,
-            MOST_SIMULATIONS,
-            evaluator,
-            random_state=np.random.RandomState(seed),
-            solve=False,
+            game, UCT_C, MOST_SIMULATIONS, evaluator, solve=False, random_state=random_state
         )
         self.seconds = seconds
         self.deadline = 0.0
