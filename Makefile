@@ -17,7 +17,8 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_NO_PROGRESS := 1
 UV_SYNC := $(UV) sync --quiet --python $(PYTHON)
 
-.PHONY: install runtime demo test test-all lint typecheck proto proto-check bench fuzz load clean \
+.PHONY: install runtime demo test test-all lint typecheck proto proto-check bench bench-peers fuzz load \
+	clean \
 	node-client browser docs docs-serve docs-update lock lock-check web web-deps web-check
 
 $(UV): scripts/uv-requirements.txt
@@ -133,7 +134,7 @@ docs-update: install node-client
 
 # --dist loadgroup: the tests that share one real Dask cluster (tests/cluster) run in one
 # pytest process, one after another; the rest spread over the cores as usual.
-test: lock-check install proto-check web-check lint typecheck node-client browser
+test: lock-check install proto-check web-check lint typecheck node-client browser bench-peers
 	$(PY) -m pytest -n auto --dist loadgroup
 
 test-all: install node-client browser
@@ -150,6 +151,10 @@ $(BENCH_STAMP): pyproject.toml uv.lock $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(PY) -m bench $(BENCH_ARGS)
+
+# The peers too, for the tests that play or compare against them (tests/search's OpenSpiel
+# referee): the `bench` extra, from the lock, beside the dev toolchain.
+bench-peers: $(BENCH_STAMP)
 
 # Fuzzing: every decoder for 100,000 coverage-guided inputs (atheris, the `fuzz` extra), the
 # sniffer and the validator for 20,000, then the hypothesis fuzzers with 1,000 examples each.
