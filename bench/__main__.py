@@ -63,6 +63,9 @@ Sections (``--sections`` picks some; all by default):
 19. ``search``: MCTS playouts/s and alpha-beta nodes/s per game and seat count from an
     opening position, the Oh-Wah-Ree MCTS beside OpenSpiel's MCTS bot on Oware (timed in
     turn), and MCTS root parallel on 2 processes against 1 (``bench/bench_search.py``).
+20. ``lobby``: a two-seat challenge opened (``OpenChallenge``) and filled (the ``TakeSeat``
+    that makes the match) over gRPC and over the web door's Connect JSON, against
+    ``CreateMatch`` of the same match, in turn (``bench/bench_lobby.py``; no target).
 
 Every ratio is measured in turn with its reference (A B A B ..., the order reversed every
 other pair) and is the median of the pairs' ratios, shown with the lowest and highest pair:
@@ -98,6 +101,7 @@ from bench import (
     bench_judge,
     bench_live,
     bench_live_postgres,
+    bench_lobby,
     bench_seals,
     bench_search,
     bench_service,
@@ -134,6 +138,7 @@ SECTIONS = (
     "web",
     "event",
     "search",
+    "lobby",
 )
 GO = "sgfmill 9x9 Go replay"
 OWARE = "OpenSpiel Oware checked replay"
@@ -653,6 +658,17 @@ def web_figures(scale: Scale) -> list[Figure]:
     return bench_web.figures(measured)
 
 
+def lobby_figures(scale: Scale) -> list[Figure]:
+    """Section 20: challenges opened and filled against CreateMatch, over gRPC and Connect."""
+    calls = bench_lobby.CALLS if scale.repetitions > 2 else 10
+    measured = _step(
+        f"lobby: OpenChallenge and TakeSeat over gRPC and Connect JSON beside CreateMatch, "
+        f"in turn, {scale.repetitions} rounds of {calls} calls",
+        partial(bench_lobby.measure, scale.repetitions, calls),
+    )
+    return bench_lobby.figures(measured)
+
+
 def _step(title: str, run: Callable[[], T]) -> T:
     """Run one measurement, saying on stderr what it is and how long it took."""
     print(f"{title} ...", file=sys.stderr, flush=True)
@@ -684,6 +700,7 @@ def _runs(scale: Scale, known: Peers) -> dict[str, Callable[[], list[Figure]]]:
         "web": partial(web_figures, scale),
         "event": partial(event_figures, scale),
         "search": partial(search_figures, scale),
+        "lobby": partial(lobby_figures, scale),
     }
 
 
@@ -725,7 +742,7 @@ def main() -> None:
         "ratios measured in turn with their reference (A B A B ...) are the median of the "
         "pairs' ratios, with the lowest and highest pair"
     )
-    if {"service", "live", "live-postgres", "web"} & set(options.sections):
+    if {"service", "live", "live-postgres", "web", "lobby"} & set(options.sections):
         print(bench_service.LIMITS_NOTE)
     print(table(figures))
     missed = [figure.name for figure in figures if figure.met is False]

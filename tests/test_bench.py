@@ -199,3 +199,22 @@ def test_the_web_figures_compare_each_connect_body_with_grpc_round_by_round() ->
     per_stream = found["web: memory per Watch stream at 4,000"]
     assert (per_stream.value, per_stream.reference_value) == (50.0, 50.0)
     assert per_stream.met is True
+
+
+def test_the_lobby_figures_compare_each_call_round_by_round() -> None:
+    from bench.bench_lobby import LobbyRound  # noqa: PLC0415
+    from bench.bench_lobby import figures as lobby_figures  # noqa: PLC0415
+
+    rounds = [
+        LobbyRound({"gRPC": (4.0, 9.0), "Connect JSON": (6.0, 9.0), "CreateMatch": (3.0, 0.0)}),
+        LobbyRound({"gRPC": (5.0, 12.0), "Connect JSON": (5.0, 18.0), "CreateMatch": (5.0, 0.0)}),
+    ]
+    found = {figure.name: figure for figure in lobby_figures(rounds)}
+    opened = found["lobby: OpenChallenge p50, gRPC"]
+    assert (opened.value, opened.reference_value) == (4.5, 4.0)
+    assert opened.pairs == (4.0 / 3.0, 1.0)
+    filled = found["lobby: TakeSeat filling the table p50, gRPC"]
+    assert filled.pairs == (3.0, 12.0 / 5.0) and filled.ratio == (3.0 + 2.4) / 2
+    json_fill = found["lobby: TakeSeat filling the table p50, Connect JSON"]
+    assert json_fill.reference == "the same, gRPC" and json_fill.pairs == (1.0, 1.5)
+    assert all(figure.target is None for figure in found.values())
