@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from gamerec.validator.analysis.searcher import evaluation_of
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.search.alphabeta import alphabeta
 from gamerec.validator.search.core import LimitError, Limits, leads, rewards
@@ -21,7 +22,7 @@ def test_alphabeta_finds_the_forced_win_at_its_depth(case: Composed) -> None:
     seat = state.to_move
     assert wins_within(state, seat, case.depth)
     assert case.depth == 1 or not wins_within(state, seat, case.depth - 2)
-    found = alphabeta(state, Limits(depth=case.depth + 2), entry.annotation.value)
+    found = alphabeta(state, Limits(depth=case.depth + 2), evaluation_of(entry))
     assert found.proven == case.depth
     assert found.win == tuple(1.0 if other == seat else 0.0 for other in (1, 2))
     assert wins_within(after(state, found.move), seat, case.depth - 1)
@@ -43,10 +44,10 @@ def test_mcts_plays_the_winning_decision(case: Composed) -> None:
 def test_the_loser_sees_its_loss_coming() -> None:
     entry, _, state = position("ONE", 2, 0, 69)
     winner = state.to_move
-    line = alphabeta(state, Limits(depth=5), entry.annotation.value).pv
+    line = alphabeta(state, Limits(depth=5), evaluation_of(entry)).pv
     reply = after(state, line[0])
     assert reply.to_move != winner
-    found = alphabeta(reply, Limits(depth=4), entry.annotation.value)
+    found = alphabeta(reply, Limits(depth=4), evaluation_of(entry))
     assert found.proven == -2
 
 
@@ -55,11 +56,11 @@ def test_paranoid_and_maxn_take_a_win_in_one_with_three_seats(game: str) -> None
     entry, state = _three_seat_win_in_one(game)
     seat = state.to_move
     for found in (
-        alphabeta(state, Limits(depth=2), entry.annotation.value),
-        maxn(state, Limits(depth=2), entry.annotation.value),
+        alphabeta(state, Limits(depth=2), evaluation_of(entry)),
+        maxn(state, Limits(depth=2), evaluation_of(entry)),
     ):
         assert after(state, found.move).winners() == (seat,)
-    assert alphabeta(state, Limits(depth=2), entry.annotation.value).proven == 1
+    assert alphabeta(state, Limits(depth=2), evaluation_of(entry)).proven == 1
 
 
 def _three_seat_win_in_one(game: str) -> tuple[Any, GameState[Any]]:
@@ -81,8 +82,8 @@ def test_a_seeded_search_answers_the_same_every_time(game: str) -> None:
     again = mcts(state, Limits(playouts=60), seed=9)
     assert first == again.__class__(**{**_fields(again), "seconds": first.seconds})
     assert first.visits == 60
-    deep = alphabeta(state, Limits(nodes=3000), entry.annotation.value)
-    deep_again = alphabeta(state, Limits(nodes=3000), entry.annotation.value)
+    deep = alphabeta(state, Limits(nodes=3000), evaluation_of(entry))
+    deep_again = alphabeta(state, Limits(nodes=3000), evaluation_of(entry))
     assert (deep.move, deep.pv, deep.score, deep.depth) == (
         deep_again.move,
         deep_again.pv,
@@ -122,9 +123,7 @@ def test_exact_answers_replace_the_search_below_them() -> None:
     assert found.exact
     assert found.win == (1.0, 0.0)
     assert found.margin == (3.0, -3.0)
-    searched = alphabeta(
-        state, Limits(depth=3), entry.annotation.value, exact=seat_one_wins_by_three
-    )
+    searched = alphabeta(state, Limits(depth=3), evaluation_of(entry), exact=seat_one_wins_by_three)
     assert searched.proven == (1 if mover == 1 else -1)
     assert searched.margin[0] == 3
 
@@ -143,7 +142,7 @@ def test_a_finished_game_has_nothing_to_search() -> None:
     with pytest.raises(ValueError, match="nothing to search"):
         mcts(state, Limits(playouts=1))
     with pytest.raises(ValueError, match="nothing to search"):
-        alphabeta(state, Limits(depth=1), entry.annotation.value)
+        alphabeta(state, Limits(depth=1), evaluation_of(entry))
 
 
 def test_rewards_share_first_place_and_leads_count_from_the_best_other() -> None:
@@ -160,7 +159,7 @@ def test_alphabeta_does_not_return_to_a_position_the_game_has_reached() -> None:
     digests = list(children.values())
     free = next(move for move in moves if digests.count(children[move]) == 1)
     avoid = frozenset(digest for move, digest in children.items() if move != free)
-    found = alphabeta(state, Limits(depth=2), entry.annotation.value, avoid=avoid)
+    found = alphabeta(state, Limits(depth=2), evaluation_of(entry), avoid=avoid)
     assert found.move == free
     everywhere = frozenset(children.values())
-    assert alphabeta(state, Limits(depth=2), entry.annotation.value, avoid=everywhere).move in moves
+    assert alphabeta(state, Limits(depth=2), evaluation_of(entry), avoid=everywhere).move in moves
