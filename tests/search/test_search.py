@@ -163,3 +163,49 @@ def test_alphabeta_does_not_return_to_a_position_the_game_has_reached() -> None:
     assert found.move == free
     everywhere = frozenset(children.values())
     assert alphabeta(state, Limits(depth=2), evaluation_of(entry), avoid=everywhere).move in moves
+
+
+def test_a_chained_turn_uses_up_one_step_of_depth() -> None:
+    # Oust seed 0 after 46 plies: the seat to move wins within its turn, by three placements
+    # (two captures, each giving the move again, then the last enemy stone taken).
+    entry, _, state = position("Oust", 2, 0, 46)
+    seat = state.to_move
+    found = alphabeta(state, Limits(depth=1), evaluation_of(entry))
+    assert (found.depth, found.proven) == (1, 3)
+    assert len(found.pv) == 3
+    for move in found.pv:
+        assert state.to_move == seat
+        state = after(state, move)
+    assert state.is_over and state.winners() == (seat,)
+
+
+def test_an_unfinished_iteration_plays_a_better_root_decision_it_found() -> None:
+    # ONE seed 1 after 13 plies: one decision deep (51 nodes) prefers a decision that the
+    # second iteration finds worse than another; 256 nodes stop that iteration half way.
+    entry, _, state = position("ONE", 2, 1, 13)
+    evaluate = evaluation_of(entry)
+    shallow = alphabeta(state, Limits(depth=1), evaluate)
+    cut = alphabeta(state, Limits(nodes=256), evaluate)
+    assert cut.depth == 1 and cut.move != shallow.move
+
+    def two_deep(move: Any) -> int:
+        """The root seat's value of ``move`` two decisions deep (its opponent's, negated)."""
+        return -alphabeta(after(state, move), Limits(depth=1), evaluate).score
+
+    assert two_deep(cut.move) > two_deep(shallow.move)
+    assert cut.score == two_deep(cut.move)
+
+
+def test_a_first_iteration_cut_short_still_answers() -> None:
+    # Aronda seed 1 after 6 plies has 307 turns; the clock is read at the 256th node (the
+    # root, then 254 turns weighed), which ends the first iteration (one turn deep) half way.
+    entry, _, state = position("Aronda", 2, 1, 6)
+    moves = state.legal_moves()
+    assert len(moves) > 256
+    found = alphabeta(state, Limits(nodes=100), evaluation_of(entry))
+    assert found.depth == 0 and found.pv == (found.move,)
+    # it is the best of the turns it weighed: none of them leaves its seat a better value
+    evaluate = evaluation_of(entry)
+    weighed = {move: evaluate(after(state, move), state.to_move) for move in moves[:254]}
+    assert found.move in weighed
+    assert weighed[found.move] == max(weighed.values()) == found.score

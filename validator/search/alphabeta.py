@@ -301,9 +301,11 @@ def alphabeta(
 ) -> SearchResult:
     """Search ``state`` by iterative deepening within ``limits`` (see the module docstring).
 
-    At least the first iteration (one decision deep) always finishes, whatever the limit.
     An iteration the limit cuts short still counts where it found a root decision better
-    than the one it searched first (the last iteration's best): that decision is played.
+    than the one it searched first (the last iteration's best): that decision is played. The
+    first iteration (one turn deep) is cut short too (a turn of chained decisions can be
+    long): its best root decision so far is played, or the first listed when none finished
+    (the result's depth is then 0).
     ``avoid``: digests of positions the game has reached; a root decision that leads back to
     one is not searched while another leads elsewhere (the rules have no repetition rule, and
     play that returns to a position can go round for ever, as greedy play avoids too).
@@ -322,10 +324,8 @@ def alphabeta(
         try:
             value = searcher.iterate(state, depth)
         except OutOfBudgetError:
-            if finished == 0:  # pragma: no cover - the first iteration is tiny
-                raise
             partial = searcher.root_best
-            if partial is not None and partial[0] != searcher.root_order[0]:
+            if partial is not None and (finished == 0 or partial[0] != searcher.root_order[0]):
                 searcher.root_order.remove(partial[0])
                 searcher.root_order.insert(0, partial[0])
                 value = partial[1]
