@@ -16,6 +16,7 @@ from gamerec.cli.main import app
 from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.analysis import searcher
 from gamerec.validator.analysis.searcher import SearchSettings
 from gamerec.validator.players import search_player
 from gamerec.validator.players.clocks import ClockState
@@ -163,7 +164,7 @@ def test_a_chained_turn_is_searched_once_and_follows_its_line(
     entry, variant, state = position("Oust", 2, 0, 46)
     seat = state.to_move
     searched: list[SearchResult] = []
-    real = search_player.search
+    real = searcher.search
 
     def counted(*args: Any, **options: Any) -> SearchResult:
         found = real(*args, **options)
