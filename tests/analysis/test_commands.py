@@ -149,7 +149,7 @@ def test_an_end_by_the_rules_or_the_clock_is_ruled_by_the_rules_alone(path: Path
 def test_a_ply_takes_a_share_of_what_the_clocks_allow() -> None:
     settings = SearchSettings(Limits(time=1.0))
     assert ply_seconds(settings, ClockState(), 1) == 1.0
-    assert ply_seconds(settings, ClockState(move_limit_ms=500), 1) == pytest.approx(0.25)
+    assert ply_seconds(settings, ClockState(move_limit_ms=500), 1) == pytest.approx(0.2)
     assert ply_seconds(settings, ClockState(remaining_ms=(3_000, 60_000)), 1) == pytest.approx(0.1)
     assert ply_seconds(settings, ClockState(remaining_ms=(60, 60_000)), 1) == LEAST_SECONDS
     unlimited = SearchSettings(Limits(playouts=10))

@@ -9,7 +9,7 @@ import pytest
 
 from gamerec.validator.analysis.searcher import evaluation_of
 from gamerec.validator.games.protocol import GameState
-from gamerec.validator.search.alphabeta import alphabeta
+from gamerec.validator.search.alphabeta import CLOCK_EVERY, alphabeta
 from gamerec.validator.search.core import LimitError, Limits, leads, rewards
 from gamerec.validator.search.maxn import maxn
 from gamerec.validator.search.mcts import mcts
@@ -181,7 +181,8 @@ def test_a_chained_turn_uses_up_one_step_of_depth() -> None:
 
 def test_an_unfinished_iteration_plays_a_better_root_decision_it_found() -> None:
     # ONE seed 1 after 13 plies: one decision deep (51 nodes) prefers a decision that the
-    # second iteration finds worse than another; 256 nodes stop that iteration half way.
+    # second iteration finds worse than another; 256 nodes stop that iteration half way
+    # (it needs 348).
     entry, _, state = position("ONE", 2, 1, 13)
     evaluate = evaluation_of(entry)
     shallow = alphabeta(state, Limits(depth=1), evaluate)
@@ -197,15 +198,17 @@ def test_an_unfinished_iteration_plays_a_better_root_decision_it_found() -> None
 
 
 def test_a_first_iteration_cut_short_still_answers() -> None:
-    # Aronda seed 1 after 6 plies has 307 turns; the clock is read at the 256th node (the
-    # root, then 254 turns weighed), which ends the first iteration (one turn deep) half way.
+    # Aronda seed 1 after 6 plies has 307 turns; the limit is read every CLOCK_EVERY nodes,
+    # first at or after the 100th: the root, then the turns weighed before that node, which
+    # ends the first iteration (one turn deep) half way.
     entry, _, state = position("Aronda", 2, 1, 6)
     moves = state.legal_moves()
-    assert len(moves) > 256
+    read_at = -(-100 // CLOCK_EVERY) * CLOCK_EVERY
+    assert len(moves) > read_at
     found = alphabeta(state, Limits(nodes=100), evaluation_of(entry))
     assert found.depth == 0 and found.pv == (found.move,)
     # it is the best of the turns it weighed: none of them leaves its seat a better value
     evaluate = evaluation_of(entry)
-    weighed = {move: evaluate(after(state, move), state.to_move) for move in moves[:254]}
+    weighed = {move: evaluate(after(state, move), state.to_move) for move in moves[: read_at - 2]}
     assert found.move in weighed
     assert weighed[found.move] == max(weighed.values()) == found.score

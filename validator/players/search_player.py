@@ -24,7 +24,7 @@ from gamerec.validator.players.search_info import Score, SearchInfo
 from gamerec.validator.search.core import Limits, SearchResult
 
 #: The share of a move time limit a ply uses (the rest covers the pipes and the process).
-MOVE_TIME_SHARE: Final = 0.5
+MOVE_TIME_SHARE: Final = 0.4
 #: The share of the remaining clock a ply uses when only clocks are given.
 CLOCK_SHARE: Final = 1 / 30
 #: The share of a ply's time its first decision takes (Oust's later placements of a turn its

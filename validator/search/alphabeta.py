@@ -48,7 +48,7 @@ MAX_LEAD: Final = 999
 #: Hundredths of a score point in a point: values are counted in hundredths.
 CENTS: Final = 100
 #: How often (in nodes) the clock is read.
-CLOCK_EVERY: Final = 256
+CLOCK_EVERY: Final = 64
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
