@@ -1,4 +1,4 @@
-"""Aronda's registry entry: its syntax, engine, citations, annotation value and board model.
+"""Aronda's registry entry: syntax, engine, citations, annotation and search values, board model.
 
 The board model (docs/rules/aronda.md §2): the centre disc and 24 annular wedges at the
 table's illustrative angles, with each field's capacity.
