@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.figures import Figure, Paired, median_seconds, paired, rate_figure, table
+from gamerec.validator.analysis.searcher import evaluation_of
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.games.registry import GameEntry, entry_named
 from gamerec.validator.search.alphabeta import alphabeta
@@ -104,7 +105,7 @@ def figures(scale: SearchScale) -> list[Figure]:
             found.append(Figure(f"{label}: MCTS", scale.playouts / seconds, "playouts/s"))
 
         def run_alphabeta(state: GameState[Any] = state, entry: GameEntry = entry) -> None:
-            alphabeta(state, Limits(nodes=scale.nodes), entry.annotation.value)
+            alphabeta(state, Limits(nodes=scale.nodes), evaluation_of(entry))
 
         seconds = median_seconds(run_alphabeta, scale.repetitions)
         kind = "alpha-beta" if seats == 2 else "paranoid alpha-beta"

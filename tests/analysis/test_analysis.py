@@ -15,7 +15,7 @@ from gamerec.validator.analysis.marks import (
     thresholds_of,
 )
 from gamerec.validator.analysis.plies import EXACT, SEARCHED, analyse_record
-from gamerec.validator.analysis.searcher import SearchSettings
+from gamerec.validator.analysis.searcher import SearchSettings, evaluation_of
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.identity import identify
 from gamerec.validator.judge import validate
@@ -37,7 +37,7 @@ SETTINGS = SearchSettings(Limits(playouts=300), seed=1)
 def _solved(state: GameState[Any]) -> int | None:
     """Alpha-beta to the end of the game: the mover's forced win (> 0) or loss."""
     entry = identify(BLUNDER).entry
-    return alphabeta(state, Limits(depth=30), entry.annotation.value).proven
+    return alphabeta(state, Limits(depth=30), evaluation_of(entry)).proven
 
 
 def _before_ply(record: pb.GameRecord, ply: int) -> GameState[Any]:

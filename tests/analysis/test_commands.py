@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -15,11 +16,13 @@ from gamerec.cli.main import app
 from gamerec.recorder.codecs import read_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator.analysis import searcher
 from gamerec.validator.analysis.searcher import SearchSettings
+from gamerec.validator.players import search_player
 from gamerec.validator.players.clocks import ClockState
 from gamerec.validator.players.policy_engine import PolicyEngine
 from gamerec.validator.players.search_player import LEAST_SECONDS, ply_seconds
-from gamerec.validator.search.core import Limits
+from gamerec.validator.search.core import Limits, SearchResult
 from tests.analysis.test_analysis import BLUNDER
 from tests.search.positions import FORCED_WINS, position
 
@@ -146,9 +149,32 @@ def test_an_end_by_the_rules_or_the_clock_is_ruled_by_the_rules_alone(path: Path
 def test_a_ply_takes_a_share_of_what_the_clocks_allow() -> None:
     settings = SearchSettings(Limits(time=1.0))
     assert ply_seconds(settings, ClockState(), 1) == 1.0
-    assert ply_seconds(settings, ClockState(move_limit_ms=500), 1) == pytest.approx(0.3)
+    assert ply_seconds(settings, ClockState(move_limit_ms=500), 1) == pytest.approx(0.2)
     assert ply_seconds(settings, ClockState(remaining_ms=(3_000, 60_000)), 1) == pytest.approx(0.1)
     assert ply_seconds(settings, ClockState(remaining_ms=(60, 60_000)), 1) == LEAST_SECONDS
     unlimited = SearchSettings(Limits(playouts=10))
     assert ply_seconds(unlimited, ClockState(), 2) is None
     assert ply_seconds(unlimited, ClockState(remaining_ms=(60_000, 60_000)), 2) == 2.0
+
+
+def test_a_chained_turn_is_searched_once_and_follows_its_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Oust seed 0 after 46 plies: the seat to move wins within its turn by three placements.
+    entry, variant, state = position("Oust", 2, 0, 46)
+    seat = state.to_move
+    searched: list[SearchResult] = []
+    real = searcher.search
+
+    def counted(*args: Any, **options: Any) -> SearchResult:
+        found = real(*args, **options)
+        searched.append(found)
+        return found
+
+    monkeypatch.setattr(search_player, "search", counted)
+    settings = SearchSettings(Limits(depth=2), algorithm="alphabeta")
+    ply = search_player.search_ply(entry, variant, state, settings)
+    assert len(searched) == 1 and len(searched[0].pv) == 3
+    assert ply.token.count(",") == 2
+    state.play(entry.engine.parse_move(variant, ply.token))
+    assert state.is_over and state.winners() == (seat,)

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from gamerec.validator.analysis.searcher import evaluation_of
 from gamerec.validator.games.protocol import GameState
-from gamerec.validator.search.alphabeta import alphabeta
+from gamerec.validator.search.alphabeta import CLOCK_EVERY, alphabeta
 from gamerec.validator.search.core import LimitError, Limits, leads, rewards
 from gamerec.validator.search.maxn import maxn
 from gamerec.validator.search.mcts import mcts
@@ -21,7 +22,7 @@ def test_alphabeta_finds_the_forced_win_at_its_depth(case: Composed) -> None:
     seat = state.to_move
     assert wins_within(state, seat, case.depth)
     assert case.depth == 1 or not wins_within(state, seat, case.depth - 2)
-    found = alphabeta(state, Limits(depth=case.depth + 2), entry.annotation.value)
+    found = alphabeta(state, Limits(depth=case.depth + 2), evaluation_of(entry))
     assert found.proven == case.depth
     assert found.win == tuple(1.0 if other == seat else 0.0 for other in (1, 2))
     assert wins_within(after(state, found.move), seat, case.depth - 1)
@@ -43,10 +44,10 @@ def test_mcts_plays_the_winning_decision(case: Composed) -> None:
 def test_the_loser_sees_its_loss_coming() -> None:
     entry, _, state = position("ONE", 2, 0, 69)
     winner = state.to_move
-    line = alphabeta(state, Limits(depth=5), entry.annotation.value).pv
+    line = alphabeta(state, Limits(depth=5), evaluation_of(entry)).pv
     reply = after(state, line[0])
     assert reply.to_move != winner
-    found = alphabeta(reply, Limits(depth=4), entry.annotation.value)
+    found = alphabeta(reply, Limits(depth=4), evaluation_of(entry))
     assert found.proven == -2
 
 
@@ -55,11 +56,11 @@ def test_paranoid_and_maxn_take_a_win_in_one_with_three_seats(game: str) -> None
     entry, state = _three_seat_win_in_one(game)
     seat = state.to_move
     for found in (
-        alphabeta(state, Limits(depth=2), entry.annotation.value),
-        maxn(state, Limits(depth=2), entry.annotation.value),
+        alphabeta(state, Limits(depth=2), evaluation_of(entry)),
+        maxn(state, Limits(depth=2), evaluation_of(entry)),
     ):
         assert after(state, found.move).winners() == (seat,)
-    assert alphabeta(state, Limits(depth=2), entry.annotation.value).proven == 1
+    assert alphabeta(state, Limits(depth=2), evaluation_of(entry)).proven == 1
 
 
 def _three_seat_win_in_one(game: str) -> tuple[Any, GameState[Any]]:
@@ -81,8 +82,8 @@ def test_a_seeded_search_answers_the_same_every_time(game: str) -> None:
     again = mcts(state, Limits(playouts=60), seed=9)
     assert first == again.__class__(**{**_fields(again), "seconds": first.seconds})
     assert first.visits == 60
-    deep = alphabeta(state, Limits(nodes=3000), entry.annotation.value)
-    deep_again = alphabeta(state, Limits(nodes=3000), entry.annotation.value)
+    deep = alphabeta(state, Limits(nodes=3000), evaluation_of(entry))
+    deep_again = alphabeta(state, Limits(nodes=3000), evaluation_of(entry))
     assert (deep.move, deep.pv, deep.score, deep.depth) == (
         deep_again.move,
         deep_again.pv,
@@ -122,9 +123,7 @@ def test_exact_answers_replace_the_search_below_them() -> None:
     assert found.exact
     assert found.win == (1.0, 0.0)
     assert found.margin == (3.0, -3.0)
-    searched = alphabeta(
-        state, Limits(depth=3), entry.annotation.value, exact=seat_one_wins_by_three
-    )
+    searched = alphabeta(state, Limits(depth=3), evaluation_of(entry), exact=seat_one_wins_by_three)
     assert searched.proven == (1 if mover == 1 else -1)
     assert searched.margin[0] == 3
 
@@ -143,7 +142,7 @@ def test_a_finished_game_has_nothing_to_search() -> None:
     with pytest.raises(ValueError, match="nothing to search"):
         mcts(state, Limits(playouts=1))
     with pytest.raises(ValueError, match="nothing to search"):
-        alphabeta(state, Limits(depth=1), entry.annotation.value)
+        alphabeta(state, Limits(depth=1), evaluation_of(entry))
 
 
 def test_rewards_share_first_place_and_leads_count_from_the_best_other() -> None:
@@ -160,7 +159,56 @@ def test_alphabeta_does_not_return_to_a_position_the_game_has_reached() -> None:
     digests = list(children.values())
     free = next(move for move in moves if digests.count(children[move]) == 1)
     avoid = frozenset(digest for move, digest in children.items() if move != free)
-    found = alphabeta(state, Limits(depth=2), entry.annotation.value, avoid=avoid)
+    found = alphabeta(state, Limits(depth=2), evaluation_of(entry), avoid=avoid)
     assert found.move == free
     everywhere = frozenset(children.values())
-    assert alphabeta(state, Limits(depth=2), entry.annotation.value, avoid=everywhere).move in moves
+    assert alphabeta(state, Limits(depth=2), evaluation_of(entry), avoid=everywhere).move in moves
+
+
+def test_a_chained_turn_uses_up_one_step_of_depth() -> None:
+    # Oust seed 0 after 46 plies: the seat to move wins within its turn, by three placements
+    # (two captures, each giving the move again, then the last enemy stone taken).
+    entry, _, state = position("Oust", 2, 0, 46)
+    seat = state.to_move
+    found = alphabeta(state, Limits(depth=1), evaluation_of(entry))
+    assert (found.depth, found.proven) == (1, 3)
+    assert len(found.pv) == 3
+    for move in found.pv:
+        assert state.to_move == seat
+        state = after(state, move)
+    assert state.is_over and state.winners() == (seat,)
+
+
+def test_an_unfinished_iteration_plays_a_better_root_decision_it_found() -> None:
+    # ONE seed 1 after 13 plies: one decision deep (51 nodes) prefers a decision that the
+    # second iteration finds worse than another; 256 nodes stop that iteration half way
+    # (it needs 348).
+    entry, _, state = position("ONE", 2, 1, 13)
+    evaluate = evaluation_of(entry)
+    shallow = alphabeta(state, Limits(depth=1), evaluate)
+    cut = alphabeta(state, Limits(nodes=256), evaluate)
+    assert cut.depth == 1 and cut.move != shallow.move
+
+    def two_deep(move: Any) -> int:
+        """The root seat's value of ``move`` two decisions deep (its opponent's, negated)."""
+        return -alphabeta(after(state, move), Limits(depth=1), evaluate).score
+
+    assert two_deep(cut.move) > two_deep(shallow.move)
+    assert cut.score == two_deep(cut.move)
+
+
+def test_a_first_iteration_cut_short_still_answers() -> None:
+    # Aronda seed 1 after 6 plies has 307 turns; the limit is read every CLOCK_EVERY nodes,
+    # first at or after the 100th: the root, then the turns weighed before that node, which
+    # ends the first iteration (one turn deep) half way.
+    entry, _, state = position("Aronda", 2, 1, 6)
+    moves = state.legal_moves()
+    read_at = -(-100 // CLOCK_EVERY) * CLOCK_EVERY
+    assert len(moves) > read_at
+    found = alphabeta(state, Limits(nodes=100), evaluation_of(entry))
+    assert found.depth == 0 and found.pv == (found.move,)
+    # it is the best of the turns it weighed: none of them leaves its seat a better value
+    evaluate = evaluation_of(entry)
+    weighed = {move: evaluate(after(state, move), state.to_move) for move in moves[: read_at - 2]}
+    assert found.move in weighed
+    assert weighed[found.move] == max(weighed.values()) == found.score

@@ -1,10 +1,10 @@
 """How a position is searched: settings, each game's evaluation, and the algorithm chosen.
 
-The evaluation at a search's horizon is the game's registry entry's annotation value (the
-mover's lead in what the rules count, or what stands for it: Oust's stones, Oh-Wah-Ree's
-store); exact endgame answers come from :func:`exact_for` where tables cover a position.
-``auto`` picks the algorithm by seat count, as the strength measurements in
-docs/analysis.md found best at short time limits.
+The evaluation at a search's horizon is the game's registry entry's ``evaluation`` where it
+has one, else its annotation value (the mover's lead in what the rules count, or what stands
+for it: Oust's stones, Oh-Wah-Ree's store); exact endgame answers come from
+:func:`exact_for` where tables cover a position. ``auto`` picks the algorithm by seat
+count, as the strength measurements in docs/analysis.md found best at short time limits.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any, Final
 
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.games.registry import GameEntry
-from gamerec.validator.search.alphabeta import alphabeta
-from gamerec.validator.search.core import Exact, Limits, SearchResult
+from gamerec.validator.search.alphabeta import CENTS, alphabeta
+from gamerec.validator.search.core import Evaluate, Exact, Limits, SearchResult
 from gamerec.validator.search.maxn import maxn
 from gamerec.validator.search.mcts import mcts
 from gamerec.validator.tables import default_table
@@ -93,6 +93,22 @@ def exact_for(entry: GameEntry, variant: Any) -> Exact | None:
     return final_margin
 
 
+def evaluation_of(entry: GameEntry) -> Evaluate:
+    """The game's evaluation at a search's horizon, in hundredths of a score point.
+
+    The registry entry's own ``evaluation`` where it has one, else its annotation value (the
+    mover's lead in what the rules count) in hundredths.
+    """
+    if entry.evaluation is not None:
+        return entry.evaluation
+    value = entry.annotation.value
+
+    def hundredths(state: GameState[Any], seat: int) -> int:
+        return CENTS * value(state, seat)
+
+    return hundredths
+
+
 def search(
     entry: GameEntry,
     variant: Any,
@@ -113,7 +129,7 @@ def search(
     """
     known = exact if exact is not None else exact_for(entry, variant)
     algorithm = settings.chosen(state.seats)
-    evaluate = entry.annotation.value
+    evaluate = evaluation_of(entry)
     if algorithm == "alphabeta":
         return alphabeta(state, settings.limits, evaluate, exact=known, avoid=avoid)
     if algorithm == "maxn" and state.seats > 2:

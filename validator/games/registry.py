@@ -100,6 +100,10 @@ class GameEntry(NamedTuple):
             the move is not a plain move of the game (another game's, a special the game
             does not have, a place with no name), which only the token path can name.
         wording: how its ends, scores and special plies are said in words.
+        evaluation: what the search (validator.search) values a position at its horizon for
+            a seat, in hundredths of a score point (higher is better for that seat); None:
+            the annotation value, in hundredths. Each one is kept only where a tournament
+            against the search without it measured a gain (docs/analysis.md).
     """
 
     syntax: GameSyntax
@@ -109,6 +113,7 @@ class GameEntry(NamedTuple):
     board_model: Callable[[Any], BoardModel]
     move_of: Callable[[pb.Move], Any]
     wording: Wording
+    evaluation: Callable[[GameState[Any], int], int] | None = None
 
     @property
     def name(self) -> str:

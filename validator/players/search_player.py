@@ -1,10 +1,11 @@
 """The ``search`` policy: a whole ply chosen by the search of ``validator.search``.
 
-:func:`search_ply` plays one whole ply on a copy of the position (Oust: each decision of a
-chained turn searched in turn, while the seat keeps the move) and answers its token and the
-search's ``info``. The time a ply may take is the smaller of the settings' time and a share
-of what the clocks allow (:func:`ply_seconds`), so a search engine never loses on time in a
-tournament; with a limit of nodes or playouts and no time, the same seed gives the same ply.
+:func:`search_ply` plays one whole ply on a copy of the position (Oust: a chained turn's
+later decisions follow the first decision's line, or are searched in turn where it gives
+none, while the seat keeps the move) and answers its token and the search's ``info``. The
+time a ply may take is the smaller of the settings' time and a share of what the clocks
+allow (:func:`ply_seconds`), so a search engine never loses on time in a tournament; with a
+limit of nodes or playouts and no time, the same seed gives the same ply.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from gamerec.validator.players.search_info import Score, SearchInfo
 from gamerec.validator.search.core import Limits, SearchResult
 
 #: The share of a move time limit a ply uses (the rest covers the pipes and the process).
-MOVE_TIME_SHARE: Final = 0.6
+MOVE_TIME_SHARE: Final = 0.4
 #: The share of the remaining clock a ply uses when only clocks are given.
 CLOCK_SHARE: Final = 1 / 30
-#: The share of a ply's time its first decision takes (Oust's later placements share the rest).
-FIRST_DECISION_SHARE: Final = 0.7
+#: The share of a ply's time its first decision takes (Oust's later placements of a turn its
+#: line does not give share the rest).
+FIRST_DECISION_SHARE: Final = 0.9
 #: The least a ply is given, in seconds (at least one search iteration runs anyway).
 LEAST_SECONDS: Final = 0.02
 
@@ -71,15 +73,20 @@ def search_ply(
 ) -> SearchedPly:
     """Choose and describe one whole ply for the seat to move (``state`` is not changed).
 
-    Each decision of the ply gets half the time still left (the first decision is the one
-    that matters; Oust's later placements of a turn get the rest). ``reached``: the digests
-    of the positions the game has reached, which the search does not return to while it can.
+    The first decision's search weighs the whole turn (alpha-beta counts turns), so Oust's
+    later placements of a turn follow its line; a decision the line does not give is searched
+    in half the time still left. ``reached``: the digests of the positions the game has
+    reached, which the search does not return to while it can.
     """
     engine = entry.engine
     started = time.perf_counter()
     first: list[SearchResult] = []
+    planned: list[Any] = []
 
     def choose(now: GameState[Any], options: list[Any]) -> Any:
+        if planned and planned[0] in options:
+            return planned.pop(0)
+        planned.clear()
         if len(options) == 1:
             return options[0]
         limits = settings.limits
@@ -97,6 +104,7 @@ def search_ply(
         )
         if not first:
             first.append(found)
+        planned.extend(found.pv[1:])
         return found.move
 
     after = state.copy()

@@ -3,20 +3,24 @@
 The value of a position is the root seat's: that seat maximises, every other seat minimises
 (with two seats that is minimax; with 3-6 it is the paranoid assumption of Sturtevant and
 Korf, every other seat in coalition against the root seat). Iterative deepening from one
-decision on, until a limit; the answer is the last finished iteration's, its line read from
-the table.
+decision on, until a limit; the answer is the last finished iteration's (or a better root
+decision an unfinished one proved), its line read from the table. Depth counts turns: a
+decision after which the same seat decides again (Oust's chained placements) does not use
+up depth. Decisions are ordered by the table's best first, then the killers (the last two
+that cut off at that distance from the root), then the history heuristic (how often and how
+deep each decision cut off); the root's by the last iteration's values.
 
-Values, for the root seat: a finished game is worth ``WIN`` (won alone), ``-WIN`` (not among
-the winners) or 0 (first place shared), plus the root seat's final lead in score points
-(clipped to +-999), and a win or loss loses ``PLY`` per decision on the way to it, so a
-shorter win is worth more and the distance can be read back (the protocol's ``score win N``).
-A position at the depth limit is worth the caller's :data:`~.core.Evaluate` of it (each
-game's own, from its registry entry), clipped to +-``WIN // 10``. Where an
-:data:`~.core.Exact` function answers a two-seat position its value is that of a finished
-game with that margin (below the root: the root is searched, so that a move is chosen).
-Values are stored in the table relative to the node (a win ``N``
-decisions away is worth ``WIN - N * PLY`` wherever the node stands), so a transposition
-reached at another depth reads the same value.
+Values, for the root seat, in hundredths of a score point: a finished game is worth ``WIN``
+(won alone), ``-WIN`` (not among the winners) or 0 (first place shared), plus the root seat's
+final lead (clipped to +-999 points), and a win or loss loses ``PLY`` per decision on the way
+to it, so a shorter win is worth more and the distance can be read back (the protocol's
+``score win N``). A position at the depth limit is worth the caller's
+:data:`~.core.Evaluate` of it (each game's own, from its registry entry), clipped to
++-``WIN // 10``. Where an :data:`~.core.Exact` function answers a two-seat position its value
+is that of a finished game with that margin (below the root: the root is searched, so that a
+move is chosen). Values are stored in the table relative to the node (a win ``N`` decisions
+away is worth ``WIN - N * PLY`` wherever the node stands), so a transposition reached at
+another depth reads the same value.
 """
 
 from __future__ import annotations
@@ -36,13 +40,15 @@ from gamerec.validator.search.core import (
 )
 
 #: The value of a won game (before the lead and the distance are counted).
-WIN: Final = 100_000_000
+WIN: Final = 1_000_000_000_000
 #: What each decision on the way costs a win (and saves a loss).
-PLY: Final = 10_000
-#: The largest lead a finished game's value counts.
+PLY: Final = 1_000_000
+#: The largest lead a finished game's value counts, in score points.
 MAX_LEAD: Final = 999
+#: Hundredths of a score point in a point: values are counted in hundredths.
+CENTS: Final = 100
 #: How often (in nodes) the clock is read.
-CLOCK_EVERY: Final = 256
+CLOCK_EVERY: Final = 64
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
@@ -92,6 +98,14 @@ class _Searcher:
         self.budget = budget
         self.table: dict[str, _Entry] = {}
         self.avoid: frozenset[str] = frozenset()
+        # Move ordering: the decisions that cut off most (history), and at each distance from
+        # the root the last two that cut off (killers).
+        self.history: dict[Any, int] = {}
+        self.killers: dict[int, list[Any]] = {}
+        # The root's decisions in the order of the last iteration's values (best first), and
+        # the best root decision of the iteration running, once its value is known.
+        self.root_order: list[Any] = []
+        self.root_best: tuple[Any, int] | None = None
 
     def finished(self, state: GameState[Any]) -> int:
         winners = state.winners()
@@ -100,41 +114,40 @@ class _Searcher:
             (score for seat, score in enumerate(scores, start=1) if seat != self.seat),
             default=0,
         )
-        lead = max(-MAX_LEAD, min(MAX_LEAD, lead))
+        lead = CENTS * max(-MAX_LEAD, min(MAX_LEAD, lead))
         if self.seat in winners and len(winners) == 1:
             return WIN + lead
         if winners and self.seat not in winners:
             return -WIN + lead
         return lead
 
-    def known(self, state: GameState[Any], root: bool) -> int | None:
+    def known(self, state: GameState[Any]) -> int | None:
         if state.is_over:
             return self.finished(state)
-        if self.exact is None or state.seats != 2 or root:
+        if self.exact is None or state.seats != 2:
             return None
         margin = self.exact(state)
         if margin is None:
             return None
         lead = margin if self.seat == 1 else -margin
-        clipped = max(-MAX_LEAD, min(MAX_LEAD, lead))
+        clipped = CENTS * max(-MAX_LEAD, min(MAX_LEAD, lead))
         if lead > 0:
             return WIN + clipped
         if lead < 0:
             return -WIN + clipped
         return 0
 
-    def search(
-        self, state: GameState[Any], depth: int, alpha: int, beta: int, root: bool = False
-    ) -> int:
+    def search(self, state: GameState[Any], depth: int, alpha: int, beta: int, height: int) -> int:
+        """The value of a position below the root, ``height`` decisions from it."""
         budget = self.budget
         budget.nodes += 1
         if budget.nodes % CLOCK_EVERY == 0 and budget.spent():
             raise OutOfBudgetError
-        known = self.known(state, root)
+        known = self.known(state)
         if known is not None:
             budget.playouts += 1
             return known
-        if depth == 0:
+        if depth <= 0:
             budget.playouts += 1
             bound = WIN // 10
             return max(-bound, min(bound, self.evaluate(state, self.seat)))
@@ -143,22 +156,23 @@ class _Searcher:
         first = None
         if entry is not None:
             first = entry.move
-            if entry.depth >= depth and not root and _settles(entry, alpha, beta):
+            if entry.depth >= depth and _settles(entry, alpha, beta):
                 return entry.value
-        moves = state.legal_moves()
-        if root and self.avoid:
-            moves = _new_places(state, moves, self.avoid)
-        if first is not None and first in moves:
-            moves.remove(first)
-            moves.insert(0, first)
-        maximising = state.to_move == self.seat
+        mover = state.to_move
+        moves = self.ordered(state, first, height)
+        maximising = mover == self.seat
         low, high = alpha, beta
         best_value = -WIN * 2 if maximising else WIN * 2
         best_move = moves[0]
         for move in moves:
             child = state.copy()
             child.decide(move)
-            value = _toward_root(self.search(child, depth - 1, _from_root(low), _from_root(high)))
+            # A decision after which the same seat decides again (Oust's chained placements)
+            # is part of one turn: the turn, not the decision, uses up the depth.
+            step = 0 if child.to_move == mover else 1
+            value = _toward_root(
+                self.search(child, depth - step, _from_root(low), _from_root(high), height + 1)
+            )
             if maximising and value > best_value:
                 best_value, best_move = value, move
                 low = max(low, value)
@@ -166,22 +180,85 @@ class _Searcher:
                 best_value, best_move = value, move
                 high = min(high, value)
             if low >= high:
+                self.cut_off(mover, move, depth, height)
                 break
         self.table[key] = _Entry(depth, best_value, _bound(best_value, alpha, beta), best_move)
         return best_value
 
+    def ordered(self, state: GameState[Any], first: Any, height: int) -> list[Any]:
+        """The decisions, the table's best first, then the killers, then by history."""
+        moves = state.legal_moves()
+        history = self.history
+        mover = state.to_move
+        if history:
+            moves.sort(key=lambda move: -history.get((mover, move), 0))
+        front = [first] if first is not None else []
+        front += [move for move in self.killers.get(height, ()) if move != first]
+        for move in reversed(front):
+            if move in moves:
+                moves.remove(move)
+                moves.insert(0, move)
+        return moves
+
+    def root_moves(self, state: GameState[Any]) -> list[Any]:
+        """The root's decisions: the last iteration's order, the fresh places first."""
+        if not self.root_order:
+            moves = state.legal_moves()
+            if self.avoid:
+                moves = _new_places(state, moves, self.avoid)
+            self.root_order = moves
+        return list(self.root_order)
+
+    def cut_off(self, mover: int, move: Any, depth: int, height: int) -> None:
+        """Remember a decision that cut off the search here (history and killers)."""
+        key = (mover, move)
+        self.history[key] = self.history.get(key, 0) + depth * depth
+        killers = self.killers.setdefault(height, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+
+    def iterate(self, state: GameState[Any], depth: int) -> int:
+        """One iteration of the deepening; the root's decisions are then reordered by value.
+
+        Raises:
+            OutOfBudgetError: the limit was reached before the iteration finished
+                (:attr:`root_best` then holds its best root decision so far, if any).
+        """
+        self.root_best = None
+        self.budget.nodes += 1
+        values: dict[Any, int] = {}
+        low = -WIN * 2
+        for move in self.root_moves(state):
+            child = state.copy()
+            child.decide(move)
+            step = 0 if child.to_move == state.to_move else 1
+            value = _toward_root(self.search(child, depth - step, _from_root(low), WIN * 2, 1))
+            values[move] = value
+            if value > low:
+                low = value
+                self.root_best = (move, value)
+        self.root_order.sort(key=lambda move: -values[move])
+        best, value = self.root_order[0], values[self.root_order[0]]
+        self.table[state.digest()] = _Entry(depth, value, _EXACT, best)
+        return value
+
     def line(self, state: GameState[Any], depth: int) -> tuple[Any, ...]:
+        """The table's best decisions from ``state``, for ``depth`` turns at most."""
         moves: list[Any] = []
         seen: set[str] = set()
         state = state.copy()
-        while len(moves) < depth and not state.is_over:
+        turns = 0
+        while turns < depth and not state.is_over:
             key = state.digest()
             entry = self.table.get(key)
             if entry is None or key in seen:
                 break
             seen.add(key)
             moves.append(entry.move)
+            mover = state.to_move
             state.decide(entry.move)
+            turns += state.to_move != mover
         return tuple(moves)
 
 
@@ -224,7 +301,11 @@ def alphabeta(
 ) -> SearchResult:
     """Search ``state`` by iterative deepening within ``limits`` (see the module docstring).
 
-    At least the first iteration (one decision deep) always finishes, whatever the limit.
+    An iteration the limit cuts short still counts where it found a root decision better
+    than the one it searched first (the last iteration's best): that decision is played. The
+    first iteration (one turn deep) is cut short too (a turn of chained decisions can be
+    long): its best root decision so far is played, or the first listed when none finished
+    (the result's depth is then 0).
     ``avoid``: digests of positions the game has reached; a root decision that leads back to
     one is not searched while another leads elsewhere (the rules have no repetition rule, and
     play that returns to a position can go round for ever, as greedy play avoids too).
@@ -237,19 +318,22 @@ def alphabeta(
     budget = Budget(limits)
     searcher = _Searcher(state.to_move, evaluate, exact, budget)
     searcher.avoid = avoid
-    value, finished, move = 0, 0, state.legal_moves()[0]
+    value, finished = 0, 0
     top = limits.depth or 10_000
     for depth in range(1, top + 1):
         try:
-            value = searcher.search(state, depth, -WIN * 2, WIN * 2, root=True)
+            value = searcher.iterate(state, depth)
         except OutOfBudgetError:
-            if finished == 0:  # pragma: no cover - the first iteration is tiny
-                raise
+            partial = searcher.root_best
+            if partial is not None and (finished == 0 or partial[0] != searcher.root_order[0]):
+                searcher.root_order.remove(partial[0])
+                searcher.root_order.insert(0, partial[0])
+                value = partial[1]
             break
         finished = depth
-        move = searcher.table[state.digest()].move
         if is_proven(value) or budget.spent():
             break
+    move = searcher.root_order[0]
     proven = None
     if is_proven(value):
         steps = distance(value)
@@ -259,7 +343,8 @@ def alphabeta(
     margin: tuple[float, ...] = ()
     lead = _lead_of(value)
     if seats == 2:
-        margin = tuple(float(lead if seat == state.to_move else -lead) for seat in (1, 2))
+        points = lead / CENTS
+        margin = tuple(points if seat == state.to_move else -points for seat in (1, 2))
         if proven is not None:
             won = 1.0 if proven > 0 else 0.0
             win = tuple(won if seat == state.to_move else 1.0 - won for seat in (1, 2))
@@ -269,7 +354,7 @@ def alphabeta(
         state,
         pv,
         budget,
-        score=100 * lead,
+        score=lead,
         depth=finished,
         win=win,
         margin=margin,
@@ -278,7 +363,7 @@ def alphabeta(
 
 
 def _lead_of(value: int) -> int:
-    """The root seat's lead a value says (a proven value's lead; else the evaluation)."""
+    """The root seat's lead in hundredths a value says (a proven value's; else the evaluation)."""
     if value > WIN // 2:
         return value - WIN + distance(value) * PLY
     if value < -WIN // 2:

@@ -14,7 +14,8 @@ from typing import Any
 
 from gamerec.validator.games.protocol import GameState
 
-#: The heuristic value of a position for a seat (higher is better for it), in score points.
+#: The heuristic value of a position for a seat (higher is better for it), in hundredths of a
+#: score point (the protocol's ``score`` unit: a lead of 3 points is worth 300).
 Evaluate = Callable[[GameState[Any], int], int]
 #: The exact final score margin (seat 1's score minus seat 2's) under perfect play from a
 #: two-seat position, or None when nothing exact is known (endgame tables answer it).

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from gamerec.validator.games.protocol import GameState
-from gamerec.validator.search.alphabeta import MAX_LEAD, WIN
+from gamerec.validator.search.alphabeta import CENTS, MAX_LEAD, WIN
 from gamerec.validator.search.core import (
     Budget,
     Evaluate,
@@ -34,7 +34,7 @@ def _finished(state: GameState[Any]) -> tuple[int, ...]:
     winners = state.winners()
     values = []
     for seat, full in enumerate(leads(state.scores()), start=1):
-        lead = max(-MAX_LEAD, min(MAX_LEAD, full))
+        lead = CENTS * max(-MAX_LEAD, min(MAX_LEAD, full))
         if seat in winners:
             values.append((WIN if len(winners) == 1 else 0) + lead)
         else:
@@ -92,13 +92,11 @@ def maxn(state: GameState[Any], limits: Limits, evaluate: Evaluate) -> SearchRes
         if budget.spent() or all(abs(value) > WIN // 2 for value in values):
             break
     mover = state.to_move
-    return deepening_result(
-        state, line, budget, score=100 * _lead(values[mover - 1]), depth=finished
-    )
+    return deepening_result(state, line, budget, score=_lead(values[mover - 1]), depth=finished)
 
 
 def _lead(value: int) -> int:
-    """The lead a value says: a finished game's lead, else the evaluation itself."""
+    """The lead in hundredths a value says: a finished game's lead, else the evaluation."""
     if value > WIN // 2:
         return value - WIN
     if value < -WIN // 2:

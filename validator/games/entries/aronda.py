@@ -1,4 +1,4 @@
-"""Aronda's registry entry: its syntax, engine, citations, annotation value and board model.
+"""Aronda's registry entry: syntax, engine, citations, annotation and search values, board model.
 
 The board model (docs/rules/aronda.md §2): the centre disc and 24 annular wedges at the
 table's illustrative angles, with each field's capacity.
@@ -151,6 +151,42 @@ def rules_end(state: GameState[Any], who: Who) -> str:
     return "both seats passed in a row (Supply pass), so the seat owning more fields wins"
 
 
+#: What a field without an owner is worth to a seat (hundredths of a field) by how many more
+#: pieces it needs to take it, from inside or from outside (§5): none can be, one, two, ...
+#: (a 4-field a seat cannot reach now needs five).
+NEAR: Final = (0, 60, 35, 15, 5, 0)
+
+
+def field_race(state: GameState[Any], seat: int) -> int:
+    """Aronda's search evaluation: the lead in fields, and in fields nearly taken.
+
+    In hundredths of a field: 100 a field owned, and for every field without an owner,
+    :data:`NEAR` by the pieces each seat still needs on it (its capacity less its pieces
+    there, or less its owned neighbours, whichever is fewer; one more when the seat has no
+    access to it now, §4.2), the seat's minus the other's.
+    """
+    assert isinstance(state, aronda.ArondaState)
+    other = 3 - seat
+    mine, theirs = state.owned(seat), state.owned(other)
+    my_access, their_access = state.access(seat), state.access(other)
+    value = 100 * (mine.bit_count() - theirs.bit_count())
+    pieces = state.pieces
+    for code in aronda.fields_in(aronda.ALL_FIELDS & ~(mine | theirs)):
+        capacity = aronda.CAPACITY[code]
+        around = aronda.NEIGHBOUR_MASK[code]
+        bit = 1 << code
+        my_need = min(
+            capacity - pieces(seat, code) + (not my_access & bit),
+            capacity - (mine & around).bit_count(),
+        )
+        their_need = min(
+            capacity - pieces(other, code) + (not their_access & bit),
+            capacity - (theirs & around).bit_count(),
+        )
+        value += NEAR[my_need] - NEAR[their_need]
+    return value
+
+
 ENTRY: Final = GameEntry(
     syntax=SYNTAX,
     engine=aronda.ENGINE,
@@ -167,4 +203,5 @@ ENTRY: Final = GameEntry(
         moves="a turn of one or two fields joined by , (o1, o1,o3, m2,m2); pass where the "
         "variant allows it",
     ),
+    evaluation=field_race,
 )
