@@ -163,3 +163,31 @@ def test_any_body_decodes_or_is_refused_with_the_bad_byte_named(body: bytes) -> 
     except TextError as error:
         byte = int(str(error).split()[1])
         assert 0 <= byte <= len(body)
+
+
+def test_a_client_that_goes_away_before_its_body_is_whole_makes_no_call() -> None:
+    messages = iter(
+        [
+            {"type": "http.request", "body": b"QUJD", "more_body": True},
+            {"type": "http.disconnect"},
+        ]
+    )
+    sent: list[Any] = []
+
+    async def receive() -> Any:
+        return next(messages)
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def service(*_: Any) -> None:
+        raise AssertionError("called")
+
+    async def refuse(*_: Any) -> None:
+        raise AssertionError("refused")
+
+    async def call() -> None:
+        await text_mode(service, 100, refuse)({"headers": []}, receive, send)
+
+    asyncio.run(call())
+    assert sent == []

@@ -85,6 +85,8 @@ def text_mode(service: ASGIApp, max_body_bytes: int, refuse: Refuse) -> ASGIApp:
 
     async def serve(scope: Scope, receive: Receive, send: Send) -> None:
         body = await _whole_body(receive, text_limit(max_body_bytes))
+        if body is _GONE:  # the client went away before its body was whole: no call
+            return
         if body is None:
             await refuse(
                 send,
@@ -104,13 +106,21 @@ def text_mode(service: ASGIApp, max_body_bytes: int, refuse: Refuse) -> ASGIApp:
     return serve
 
 
+#: What :func:`_whole_body` answers when the client went away first.
+_GONE: Final = b"(the client went away)"
+
+
 async def _whole_body(receive: Receive, limit: int) -> bytes | None:
-    """The request body, or None once it passes ``limit`` bytes (the rest is not read)."""
+    """The request body, or why there is none to call with.
+
+    None once it passes ``limit`` bytes (the rest is not read); :data:`_GONE` (that very
+    object) when the client disconnects before the body is whole.
+    """
     body = bytearray()
     while True:
         message = await receive()
-        if message["type"] != "http.request":  # the client went away
-            return bytes(body)
+        if message["type"] != "http.request":
+            return _GONE
         body += message.get("body", b"")
         if len(body) > limit:
             return None
