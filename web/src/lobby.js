@@ -159,7 +159,7 @@ export class LobbyPage {
 
   /**
    * The player this tab seats: its name, and a new Ed25519 public key when the browser can
-   * make one (its private key is kept once the seat's token is known: `keepKey`).
+   * make one (its private key is kept once the seat's token is known: `keepSeatKey`).
    */
   async player() {
     const name = this.name.value.trim();
