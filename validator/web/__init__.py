@@ -12,6 +12,7 @@ the call log, the metrics are the gRPC door's.
 - ``app``: the ASGI application (routes, content types, body limit, CORS, static files);
 - ``calls``: the call line of a request refused before any handler took it;
 - ``serving``: Hypercorn on the web port, its bounds, its life with the server;
+- ``asgi``: the ASGI types the modules share;
 - ``text``: gRPC-Web's text mode (base64 bodies) in front of a service;
 - ``frames``: reads a Connect stream's frames (curl's output of Watch) as JSON lines;
 - ``static/``: the web client's built files (package data).

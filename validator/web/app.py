@@ -21,23 +21,17 @@ Any other ``GET`` or ``HEAD`` is a static file of ``static/`` (``/`` is ``index.
 from __future__ import annotations
 
 import mimetypes
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import orjson
 
+from gamerec.validator.web.asgi import ASGIApp, Message, Receive, Scope, Send
 from gamerec.validator.web.bridge import peer_of
 from gamerec.validator.web.calls import logged
 from gamerec.validator.web.text import TEXT_TYPES, text_limit, text_mode
-
-#: An ASGI scope, message, receive and send.
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: The folder of the web client's built files.
 STATIC: Final = Path(__file__).resolve().parent / "static"

@@ -9,7 +9,7 @@ the message of the Connect error it got, and counts it in the metrics as a call.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, Final
 
@@ -17,10 +17,9 @@ import grpc
 import orjson
 
 from gamerec.validator.service.calls import Call
+from gamerec.validator.web.asgi import Message, Send
 from gamerec.validator.web.frames import END_STREAM
 
-Message = MutableMapping[str, Any]
-Send = Callable[[Message], Awaitable[None]]
 Serve = Callable[[Send], Awaitable[None]]
 
 #: Set while the door serves a call: becomes true once a handler takes it.

@@ -38,7 +38,8 @@ from gamerec.v1 import service_pb2 as spb
 from gamerec.validator.service.access import Gate
 from gamerec.validator.service.server import CONNECTION_STREAMS
 from gamerec.validator.service.transport import ServerTransport
-from gamerec.validator.web.app import ASGIApp, Door, WebApplication
+from gamerec.validator.web.app import Door, WebApplication
+from gamerec.validator.web.asgi import ASGIApp
 from gamerec.validator.web.bridge import Handlers, ServiceAdapter
 from gamerec.validator.web.codecs import CODECS
 

@@ -15,7 +15,7 @@ the service and its answer back into text:
   are sent, and a client that decodes each run on its own finds whole frames in it. The
   answer's content type says ``application/grpc-web-text+proto``.
 
-It imports the standard library only; ``app`` calls it.
+It imports the standard library and ``asgi``; ``app`` calls it.
 """
 
 from __future__ import annotations
@@ -23,8 +23,10 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any, Final
+from collections.abc import Awaitable, Callable
+from typing import Final
+
+from gamerec.validator.web.asgi import ASGIApp, Message, Receive, Scope, Send
 
 #: The content types of the text mode (a request's), by what the service is told instead.
 TEXT_TYPES: Final = {
@@ -37,11 +39,6 @@ ANSWER_TYPE: Final = b"application/grpc-web-text+proto"
 #: A run of base64: whole groups of four, the last one possibly padded.
 _RUN: Final = re.compile(rb"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: How the wrapper refuses a call: (HTTP status, Connect code, message).
 Refuse = Callable[[Send, int, str, str], Awaitable[None]]
 
