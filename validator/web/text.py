@@ -24,6 +24,7 @@ import base64
 import binascii
 import re
 from collections.abc import Awaitable, Callable
+from itertools import pairwise
 from typing import Final
 
 from gamerec.validator.web.asgi import ASGIApp, Message, Receive, Scope, Send
@@ -169,34 +170,34 @@ def _as_text(send: Send) -> Send:
         elif message["type"] == "http.response.body":
             pending.extend(message.get("body", b""))
             more = message.get("more_body", False)
-            whole = len(pending) if not more else whole_frames(pending)
-            text = b"".join(encode_text(frame) for frame in split_frames(pending[:whole]))
-            del pending[:whole]
-            if not text and more:
+            ends = frame_ends(pending)
+            if not more and len(pending) > (ends[-1] if ends else 0):
+                ends.append(len(pending))  # the end of the answer: the rest, whole or not
+            if not ends and more:
                 return  # a frame not yet whole: sent with the rest of it
+            text = b"".join(
+                encode_text(bytes(pending[start:end])) for start, end in pairwise([0, *ends])
+            )
+            del pending[: ends[-1] if ends else 0]
             message = {**message, "body": text}
         await send(message)
 
     return sending
 
 
-def whole_frames(data: bytes | bytearray) -> int:
-    """How many leading bytes of ``data`` are whole gRPC-Web frames (5-byte head, message)."""
-    at = 0
+def frame_ends(data: bytes | bytearray) -> list[int]:
+    """Where each whole gRPC-Web frame (5-byte head, message) at the start of ``data`` ends."""
+    ends, at = [], 0
     while at + 5 <= len(data):
         end = at + 5 + int.from_bytes(data[at + 1 : at + 5], "big")
         if end > len(data):
             break
+        ends.append(end)
         at = end
-    return at
+    return ends
 
 
-def split_frames(data: bytes | bytearray) -> list[bytes]:
-    """``data`` cut after each frame (a last piece cut short is kept as it is)."""
-    pieces, at = [], 0
-    while at < len(data):
-        head = data[at + 1 : at + 5]
-        end = min(at + 5 + int.from_bytes(head, "big"), len(data)) if len(head) == 4 else len(data)
-        pieces.append(bytes(data[at:end]))
-        at = end
-    return pieces
+def whole_frames(data: bytes | bytearray) -> int:
+    """How many leading bytes of ``data`` are whole gRPC-Web frames."""
+    ends = frame_ends(data)
+    return ends[-1] if ends else 0
