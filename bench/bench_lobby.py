@@ -32,7 +32,7 @@ import grpc
 import orjson
 from google.protobuf import json_format
 
-from bench.bench_web import Server, _host_port
+from bench.bench_web import Server, _host_port, post
 from bench.figures import Figure, table
 from gamerec.v1 import lobby_pb2 as lpb
 from gamerec.v1 import lobby_pb2_grpc as lgrpc
@@ -119,16 +119,10 @@ class Lobbyist:
         return time.perf_counter() - started, 0.0
 
     def _post(self, method: str, body: dict[str, object]) -> dict[str, dict[str, str]]:
-        self.web.request(
-            "POST",
-            f"/gamerec.v1.LobbyService/{method}",
-            body=orjson.dumps(body),
-            headers={"content-type": "application/json"},
+        path = f"/gamerec.v1.LobbyService/{method}"
+        answer: dict[str, dict[str, str]] = orjson.loads(
+            post(self.web, path, orjson.dumps(body), "application/json")
         )
-        response = self.web.getresponse()
-        data = response.read()
-        assert response.status == 200, data
-        answer: dict[str, dict[str, str]] = orjson.loads(data)
         return answer
 
     def close(self) -> None:

@@ -208,16 +208,7 @@ class Player:
         assert not answer.HasField("illegal"), answer.illegal
 
     def _post(self, body: bytes, content_type: str) -> bytes:
-        self.web.request(
-            "POST",
-            "/gamerec.v1.MatchService/Play",
-            body=body,
-            headers={"content-type": content_type},
-        )
-        response = self.web.getresponse()
-        data = response.read()
-        assert response.status == 200, data
-        return data
+        return post(self.web, "/gamerec.v1.MatchService/Play", body, content_type)
 
     def close(self) -> None:
         """Close its connections."""
@@ -341,6 +332,15 @@ def figures(measured: WebFigures) -> list[Figure]:
         )
     )
     return result
+
+
+def post(connection: http.client.HTTPConnection, path: str, body: bytes, kind: str) -> bytes:
+    """POST one call's body on a kept-alive connection; the answer's body (HTTP 200 only)."""
+    connection.request("POST", path, body=body, headers={"content-type": kind})
+    response = connection.getresponse()
+    data = response.read()
+    assert response.status == 200, data
+    return data
 
 
 def _host_port(address: str) -> tuple[str, int]:
