@@ -5,13 +5,12 @@ from __future__ import annotations
 import ast
 import os
 import pydoc
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import gamerec
+from tests.imports import loaded_after
 
 ROOT = Path(__file__).resolve().parent.parent
 FRONT_DOOR = ROOT / "gamerec" / "__init__.py"
@@ -52,15 +51,7 @@ def test_the_verbs_a_platform_needs_are_there() -> None:
 
 
 def test_importing_the_front_door_loads_no_codec_engine_or_grpc() -> None:
-    probe = (
-        "import sys, gamerec\n"
-        "loaded = [m for m in sys.modules if m.startswith(('google', 'grpc', 'gamerec.'))]\n"
-        "print(loaded)\n"
-    )
-    found = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
-    )
-    assert found.stdout.strip() == "[]"
+    assert loaded_after(["gamerec"], ("google", "grpc", "gamerec.")) == []
 
 
 def test_help_shows_the_tour_and_the_names() -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.imports import loaded_after
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -99,16 +99,8 @@ def test_engines_import_only_the_errors_and_the_grammar_from_recorder() -> None:
 
 def test_the_grammar_engines_use_is_pure_python() -> None:
     # Engines read tokens with the record's grammar; importing it must bring no protobuf.
-    code = (
-        "import sys\n"
-        "import gamerec.recorder.syntax.one, gamerec.recorder.syntax.aronda\n"
-        "import gamerec.recorder.syntax.oust, gamerec.recorder.syntax.ohwahree\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('google', 'gamerec.v1'))))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
-    )
-    assert done.stdout.strip() == "[]"
+    grammars = [f"gamerec.recorder.syntax.{game}" for game in ("one", "aronda", "oust", "ohwahree")]
+    assert loaded_after(grammars, ("google", "gamerec.v1")) == []
 
 
 def _python_files() -> list[Path]:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from gamerec.validator.render.svg import SEAT_COLOURS
 from gamerec.validator.render.viewer import view_page
 from gamerec.validator.search.core import Limits
 from tests.analysis.test_analysis import BLUNDER
+from tests.imports import loaded_after
 from tests.viewer.records import engine_annotated, one_record
 from tests.viewer.test_page import data_of
 
@@ -194,12 +193,8 @@ def test_a_mark_on_a_ply_whose_glyph_a_person_chose_is_drawn_grey(blunder: Annot
 
 
 def test_the_viewer_reads_the_commands_without_loading_the_search() -> None:
-    code = (
-        "import sys, gamerec.validator.render.viewer\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('gamerec.validator.analysis.',"
-        " 'gamerec.validator.search'))))"
+    loaded = loaded_after(
+        ["gamerec.validator.render.viewer"],
+        ("gamerec.validator.analysis.", "gamerec.validator.search"),
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
-    )
-    assert done.stdout.strip() == "['gamerec.validator.analysis.commands']"
+    assert loaded == ["gamerec.validator.analysis.commands"]
