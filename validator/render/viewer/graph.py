@@ -170,12 +170,17 @@ def _seat_path(graph: WinGraph, seat: int) -> str:
         command = "L" if ply == previous + 1 else "M"
         steps.append(f"{command}{_x(ply, graph.last):.1f},{_y(chances[seat - 1]):.1f}")
         previous = ply
-    colour = SEAT_COLOURS[(seat - 1) % len(SEAT_COLOURS)]
-    dash = "" if seat == 1 else f' stroke-dasharray="{seat * 2} 2"'
     return (
         f'<path class="win-line" data-seat="{seat}" d="{" ".join(steps)}" fill="none" '
-        f'stroke="{colour}" stroke-width="2"{dash}/>'
+        f"{seat_stroke(seat)}/>"
     )
+
+
+def seat_stroke(seat: int) -> str:
+    """How a seat's line is drawn in the viewer's charts: its colour, dashed from seat 2 on."""
+    colour = SEAT_COLOURS[(seat - 1) % len(SEAT_COLOURS)]
+    dash = "" if seat == 1 else f' stroke-dasharray="{seat * 2} 2"'
+    return f'stroke="{colour}" stroke-width="2"{dash}'
 
 
 def _mark_dot(graph: WinGraph, mark: GraphMark) -> str:

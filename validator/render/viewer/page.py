@@ -36,7 +36,13 @@ from gamerec.validator.render.svg import (
     group,
     site_labels,
 )
-from gamerec.validator.render.viewer.graph import WinGraph, graph_html, mark_html, win_graph
+from gamerec.validator.render.viewer.graph import (
+    WinGraph,
+    graph_html,
+    mark_html,
+    seat_stroke,
+    win_graph,
+)
 from gamerec.validator.render.viewer.tree import (
     LISTED_LEGAL_MOVES,
     ElementTable,
@@ -284,11 +290,7 @@ def _chart(tree: Tree) -> str:
             f"{height - pad - (height - 2 * pad) * node.scene.scores[seat - 1] / top:.1f}"
             for node in points
         )
-        colour = SEAT_COLOURS[(seat - 1) % len(SEAT_COLOURS)]
-        dash = "" if seat == 1 else f' stroke-dasharray="{seat * 2} 2"'
-        lines.append(
-            f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>'
-        )
+        lines.append(f'<polyline points="{coords}" fill="none" {seat_stroke(seat)}/>')
     final = ", ".join(
         f"seat {seat} {score}" for seat, score in enumerate(points[-1].scene.scores, start=1)
     )
