@@ -298,9 +298,18 @@ def test_search_finds(
 ) -> None:
     page, _ = browser_page
     page.goto(served)
-    page.fill("input.md-search__input", word)
+    # The search worker builds its index from a 0.9 MB file after the page loads; a word
+    # typed before then can be lost on a busy machine, so wait for its "ready" placeholder.
+    page.wait_for_function(
+        "() => document.querySelector('.md-search-result__meta')?.textContent"
+        " === 'Type to start searching'",
+        timeout=120_000,
+    )
+    # Typed key by key as a reader does: a value set at once (fill) is missed by the search
+    # box after a reload of the same page.
+    page.locator("input.md-search__input").press_sequentially(word)
     results = page.locator(".md-search-result__item a")
-    results.first.wait_for(timeout=30_000)
+    results.first.wait_for(timeout=60_000)
     hrefs = results.evaluate_all("(links) => links.map((link) => link.href)")
     assert any(href.startswith(served + expected_page) for href in hrefs), hrefs
     assert word.lower() in page.inner_text(".md-search-result__list").lower()
