@@ -611,6 +611,29 @@ class OustState:
             return ()
         return tuple(cells_of(self._groups.stones_of(code)))
 
+    def safe(self, seat: int) -> int:
+        """How many empty cells touch none of the stones of ``seat`` (non-capturing places)."""
+        mine = self._stones[seat]
+        return (self._board.mask & ~(mine | self._stones[3 - seat]) & ~_spread(mine)).bit_count()
+
+    def best_capture(self, seat: int) -> int:
+        """The most enemy stones one placement of ``seat`` removes now (0: it has no capture).
+
+        As if ``seat`` were to move (read-only; the search's evaluation asks it, §4.1).
+        """
+        mine, theirs = self._stones[seat], self._stones[3 - seat]
+        # a capturing placement joins own stones: only the empty cells next to them
+        candidates = self._board.mask & ~(mine | theirs) & _spread(mine)
+        neighbour_mask = self._board.neighbour_mask
+        effect = self._groups.capture_effect
+        best = 0
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            own = neighbour_mask[low.bit_length() - 1] & mine
+            best = max(best, effect(mine, theirs, low, own)[1].bit_count())
+        return best
+
     # -- legality ----------------------------------------------------------------------------
 
     def legal_placements(self) -> list[int]:

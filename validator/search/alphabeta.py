@@ -206,8 +206,18 @@ class _Searcher:
             moves = state.legal_moves()
             if self.avoid:
                 moves = _new_places(state, moves, self.avoid)
-            self.root_order = moves
+            self.root_order = self.by_value(state, moves)
         return list(self.root_order)
+
+    def by_value(self, state: GameState[Any], moves: list[Any]) -> list[Any]:
+        """The decisions, best first by the value of the position each leads to (stable)."""
+        values: dict[Any, int] = {}
+        for move in moves:
+            child = state.copy()
+            child.decide(move)
+            known = self.known(child)
+            values[move] = known if known is not None else self.evaluate(child, self.seat)
+        return sorted(moves, key=lambda move: -values[move])
 
     def cut_off(self, mover: int, move: Any, depth: int, height: int) -> None:
         """Remember a decision that cut off the search here (history and killers)."""

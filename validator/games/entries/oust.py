@@ -1,4 +1,4 @@
-"""Oust's registry entry: its syntax, engine, citations, annotation value and board model.
+"""Oust's registry entry: syntax, engine, citations, annotation and search values, board model.
 
 The board model (docs/rules/oust.md §2.1): pointy-top hexagons at the axial coordinates,
 row 1 at the bottom, ``(u, v+1)`` up-right and ``(u−1, v+1)`` up-left; stones are marked
@@ -114,6 +114,34 @@ def stones_lead(state: GameState[Any], seat: int) -> int:
     return WIN * lead(state.scores(), seat) + lead(stones, seat)
 
 
+#: The search evaluation's weights, in hundredths of a stone: a stone on the board, a stone
+#: that the seat to move can remove with one placement now (its best capture), and a safe cell
+#: (an empty cell touching none of the seat's stones: a placement that risks nothing).
+STONE: Final = 100
+THREAT: Final = 90
+SAFE: Final = 5
+
+
+def stone_race(state: GameState[Any], seat: int) -> int:
+    """Oust's search evaluation: the lead in stones, the mover's next capture, safe cells.
+
+    In hundredths of a stone, for ``seat``: :data:`STONE` a stone it has more than the other
+    seat; :data:`THREAT` an enemy stone the best capture of the seat to move would remove
+    (for ``seat`` when it moves, against it otherwise: a position at the search's horizon is
+    one where a turn is about to start, and the mover takes first); :data:`SAFE` a safe cell
+    it has more (docs/analysis.md says what each is worth in games).
+    """
+    assert isinstance(state, oust.OustState)
+    other = 3 - seat
+    value = STONE * (len(state.stones(seat)) - len(state.stones(other)))
+    value += SAFE * (state.safe(seat) - state.safe(other))
+    mover = state.to_move
+    if mover:
+        threat = THREAT * state.best_capture(mover)
+        value += threat if mover == seat else -threat
+    return value
+
+
 _SPECIALS: Final[dict[str, oust.Move]] = {
     "pass": oust.PASS,
     "swap": oust.SWAP,
@@ -208,5 +236,6 @@ ENTRY: Final = GameEntry(
         moves="a cell (g7); a turn that captures goes on: its placements joined by , "
         "(e5,f5,k9) or typed one at a time",
     ),
+    evaluation=stone_race,
 )
 register_steps(SYNTAX.game, ludii_steps)
