@@ -112,6 +112,14 @@ def tournament(
             help=f"Plies of each opening (default: random {RANDOM_OPENING_PLIES}, FILE all).",
         ),
     ] = None,
+    redraw_decided: Annotated[
+        bool,
+        typer.Option(
+            "--redraw-decided",
+            help="With --openings random: draw again an opening that is already decided (a "
+            "search two turns deep proves a forced result for the seat to move).",
+        ),
+    ] = False,
     seed: Annotated[int, typer.Option("--seed", help="The seed of random openings.")] = 1,
     event: Annotated[
         str, typer.Option("--event", help="The records' event (a resumed run matches it).")
@@ -156,7 +164,9 @@ def tournament(
             server=_server(connection),
         )
         games = plan.games()
-        opening = _opening(plan, openings, opening_plies, seed, games[-1].encounter)
+        opening = _opening(
+            plan, openings, opening_plies, seed, games[-1].encounter, redraw=redraw_decided
+        )
         plan = dataclasses.replace(plan, opening=opening)
         finished = read_finished(dest)
         done = finished_rounds(plan, finished, dest)
@@ -206,13 +216,21 @@ def _server(connection: Connection | None) -> GameServer | None:
 
 
 def _opening(
-    plan: Tournament, openings: str | None, plies: int | None, seed: int, encounters: int
+    plan: Tournament,
+    openings: str | None,
+    plies: int | None,
+    seed: int,
+    encounters: int,
+    *,
+    redraw: bool,
 ) -> Opening:
+    if redraw and openings != "random":
+        fail("--redraw-decided draws random openings again: it needs --openings random")
     if openings is None:
         return Opening()
     if openings == "random":
         count = plies if plies is not None else RANDOM_OPENING_PLIES
-        return random_openings(plan.game, plan.variant, count, encounters, seed)
+        return random_openings(plan.game, plan.variant, count, encounters, seed, undecided=redraw)
     from gamerec.recorder.codecs import read_records
 
     return file_openings(read_records(openings), plan.game, plan.variant, plies, openings)

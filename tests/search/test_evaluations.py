@@ -7,7 +7,7 @@ import pytest
 from gamerec.validator.analysis.searcher import evaluation_of
 from gamerec.validator.games import aronda, oust
 from gamerec.validator.games.entries.aronda import NEAR, field_race
-from gamerec.validator.games.entries.oust import STONE, THREAT, SAFE, stone_race
+from gamerec.validator.games.entries.oust import SAFE, STONE, THREAT, stone_race
 from gamerec.validator.games.registry import entry_named
 from tests.search.positions import position
 
@@ -53,9 +53,7 @@ def test_oust_prefers_the_seat_with_more_stones_and_the_capture_to_come() -> Non
     # the same stones, O to move: O's capture comes first, X is still two stones ahead
     waiting = oust.OustState.with_stones(variant, _cells("f7 e3 i10"), _cells("g7"), to_move=2)
     assert stone_race(ahead, 1) - stone_race(waiting, 1) == 2 * THREAT
-    assert stone_race(waiting, 1) == 2 * STONE - THREAT + SAFE * (
-        waiting.safe(1) - waiting.safe(2)
-    )
+    assert stone_race(waiting, 1) == 2 * STONE - THREAT + SAFE * (waiting.safe(1) - waiting.safe(2))
 
 
 def test_oust_a_big_group_s_threat_outweighs_a_stone() -> None:

@@ -41,7 +41,7 @@ import shlex
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.notation import format_action
@@ -54,6 +54,7 @@ from gamerec.validator.collection.standings import (
     game_points,
 )
 from gamerec.validator.games import engine
+from gamerec.validator.games.protocol import GameState
 from gamerec.validator.generation import variant_options
 from gamerec.validator.identity import RulesError, identify
 from gamerec.validator.live.players import PolicyPlayer
@@ -73,6 +74,10 @@ from gamerec.validator.players.movers import EngineMover, Mover, UnstartedEngine
 DEFAULT_EVENT: Final = "gamerec tournament"
 #: The record's ``Client`` tag.
 CLIENT: Final = "gamerec tournament"
+#: How many turns deep :func:`decided` searches an opening for a forced result.
+DECIDED_TURNS: Final = 2
+#: How many times an undecided random opening is drawn before the tournament gives up.
+MAX_DRAWS: Final = 100
 
 
 class TournamentError(GamerecError):
@@ -177,25 +182,66 @@ class Opening:
 
 
 def random_openings(
-    game: str, variant: Mapping[str, str], plies: int, count: int, seed: int
+    game: str,
+    variant: Mapping[str, str],
+    plies: int,
+    count: int,
+    seed: int,
+    *,
+    undecided: bool = False,
 ) -> Opening:
     """``count`` openings of ``plies`` random plies each (shorter if the game ends first).
 
+    Opening ``i`` is drawn from the seed ``<seed>:opening:<i>``. With ``undecided``, an opening
+    that is already decided (:func:`decided`) is drawn again, from ``<seed>:opening:<i>:<k>``
+    for the ``k``-th draw, as engine-testing opening books leave decided openings out; an
+    opening that is not decided is the same as without ``undecided``.
+
     Raises:
         VariantError: an unknown game or variant.
+        TournamentError: ``undecided`` and :data:`MAX_DRAWS` draws of one opening all decided.
     """
     record = match_request(game, variant, ["-"] * _seats(game, variant), "-")
     start = pb.GameRecord(rules=record.rules)
     lines = []
     for index in range(1, count + 1):
-        player = PolicyPlayer(start, "random", f"{seed}:opening:{index}")
-        line: list[str] = []
-        while len(line) < plies and not player.state.is_over:
-            token = player.next_ply()
-            player.played(token)
-            line.append(token)
+        for draw in range(1, MAX_DRAWS + 1):
+            suffix = f":{draw}" if draw > 1 else ""
+            player = PolicyPlayer(start, "random", f"{seed}:opening:{index}{suffix}")
+            line: list[str] = []
+            while len(line) < plies and not player.state.is_over:
+                token = player.next_ply()
+                player.played(token)
+                line.append(token)
+            if not undecided or not decided(game, player.state):
+                break
+        else:
+            raise TournamentError(
+                f"opening {index}: {MAX_DRAWS} draws of {plies} random plies were all decided "
+                "(a forced result within two turns); give fewer --opening-plies"
+            )
         lines.append(tuple(line))
     return Opening(tuple(lines))
+
+
+def decided(game: str, state: GameState[Any]) -> bool:
+    """Whether a position is decided: over, or the seat to move forces a result at once.
+
+    Decided: the game is over, or an alpha-beta search :data:`DECIDED_TURNS` turns deep (the
+    game's own evaluation, no endgame table) proves that the seat to move wins whatever the
+    others do, or, with two seats, that it loses whatever it does.
+    """
+    if state.is_over:
+        return True
+    from gamerec.validator.analysis.searcher import evaluation_of  # noqa: PLC0415 (only here)
+    from gamerec.validator.games.registry import entry_named  # noqa: PLC0415
+    from gamerec.validator.search.alphabeta import alphabeta  # noqa: PLC0415
+    from gamerec.validator.search.core import Limits  # noqa: PLC0415
+
+    found = alphabeta(state, Limits(depth=DECIDED_TURNS), evaluation_of(entry_named(game)))
+    if found.proven is None:
+        return False
+    return found.proven > 0 or state.seats == 2
 
 
 def file_openings(

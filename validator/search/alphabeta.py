@@ -8,7 +8,10 @@ decision an unfinished one proved), its line read from the table. Depth counts t
 decision after which the same seat decides again (Oust's chained placements) does not use
 up depth. Decisions are ordered by the table's best first, then the killers (the last two
 that cut off at that distance from the root), then the history heuristic (how often and how
-deep each decision cut off); the root's by the last iteration's values.
+deep each decision cut off); the root's by the last iteration's values, and before the first
+iteration by the value of the position each leads to (its evaluation, or its end), so that a
+first iteration cut short (an Oust turn's chained captures can be too many to weigh) has
+weighed the most promising decisions first.
 
 Values, for the root seat, in hundredths of a score point: a finished game is worth ``WIN``
 (won alone), ``-WIN`` (not among the winners) or 0 (first place shared), plus the root seat's
