@@ -214,3 +214,27 @@ def test_a_first_iteration_cut_short_still_answers() -> None:
     first = sorted(moves, key=lambda move: -values[move])[0]
     assert found.move == first
     assert values[first] == max(values.values()) == found.score
+
+
+def test_time_is_read_before_each_root_decision() -> None:
+    # Oust seed 1 after 30 plies: a dozen captures on the board, a turn's chained decisions
+    # too many for the first iteration. A time limit already reached stops the search before
+    # its first root decision is searched (the nodes between two readings in the tree may
+    # take longer than the time a chained decision is left), and the first decision is played.
+    entry, _, state = position("Oust", 2, 1, 30)
+    found = alphabeta(state, Limits(time=1e-9), evaluation_of(entry))
+    assert (found.depth, found.nodes, found.pv) == (0, 1, (found.move,))
+    assert found.move in state.legal_moves()
+
+
+def test_the_root_weighs_its_most_promising_decisions_first() -> None:
+    # The same position: the first iteration cannot finish in 1,000 nodes, so the decision
+    # played is the first the root weighed; ordered by value it is the capture that removes
+    # most (in the board's order it was g1, a quiet placement on the first cell).
+    entry, _, state = position("Oust", 2, 1, 30)
+    evaluate = evaluation_of(entry)
+    found = alphabeta(state, Limits(nodes=1000), evaluate)
+    assert found.depth == 0
+    values = {move: evaluate(after(state, move), state.to_move) for move in state.legal_moves()}
+    assert values[found.move] == max(values.values())
+    assert after(state, found.move).to_move == state.to_move  # a capture: the turn goes on

@@ -2,7 +2,7 @@
 
 The evaluation at a search's horizon is the game's registry entry's ``evaluation`` where it
 has one, else its annotation value (the mover's lead in what the rules count, or what stands
-for it: Oust's stones, Oh-Wah-Ree's store); exact endgame answers come from
+for it: Oh-Wah-Ree's store); exact endgame answers come from
 :func:`exact_for` where tables cover a position. ``auto`` picks the algorithm by seat
 count, as the strength measurements in docs/analysis.md found best at short time limits.
 """

@@ -213,14 +213,19 @@ class _Searcher:
         return list(self.root_order)
 
     def by_value(self, state: GameState[Any], moves: list[Any]) -> list[Any]:
-        """The decisions, best first by the value of the position each leads to (stable)."""
+        """The decisions, best first by the value of the position each leads to (stable).
+
+        When the time runs out on the way, the decisions not valued yet follow in their order.
+        """
         values: dict[Any, int] = {}
         for move in moves:
+            if self.budget.out_of_time():
+                break
             child = state.copy()
             child.decide(move)
             known = self.known(child)
             values[move] = known if known is not None else self.evaluate(child, self.seat)
-        return sorted(moves, key=lambda move: -values[move])
+        return sorted(moves, key=lambda move: -values.get(move, -WIN * 2))
 
     def cut_off(self, mover: int, move: Any, depth: int, height: int) -> None:
         """Remember a decision that cut off the search here (history and killers)."""
@@ -243,6 +248,10 @@ class _Searcher:
         values: dict[Any, int] = {}
         low = -WIN * 2
         for move in self.root_moves(state):
+            # the time is read before each root decision too: below one, a turn of chained
+            # decisions can take longer than the nodes between two readings in the tree
+            if self.budget.out_of_time():
+                raise OutOfBudgetError
             child = state.copy()
             child.decide(move)
             step = 0 if child.to_move == state.to_move else 1

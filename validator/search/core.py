@@ -93,6 +93,10 @@ class Budget:
             return True
         if limits.playouts is not None and self.playouts >= limits.playouts:
             return True
+        return self.out_of_time()
+
+    def out_of_time(self) -> bool:
+        """Whether the time limit has been reached (the node and playout limits not read)."""
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
     def elapsed(self) -> float:
