@@ -11,7 +11,8 @@ that cut off at that distance from the root), then the history heuristic (how of
 deep each decision cut off); the root's by the last iteration's values, and before the first
 iteration by the value of the position each leads to (its evaluation, or its end), so that a
 first iteration cut short (an Oust turn's chained captures can be too many to weigh) has
-weighed the most promising decisions first.
+weighed the most promising decisions first. The time is read every :data:`CLOCK_EVERY`
+nodes in the tree, and before each root decision and each one the root's order values.
 
 Values, for the root seat, in hundredths of a score point: a finished game is worth ``WIN``
 (won alone), ``-WIN`` (not among the winners) or 0 (first place shared), plus the root seat's
@@ -224,7 +225,10 @@ class _Searcher:
             child = state.copy()
             child.decide(move)
             known = self.known(child)
-            values[move] = known if known is not None else self.evaluate(child, self.seat)
+            if known is None:
+                bound = WIN // 10  # as at the horizon
+                known = max(-bound, min(bound, self.evaluate(child, self.seat)))
+            values[move] = known
         return sorted(moves, key=lambda move: -values.get(move, -WIN * 2))
 
     def cut_off(self, mover: int, move: Any, depth: int, height: int) -> None:
