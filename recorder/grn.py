@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
-from typing import BinaryIO, Final
+from typing import BinaryIO, Final, cast
 
 from gamerec.recorder.errors import (
     EXCERPT_CHARS,
@@ -40,7 +40,10 @@ from gamerec.recorder.errors import (
 from gamerec.recorder.grn_lexer import (
     PLAIN_PLY,
     PLAIN_RUN,
+    PLY_PARTS,
     PLY_TOKEN,
+    TAG_PAIR,
+    TAG_RUN,
     Places,
     RawRecord,
     decode_record_text,
@@ -48,7 +51,7 @@ from gamerec.recorder.grn_lexer import (
     token_error,
 )
 from gamerec.recorder.grn_seal import parse_ply_seal, ply_seal_command
-from gamerec.recorder.grn_tags import header_tags, read_result_claim, read_tag
+from gamerec.recorder.grn_tags import header_tags, read_result_claim, read_tag, tag_fields
 from gamerec.recorder.grn_values import (
     escape_comment,
     escape_tag_value,
@@ -280,6 +283,8 @@ class _Line:
     moves: list[pb.Move | bytes] = field(default_factory=list)
     comment: Comment = field(default_factory=Comment)
     commands: frozenset[str] = frozenset()
+    #: Whether any move is a message (else the line's moves are all kept bytes).
+    messages: bool = False
 
     def next_ply(self) -> int:
         return self.first_ply + len(self.moves)
@@ -292,11 +297,21 @@ class _Line:
         last = self.moves[-1]
         if isinstance(last, bytes):
             last = self.moves[-1] = _parse_ply_bytes(last)
+            self.messages = True
         return last
+
+    def append(self, move: pb.Move) -> None:
+        """Add a move made a message."""
+        self.moves.append(move)
+        self.messages = True
 
     def close(self) -> None:
         """Finish the last move's comment and put the moves into their parent, in order."""
         self.finish_move()
+        if not self.messages:  # the usual line: every move kept as bytes, parsed in one call
+            if self.moves:
+                self.parent.MergeFromString(b"".join(cast(list[bytes], self.moves)))
+            return
         run: list[bytes] = []
         into = self.parent.moves
         for move in self.moves:
@@ -361,6 +376,56 @@ def _seat_field(argument: str) -> bytes:
     return _MOVE_SEAT_KEY + encode_varint(seat) if seat else b""
 
 
+#: The text of the ply numbers up to a few thousand, to compare a run's numbers at once.
+_PLY_NUMBERS: Final = tuple(str(number) for number in range(4096))
+#: Plain plies read, by line key and game: the rest of the ply's text (move, glyph, seat
+#: command, as :data:`PLAIN_PLY` gives it) to its bytes. Bounded: a table is emptied when
+#: it is full, and a long text is not kept.
+_PLY_BYTES: dict[tuple[bytes, GameValue], dict[str, bytes]] = {}
+_PLY_BYTES_ENTRIES: Final = 16384
+_PLY_TEXT_KEPT: Final = 64
+
+
+def _numbered(numbers: Sequence[str], first: int) -> int:
+    """How many of a run's ply numbers, from the first, are ``first``, ``first + 1``, ..."""
+    last = first + len(numbers)
+    if last <= len(_PLY_NUMBERS):
+        expected: Sequence[str] = _PLY_NUMBERS[first:last]
+    else:
+        expected = tuple(map(str, range(first, last)))
+    if numbers == expected:
+        return len(numbers)
+    return next(read for read, (a, b) in enumerate(zip(numbers, expected, strict=True)) if a != b)
+
+
+def _plain_ply_bytes(
+    kept: list[bytes | None],
+    rests: Sequence[str],
+    known: dict[str, bytes],
+    key: bytes,
+    game: GameValue,
+) -> int:
+    """Fill in the plies of a run not found in ``known``; return how many in a row are read.
+
+    ``kept[i]`` is the bytes of the ply whose text is ``rests[i]``, or None. The run stops
+    at a token that is not a move of the game (the token-by-token reading places the error).
+    """
+    for read, found in enumerate(kept):
+        if found is not None:
+            continue
+        rest = rests[read]
+        move, glyph, seat = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
+        try:
+            ply = kept[read] = _ply_bytes(key, game, move, seat, glyph or "")
+        except RecordMalformedError:
+            return read
+        if len(rest) <= _PLY_TEXT_KEPT:
+            if len(known) >= _PLY_BYTES_ENTRIES:
+                known.clear()
+            known[rest] = ply
+    return len(kept)
+
+
 class _RecordReader:
     """Reads one record's text: the tag section, then the move text."""
 
@@ -378,7 +443,6 @@ class _RecordReader:
         self.tokens: Iterator[re.Match[str]] = iter(())
         #: Tokens read so far (a run of plain plies counts a token a ply), for the deadline.
         self.tokens_read = 0
-        self._tokens_from(0)
 
     def read(self) -> pb.GameRecord:
         """The record (see the module docstring for what is checked)."""
@@ -447,14 +511,91 @@ class _RecordReader:
     # -- tags ---------------------------------------------------------------------------------
 
     def _read_tags(self) -> re.Match[str]:
-        """Read the tag section; return the first token after it."""
+        """Read the tag section; return the first token after it.
+
+        The tags are matched as one run and read at once (:meth:`_read_tag_pairs`); a tag
+        section that this cannot read is read again token by token (:meth:`_read_tag_tokens`),
+        which raises the error at its place.
+        """
+        text = self.places.text
+        end = TAG_RUN.match(text).end()  # type: ignore[union-attr] # it matches the empty text
+        pairs = TAG_PAIR.findall(text, 0, end)
+        self.tokens_read += len(pairs)
+        self._tokens_from(end)
         token = next(self.tokens)
-        tags = []
-        while token.lastgroup == "tag":
-            tags.append(token)
-            token = next(self.tokens)
         if token.lastgroup == "bad":  # the token after the tags is read before they are
             raise token_error(self.places, token)
+        if not self._read_tag_pairs(pairs):
+            self.record.Clear()
+            self._read_tag_tokens(list(islice(PLY_TOKEN.finditer(text), len(pairs))), token)
+        return token
+
+    def _read_tag_pairs(self, pairs: list[tuple[str, str]]) -> bool:
+        """Read the tags (name, raw value) as :meth:`_read_tag_tokens` does, if none is wrong.
+
+        The fields of the tags that do not depend on the record (:func:`tag_fields`) are
+        merged in one call at the end. Returns False, the record half read, at the first
+        thing :meth:`_read_tag_tokens` would refuse (or might: it decides).
+        """
+        names = [name.lower() for name, _ in pairs]
+        if "game" not in names or len(set(names)) < len(names):
+            return False
+        first = names.index("game")
+        try:
+            if not self._read_tag_pair(*pairs[first]):
+                return False
+            fields = self._tag_fields(pairs[:first] + pairs[first + 1 :])
+        except RecordMalformedError:
+            return False
+        if fields is None:
+            return False
+        self.record.MergeFromString(fields)
+        if "result" in names:
+            self.result_tag = unescape(pairs[names.index("result")][1])
+        return True
+
+    def _read_tag_pair(self, name: str, raw: str) -> bool:
+        """Read one tag into the record (False: a name or value too long)."""
+        longest = self.limits.max_tag_chars
+        value = unescape(raw)
+        if len(name) > longest or len(value) > longest:
+            return False
+        read_tag(self.record, name, value, max_seats=self.limits.max_seats)
+        return True
+
+    def _tag_fields(self, pairs: list[tuple[str, str]]) -> bytes | None:
+        """The fields of the tags after the Game tag, serialized; seat and seal tags are read.
+
+        None at a name or a value too long, or at a free tag too many.
+
+        Raises:
+            RecordMalformedError: a value the record cannot hold.
+        """
+        longest, most_free = self.limits.max_tag_chars, self.limits.max_tags
+        game = self.record.rules.game
+        fields: list[bytes] = []
+        free = 0
+        for name, raw in pairs:
+            found = tag_fields(game, name, raw)
+            if found is None:  # a seat or seal tag
+                if not self._read_tag_pair(name, raw):
+                    return None
+                continue
+            data, chars, extra = found
+            free += extra
+            if len(name) > longest or chars > longest or free > most_free:
+                return None
+            fields.append(data)
+        return b"".join(fields)
+
+    def _read_tag_tokens(self, tags: list[re.Match[str]], token: re.Match[str]) -> None:
+        """Read the tags, given as tokens, one by one; ``token`` is the one after them.
+
+        Raises:
+            RecordMalformedError: no tag, a tag given twice, no Game tag, a value the record
+                cannot hold (at its place).
+            LimitExceededError: a tag name or value too long, too many free tags.
+        """
         if not tags:
             example = f'[Game "{game_names()[0]}"]'
             index = token.start(token.lastgroup or 0)
@@ -478,7 +619,6 @@ class _RecordReader:
             self._read_tag(tag)
         if "result" in by_name:
             self.result_tag = unescape(by_name["result"].group("tag_value"))
-        return token
 
     def _read_tag(self, tag: re.Match[str]) -> None:
         name = tag.group("tag_name")
@@ -517,35 +657,34 @@ class _RecordReader:
         make pass: no ply number pending, the number written exactly as expected, no comment
         text left for the last move, room under the plies and moves limits. The whole run is
         matched at once and split into its plies by one ``findall`` (:data:`PLAIN_RUN`,
-        :data:`PLAIN_PLY`); the tokens then go on after the last ply read. The run stops at the
-        first ply it cannot read so (``token`` itself, when it is that ply).
+        :data:`PLAIN_PLY`), their numbers checked in one comparison and their moves looked up
+        by their text (:func:`_plain_ply_bytes`); the tokens then go on after the last ply
+        read. The run stops at the first ply it cannot read so (``token`` itself, when it is
+        that ply).
         """
         line = self.lines[-1]
         if self.pending_ply is not None or line.comment.pieces:
             return token
-        moves, key, game = line.moves, line.key, self.record.rules.game
+        moves = line.moves
         room = self.limits.max_moves - self.moves_read
         if len(self.lines) == 1:
             room = min(room, self.limits.max_plies - len(moves))
         text, start = self.places.text, token.start()
         end = PLAIN_RUN.match(text, start).end()  # type: ignore[union-attr] # token is a ply
         plies = PLAIN_PLY.findall(text, start, end)
-        expected = line.first_ply + len(moves)
-        read = 0
-        ply_bytes, append = _ply_bytes, moves.append
-        for number, move, glyph, seat in plies[: max(room, 0)]:
-            if number != str(expected + read):
-                break
-            try:
-                append(ply_bytes(key, game, move, seat or None, glyph))
-            except RecordMalformedError:
-                break  # the full path places the error
-            read += 1
+        found = len(plies)
+        numbers, rests = zip(*plies[:room], strict=True) if room > 0 else ((), ())
+        read = _numbered(numbers, line.first_ply + len(moves))
+        known = _PLY_BYTES.setdefault((line.key, self.record.rules.game), {})
+        kept = list(map(known.get, rests[:read]))
+        if None in kept:
+            read = _plain_ply_bytes(kept, rests, known, line.key, self.record.rules.game)
         if not read:
             return token
+        moves += cast(list[bytes], kept[:read])
         self.moves_read += read
-        line.commands = _SEAT_ONLY if plies[read - 1][3] else _NO_COMMANDS
-        if read < len(plies):  # go on at the first ply not read here
+        line.commands = _SEAT_ONLY if "{" in rests[read - 1] else _NO_COMMANDS
+        if read < found:  # go on at the first ply not read here
             after = PLAIN_PLY.finditer(text, start, end)
             end = next(islice(after, read, None)).start()
         self.tokens_read += read - 1  # the first was counted as it was read
@@ -612,7 +751,7 @@ class _RecordReader:
         line = self._line
         self._count_move(index, line)
         line.finish_move()
-        line.moves.append(action)
+        line.append(action)
         line.commands = _NO_COMMANDS
         self.pending_ply = None
         if glyph:

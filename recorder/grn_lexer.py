@@ -84,16 +84,27 @@ PLY_TOKEN: Final = re.compile(
     + ")",
     re.VERBOSE | re.DOTALL,
 )
-#: One plain ply as :data:`PLY_TOKEN`'s ``whole_ply`` reads it, its four parts as groups
-#: (number, move, glyph, seat: ``""`` when absent), for ``findall`` over a run of them.
+#: One plain ply as :data:`PLY_TOKEN`'s ``whole_ply`` reads it, as two groups for ``findall``
+#: over a run of them: the ply number, and the rest (move, glyph, seat command) as written,
+#: which :data:`PLY_PARTS` splits. The rest is the same text for the same ply wherever it
+#: stands, so a reader can keep what it read of it.
 _PLAIN_PLY = (
-    r"""\s*+([0-9]+)\.\s*+([A-Za-z0-9,]++)(?!-[0-9]|(?<=[0-9])\.)("""
+    r"""\s*+([0-9]+)\.\s*+([A-Za-z0-9,]++(?!-[0-9]|(?<=[0-9])\.)(?:"""
     + _GLYPH
-    + r""")?(?:\s*+\{\[%seat\ ([0-9]+)\]\})?"""
+    + r""")?(?:\s*+\{\[%seat\ [0-9]+\]\})?)"""
 )
 PLAIN_PLY: Final = re.compile(_PLAIN_PLY)
+#: The rest of a plain ply (:data:`PLAIN_PLY`'s second group) in its three parts: move, glyph
+#: (None when absent), seat (None when absent).
+PLY_PARTS: Final = re.compile(r"([A-Za-z0-9,]+)(" + _GLYPH + r")?(?:\s*+\{\[%seat\ ([0-9]+)\]\})?")
 #: A run of plain plies one after the other (the same pattern, its groups not capturing).
 PLAIN_RUN: Final = re.compile("(?:" + _PLAIN_PLY.replace("(", "(?:").replace("(?:?", "(?") + ")++")
+#: One tag pair after optional white space, its name and raw value as groups (for ``findall``).
+TAG_PAIR: Final = re.compile(r"\s*+" + _TAG_BODY)
+#: The run of tag pairs a record starts with (maybe none): the tokens before the move text.
+TAG_RUN: Final = re.compile(
+    "(?:" + TAG_PAIR.pattern.replace("(", "(?:").replace("(?:?", "(?") + ")*+"
+)
 #: The group of a kind's main text, and of its second part (tag value, glyph after a move).
 GROUPS: Final = {
     "tag": ("tag_name", "tag_value"),
