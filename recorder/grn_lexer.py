@@ -43,6 +43,12 @@ _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _TAG_VALUE = re.compile(r'"((?:[^"\\\r\n]++|\\[^\r\n])*+)"')
 _GLYPH = r"!!|\?\?|!\?|\?!|!|\?"
 
+
+def _uncaptured(pattern: str) -> str:
+    """``pattern`` with its groups made non-capturing (it has no escaped ``(``)."""
+    return pattern.replace("(", "(?:").replace("(?:?", "(?")
+
+
 #: The alternatives of one token, in the order they are tried. A comment's body is runs of
 #: ordinary characters and escape pairs, so it stops at the first unescaped "}" in one
 #: linear pass.
@@ -98,13 +104,11 @@ PLAIN_PLY: Final = re.compile(_PLAIN_PLY)
 #: (None when absent), seat (None when absent).
 PLY_PARTS: Final = re.compile(r"([A-Za-z0-9,]+)(" + _GLYPH + r")?(?:\s*+\{\[%seat\ ([0-9]+)\]\})?")
 #: A run of plain plies one after the other (the same pattern, its groups not capturing).
-PLAIN_RUN: Final = re.compile("(?:" + _PLAIN_PLY.replace("(", "(?:").replace("(?:?", "(?") + ")++")
+PLAIN_RUN: Final = re.compile("(?:" + _uncaptured(_PLAIN_PLY) + ")++")
 #: One tag pair after optional white space, its name and raw value as groups (for ``findall``).
 TAG_PAIR: Final = re.compile(r"\s*+" + _TAG_BODY)
 #: The run of tag pairs a record starts with (maybe none): the tokens before the move text.
-TAG_RUN: Final = re.compile(
-    "(?:" + TAG_PAIR.pattern.replace("(", "(?:").replace("(?:?", "(?") + ")*+"
-)
+TAG_RUN: Final = re.compile("(?:" + _uncaptured(TAG_PAIR.pattern) + ")*+")
 #: The group of a kind's main text, and of its second part (tag value, glyph after a move).
 GROUPS: Final = {
     "tag": ("tag_name", "tag_value"),
@@ -119,19 +123,24 @@ GROUPS: Final = {
 }
 
 # What ends a record, for the splitter (bytes). Tried at each place: a well-formed tag (a tag
-# token); a broken tag with the rest of its line (move text: it stays in its record, whose
-# reader reports it); a comment that is not closed before the end of what is scanned (the
-# splitter reads on); else move text, as one run of text and closed comments, so that the
-# move text of a whole record is one match. White space before a token is not matched.
-_COMMENT_BYTES = rb"\{(?:[^\\}]++|\\.)*+\}"
+# token), with the tags that follow it with no blank line between (they end no record, so
+# the tags of a record are one match); a broken tag with the rest of its line (move text: it
+# stays in its record, whose reader reports it); a comment that is not closed before the end
+# of what is scanned (the splitter reads on); else move text, as one run of text and closed
+# comments, so that the move text of a whole record is one match. White space before a
+# token is not matched. A comment is matched as runs of ordinary bytes between escape pairs,
+# and move text as runs of text between comments: no alternation to try at each byte.
+_COMMENT_BYTES = rb"\{[^\\}]*+(?:\\.[^\\}]*+)*+\}"
 _SPLIT = re.compile(
     rb"("
     + _TAG_BODY.encode()
-    + rb")|\[[^\n]*+|(\{(?:[^\\}]++|\\.)*+\Z)|(?:[^\s{\[]|"
+    + rb"(?:[ \t\r\f\v]*+(?:\n[ \t\r\f\v]*+)?"
+    + _uncaptured(_TAG_BODY).encode()
+    + rb")*+)|\[[^\n]*+|(\{(?:[^\\}]++|\\.)*+\Z)|(?:[^\s{\[]|"
     + _COMMENT_BYTES
-    + rb")(?:[^{\[]++|"
+    + rb")[^{\[]*+(?:"
     + _COMMENT_BYTES
-    + rb")*+",
+    + rb"[^{\[]*+)*+",
     re.DOTALL,
 )
 
