@@ -51,7 +51,13 @@ from gamerec.recorder.grn_lexer import (
     token_error,
 )
 from gamerec.recorder.grn_seal import parse_ply_seal, ply_seal_command
-from gamerec.recorder.grn_tags import header_tags, read_result_claim, read_tag, tag_fields
+from gamerec.recorder.grn_tags import (
+    TagFields,
+    header_tags,
+    read_result_claim,
+    read_tag,
+    tag_fields,
+)
 from gamerec.recorder.grn_values import (
     escape_comment,
     escape_tag_value,
@@ -339,6 +345,8 @@ _MOVE_SEAT_KEY = b"\x08"
 _MOVE_GLYPH_KEY = b"\x50"
 #: The field keys of ``GameRecord.moves`` (field 5) and ``Variation.moves`` (field 1).
 _RECORD_MOVES = b"\x2a"
+#: The field key of ``GameRecord.seats`` (field 3).
+_RECORD_SEATS = b"\x1a"
 _VARIATION_MOVES = b"\x0a"
 
 
@@ -533,17 +541,19 @@ class _RecordReader:
     def _read_tag_pairs(self, pairs: list[tuple[str, str]]) -> bool:
         """Read the tags (name, raw value) as :meth:`_read_tag_tokens` does, if none is wrong.
 
-        The fields of the tags that do not depend on the record (:func:`tag_fields`) are
-        merged in one call at the end. Returns False, the record half read, at the first
-        thing :meth:`_read_tag_tokens` would refuse (or might: it decides).
+        What the tags set (:func:`tag_fields`) is merged in one call at the end (seal tags
+        apart). Returns False, the record half read, at the first thing
+        :meth:`_read_tag_tokens` would refuse (or might: it decides).
         """
         names = [name.lower() for name, _ in pairs]
         if "game" not in names or len(set(names)) < len(names):
             return False
         first = names.index("game")
         try:
-            if not self._read_tag_pair(*pairs[first]):
+            game = tag_fields(pb.GAME_UNSPECIFIED, *pairs[first])
+            if game is None or not self._fits(pairs[first][0], game):
                 return False
+            self.record.MergeFromString(game.data)
             fields = self._tag_fields(pairs[:first] + pairs[first + 1 :])
         except RecordMalformedError:
             return False
@@ -554,38 +564,50 @@ class _RecordReader:
             self.result_tag = unescape(pairs[names.index("result")][1])
         return True
 
-    def _read_tag_pair(self, name: str, raw: str) -> bool:
-        """Read one tag into the record (False: a name or value too long)."""
+    def _fits(self, name: str, fields: TagFields) -> bool:
+        """Whether a tag's name and value are within the limits (seats too)."""
         longest = self.limits.max_tag_chars
-        value = unescape(raw)
-        if len(name) > longest or len(value) > longest:
-            return False
-        read_tag(self.record, name, value, max_seats=self.limits.max_seats)
-        return True
+        return (
+            len(name) <= longest
+            and fields.chars <= longest
+            and fields.seat <= self.limits.max_seats
+        )
 
     def _tag_fields(self, pairs: list[tuple[str, str]]) -> bytes | None:
-        """The fields of the tags after the Game tag, serialized; seat and seal tags are read.
+        """What the tags after the Game tag set, serialized; seal tags are read.
 
-        None at a name or a value too long, or at a free tag too many.
+        None at a name or a value too long, a seat past the limit, a free tag too many.
 
         Raises:
             RecordMalformedError: a value the record cannot hold.
         """
-        longest, most_free = self.limits.max_tag_chars, self.limits.max_tags
         game = self.record.rules.game
+        longest, most_seats = self.limits.max_tag_chars, self.limits.max_seats
         fields: list[bytes] = []
+        seats: dict[int, list[bytes]] = {}
         free = 0
         for name, raw in pairs:
             found = tag_fields(game, name, raw)
-            if found is None:  # a seat or seal tag
-                if not self._read_tag_pair(name, raw):
+            if found is None:  # a seal tag
+                value = unescape(raw)
+                if len(name) > longest or len(value) > longest:
                     return None
+                read_tag(self.record, name, value, max_seats=most_seats)
                 continue
-            data, chars, extra = found
-            free += extra
-            if len(name) > longest or chars > longest or free > most_free:
+            data, chars, free_tag, seat = found
+            free += free_tag
+            if len(name) > longest or chars > longest or free > self.limits.max_tags:
                 return None
-            fields.append(data)
+            if seat:
+                if seat > most_seats:
+                    return None
+                seats.setdefault(seat, []).append(data)
+            else:
+                fields.append(data)
+        if seats:
+            for number in range(1, max(seats) + 1):
+                body = b"".join(seats.get(number, ()))
+                fields.append(_RECORD_SEATS + encode_varint(len(body)) + body)
         return b"".join(fields)
 
     def _read_tag_tokens(self, tags: list[re.Match[str]], token: re.Match[str]) -> None:
