@@ -38,6 +38,7 @@ from gamerec.recorder.errors import (
     excerpt,
 )
 from gamerec.recorder.grn_lexer import (
+    PLAIN_PLIES,
     PLAIN_PLY,
     PLAIN_RUN,
     PLY_PARTS,
@@ -678,11 +679,10 @@ class _RecordReader:
         Each is read as :meth:`_whole_ply` reads it, without the checks the conditions here
         make pass: no ply number pending, the number written exactly as expected, no comment
         text left for the last move, room under the plies and moves limits. The whole run is
-        matched at once and split into its plies by one ``findall`` (:data:`PLAIN_RUN`,
-        :data:`PLAIN_PLY`), their numbers checked in one comparison and their moves looked up
-        by their text (:func:`_plain_ply_bytes`); the tokens then go on after the last ply
-        read. The run stops at the first ply it cannot read so (``token`` itself, when it is
-        that ply).
+        split into its plies by one ``findall`` (:data:`PLAIN_PLIES`), their numbers checked
+        in one comparison and their moves looked up by their text (:func:`_plain_ply_bytes`);
+        the tokens then go on after the last ply read. The run stops at the first ply it
+        cannot read so (``token`` itself, when it is that ply).
         """
         line = self.lines[-1]
         if self.pending_ply is not None or line.comment.pieces:
@@ -692,11 +692,10 @@ class _RecordReader:
         if len(self.lines) == 1:
             room = min(room, self.limits.max_plies - len(moves))
         text, start = self.places.text, token.start()
-        end = PLAIN_RUN.match(text, start).end()  # type: ignore[union-attr] # token is a ply
-        plies = PLAIN_PLY.findall(text, start, end)
-        found = len(plies)
-        numbers, rests = zip(*plies[:room], strict=True) if room > 0 else ((), ())
-        read = _numbered(numbers, line.first_ply + len(moves))
+        numbers, rests, stops = zip(*PLAIN_PLIES.findall(text, start), strict=True)
+        found = numbers.index("")
+        room = min(max(room, 0), found)
+        read = _numbered(numbers[:room], line.first_ply + len(moves))
         known = _PLY_BYTES.setdefault((line.key, self.record.rules.game), {})
         kept = list(map(known.get, rests[:read]))
         if None in kept:
@@ -707,8 +706,11 @@ class _RecordReader:
         self.moves_read += read
         line.commands = _SEAT_ONLY if "{" in rests[read - 1] else _NO_COMMANDS
         if read < found:  # go on at the first ply not read here
-            after = PLAIN_PLY.finditer(text, start, end)
-            end = next(islice(after, read, None)).start()
+            end = next(islice(PLAIN_PLY.finditer(text, start), read, None)).start()
+        elif stops[found]:  # go on after the run
+            end = PLAIN_RUN.match(text, start).end()  # type: ignore[union-attr] # a ply is there
+        else:  # the run ends the text
+            end = len(text)
         self.tokens_read += read - 1  # the first was counted as it was read
         self._tokens_from(end)
         return next(self.tokens)

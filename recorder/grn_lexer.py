@@ -105,6 +105,14 @@ PLAIN_PLY: Final = re.compile(_PLAIN_PLY)
 PLY_PARTS: Final = re.compile(r"([A-Za-z0-9,]+)(" + _GLYPH + r")?(?:\s*+\{\[%seat\ ([0-9]+)\]\})?")
 #: A run of plain plies one after the other (the same pattern, its groups not capturing).
 PLAIN_RUN: Final = re.compile("(?:" + _uncaptured(_PLAIN_PLY) + ")++")
+#: The run of plain plies from a place on, for ``findall``: ``(number, rest, "")`` a ply,
+#: then ``("", "", stop)`` (once or twice): ``stop`` is ``""`` when only white space follows
+#: the run, else the first character after it. The text after the run is skipped in one step
+#: (``.*`` in DOTALL mode), so the list costs what the plies cost, and a run that goes on
+#: to the end of the text needs no :data:`PLAIN_RUN` to find where it ends.
+PLAIN_PLIES: Final = re.compile(
+    r"\s*+(?:" + _PLAIN_PLY.removeprefix(r"\s*+") + r"|(.?).*)", re.DOTALL
+)
 #: One tag pair after optional white space, its name and raw value as groups (for ``findall``).
 TAG_PAIR: Final = re.compile(r"\s*+" + _TAG_BODY)
 #: The run of tag pairs a record starts with (maybe none): the tokens before the move text.
