@@ -93,7 +93,7 @@ MOVES = ["g7", "h7", "a1", "b3", "c7", "d4", "c7xc9", "a10xa8xc15", "4cw", "3", 
 GLYPHS = ["", "", "", "!", "?", "!!", "!?", "?!"]
 SEATS = ["", "", " {[%seat 1]}", " {[%seat 2]}", "\n{[%seat 1]}", "{[%seat 2]}", " {[%seat 0]}"]
 #: Move text that is not a plain ply: it ends a run of them.
-BREAKS = [" {a note}", " (2. h7)", " $1", " !", " *", " 31-24", " 2.", " [Event \"x\"]", " ;"]
+BREAKS = [" {a note}", " (2. h7)", " $1", " !", " *", " 31-24", " 2.", ' [Event "x"]', " ;"]
 
 
 @st.composite
