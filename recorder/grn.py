@@ -408,31 +408,28 @@ def _numbered(numbers: Sequence[str], first: int) -> int:
 
 
 def _plain_ply_bytes(
-    kept: list[bytes | None],
-    rests: Sequence[str],
-    known: dict[str, bytes],
-    key: bytes,
-    game: GameValue,
-) -> int:
-    """Fill in the plies of a run not found in ``known``; return how many in a row are read.
+    rests: Sequence[str], known: dict[str, bytes], key: bytes, game: GameValue
+) -> list[bytes]:
+    """The bytes of a run's plies, from their texts, as far as they are moves of the game.
 
-    ``kept[i]`` is the bytes of the ply whose text is ``rests[i]``, or None. The run stops
-    at a token that is not a move of the game (the token-by-token reading places the error).
+    A ply not found in ``known`` is read and kept there. The run stops at a token that is
+    not a move of the game (the token-by-token reading places the error).
     """
-    for read, found in enumerate(kept):
-        if found is not None:
-            continue
-        rest = rests[read]
-        move, glyph, seat = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
-        try:
-            ply = kept[read] = _ply_bytes(key, game, move, seat, glyph or "")
-        except RecordMalformedError:
-            return read
-        if len(rest) <= _PLY_TEXT_KEPT:
-            if len(known) >= _PLY_BYTES_ENTRIES:
-                known.clear()
-            known[rest] = ply
-    return len(kept)
+    kept: list[bytes] = []
+    for rest in rests:
+        ply = known.get(rest)
+        if ply is None:
+            move, glyph, seat = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
+            try:
+                ply = _ply_bytes(key, game, move, seat, glyph or "")
+            except RecordMalformedError:
+                break
+            if len(rest) <= _PLY_TEXT_KEPT:
+                if len(known) >= _PLY_BYTES_ENTRIES:
+                    known.clear()
+                known[rest] = ply
+        kept.append(ply)
+    return kept
 
 
 class _RecordReader:
@@ -608,7 +605,8 @@ class _RecordReader:
         if seats:
             for number in range(1, max(seats) + 1):
                 body = b"".join(seats.get(number, ()))
-                fields.append(_RECORD_SEATS + encode_varint(len(body)) + body)
+                size = bytes((len(body),)) if len(body) < 0x80 else encode_varint(len(body))
+                fields.append(_RECORD_SEATS + size + body)
         return b"".join(fields)
 
     def _read_tag_tokens(self, tags: list[re.Match[str]], token: re.Match[str]) -> None:
@@ -697,12 +695,14 @@ class _RecordReader:
         room = min(max(room, 0), found)
         read = _numbered(numbers[:room], line.first_ply + len(moves))
         known = _PLY_BYTES.setdefault((line.key, self.record.rules.game), {})
-        kept = list(map(known.get, rests[:read]))
-        if None in kept:
-            read = _plain_ply_bytes(kept, rests, known, line.key, self.record.rules.game)
+        try:
+            kept = list(map(known.__getitem__, rests[:read]))
+        except KeyError:  # a ply not read before
+            kept = _plain_ply_bytes(rests[:read], known, line.key, self.record.rules.game)
+            read = len(kept)
         if not read:
             return token
-        moves += cast(list[bytes], kept[:read])
+        moves += kept
         self.moves_read += read
         line.commands = _SEAT_ONLY if "{" in rests[read - 1] else _NO_COMMANDS
         if read < found:  # go on at the first ply not read here
