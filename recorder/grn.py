@@ -360,12 +360,12 @@ def _parse_ply_bytes(data: bytes) -> pb.Move:
     return pb.Variation.FromString(_VARIATION_MOVES + data[1:]).moves[0]
 
 
-@lru_cache(maxsize=16384)
 def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph: str) -> bytes:
     """A plain ply (move token, seat command, glyph) as its parent holds it: key, length, move.
 
     The move's bytes are its action's followed by its seat and glyph fields (a message's
-    fields may come in any order), so a move not seen before costs its action only.
+    fields may come in any order), so a move not seen before costs its action only (the
+    reader keeps the plies it made, :data:`_PLY_BYTES`).
 
     Raises:
         RecordMalformedError: the token is not a move of the game, or the seat is not one.
@@ -375,7 +375,12 @@ def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph:
         body += _seat_field(seat)
     if glyph:
         body += _GLYPH_FIELDS[glyph]
-    return key + encode_varint(len(body)) + body
+    return key + _length(len(body)) + body
+
+
+def _length(size: int) -> bytes:
+    """The varint of a field's length (one byte below 128, the usual case)."""
+    return bytes((size,)) if size < 0x80 else encode_varint(size)
 
 
 @lru_cache(maxsize=256)
@@ -605,8 +610,7 @@ class _RecordReader:
         if seats:
             for number in range(1, max(seats) + 1):
                 body = b"".join(seats.get(number, ()))
-                size = bytes((len(body),)) if len(body) < 0x80 else encode_varint(len(body))
-                fields.append(_RECORD_SEATS + size + body)
+                fields.append(_RECORD_SEATS + _length(len(body)) + body)
         return b"".join(fields)
 
     def _read_tag_tokens(self, tags: list[re.Match[str]], token: re.Match[str]) -> None:
