@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
@@ -458,16 +458,6 @@ class _RecordReader:
     def read(self) -> pb.GameRecord:
         """The record (see the module docstring for what is checked)."""
         token = self._read_tags()
-        handlers = {
-            "whole_ply": self._whole_ply,
-            "ply": self._ply,
-            "move": self._move,
-            "glyph": self._glyph,
-            "nag": self._nag,
-            "comment": self._comment,
-            "open": self._open,
-            "close": self._close,
-        }
         while True:
             kind = token.lastgroup
             if kind == "whole_ply":
@@ -485,7 +475,7 @@ class _RecordReader:
             if kind == "tag":
                 raise self._fail(token.start(kind), "a tag must come before the move text")
             assert kind is not None
-            handlers[kind](token)
+            _HANDLERS[kind](self, token)
             token = next(self.tokens)
         self._finish(token)
         if len(self.places.text) > 2 * self.limits.max_list_items:  # "a1,a1,...": 2 an item
@@ -943,6 +933,19 @@ class _RecordReader:
         self._line.close()
         for entry in self.ply_seals:
             self.record.seal.plies.add().MergeFromString(entry)
+
+
+#: The reader's method for each kind of token in the move text (the others end it).
+_HANDLERS: Final[dict[str, Callable[[_RecordReader, re.Match[str]], None]]] = {
+    "whole_ply": _RecordReader._whole_ply,
+    "ply": _RecordReader._ply,
+    "move": _RecordReader._move,
+    "glyph": _RecordReader._glyph,
+    "nag": _RecordReader._nag,
+    "comment": _RecordReader._comment,
+    "open": _RecordReader._open,
+    "close": _RecordReader._close,
+}
 
 
 @lru_cache(maxsize=256)

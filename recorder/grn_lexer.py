@@ -478,7 +478,7 @@ def _cut_records(cut: _Cut, end: int, at_end: bool) -> Iterator[tuple[bytes, int
         blank = cut.tag_end >= 0 and buffer.count(b"\n", cut.tag_end, tag) >= 2
         if cut.content or blank:
             data = buffer[cut.start : tag]
-            if data.strip():
+            if data and not data.isspace():  # (strip() would copy it)
                 yield data, cut.line, cut.column, cut.start, cut.chars_before
             cut.advance(data)
             cut.start, cut.content = tag, False
