@@ -393,11 +393,12 @@ def _seat_field(argument: str) -> bytes:
 #: The text of the ply numbers up to a few thousand, to compare a run's numbers at once.
 _PLY_NUMBERS: Final = tuple(str(number) for number in range(4096))
 #: Plain plies read, by line key and game: the rest of the ply's text (move, glyph, seat
-#: command, as :data:`PLAIN_PLY` gives it) to its bytes. Bounded: a table is emptied when
-#: it is full, and a long text is not kept.
+#: command, as :data:`PLAIN_PLY` gives it) to its bytes. Bounded whatever the input: at most
+#: eight tables (two keys, four games), each emptied when it holds 16,384 plies, each ply's
+#: text at most 32 characters (a longer one is not kept): a few megabytes at most.
 _PLY_BYTES: dict[tuple[bytes, GameValue], dict[str, bytes]] = {}
 _PLY_BYTES_ENTRIES: Final = 16384
-_PLY_TEXT_KEPT: Final = 64
+_PLY_TEXT_KEPT: Final = 32
 
 
 def _numbered(numbers: Sequence[str], first: int) -> int:

@@ -14,9 +14,13 @@ line and column) must be those of ``tests/previous_grn``.
 
 from __future__ import annotations
 
+import io
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gamerec.recorder import grn
+from gamerec.recorder.grn import read_grn
 from gamerec.recorder.limits import Limits
 from tests.recorder.test_grn_against_previous import assert_read_alike
 
@@ -165,3 +169,20 @@ def test_the_same_tags_read_alike_in_records_of_each_game(
     # What a tag sets is kept per game: the same tags after another Game tag must read as
     # they read there (a variant option one game has and the other lacks).
     assert_read_alike(f'[Game "{game}"]\n{tags}\n\n1. a1\n'.encode(), drawn)
+
+
+def test_the_plies_kept_between_records_stay_within_their_bound() -> None:
+    # 30,000 distinct Oust plies (two cells each, seat commands), then a few long ones: the
+    # table of plies read keeps at most its number of entries, and no long text.
+    cells = [f"{letter}{number}" for letter in "abcdefghijk" for number in range(1, 12)]
+    tokens = [f"{a},{b}" for a in cells for b in cells][:30_000] + ["a1," * 20 + "b2"] * 3
+    plies = " ".join(
+        f"{ply}. {token} {{[%seat {2 - ply % 2}]}}" for ply, token in enumerate(tokens, 1)
+    )
+    [record] = read_grn(io.BytesIO(f'[Game "Oust"]\n\n{plies}\n'.encode()), "many.grn")
+    assert len(record.moves) == len(tokens)
+    assert [len(move.oust.placements) for move in record.moves[-4:]] == [2, 21, 21, 21]
+    assert grn._PLY_BYTES, "the plies were kept"
+    for table in grn._PLY_BYTES.values():
+        assert len(table) <= grn._PLY_BYTES_ENTRIES
+        assert max(map(len, table), default=0) <= grn._PLY_TEXT_KEPT
