@@ -5,12 +5,14 @@ The same seeded mixed collection as ``bench_validate`` (all four games), written
 command with one worker and with every core. The text encodings should not be the slow way
 in: their records are decoded in the workers, like the binary ones.
 
-Run: ``.venv/bin/python -m bench.bench_encodings [--records 5000] [--repeat 3]``.
+Run: ``.venv/bin/python -m bench.bench_encodings [--records 5000] [--repeat 3]``; with
+``--decode``, only the GRN reader's time per record (split, first parse, second parse).
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,12 +88,45 @@ def print_runs(title: str, runs: list[EncodingRun]) -> None:
         )
 
 
+def grn_decode(path: Path) -> tuple[float, float, float]:
+    """Microseconds a record to decode a ``.grn`` file in this process.
+
+    Returns:
+        The splitting into records, the first parse of every record (the reader's tables of
+        tags and plies still empty, as in a ``validate`` process: call this in a process that
+        has read no GRN yet), and a second parse (every table warm).
+    """
+    from gamerec.recorder.grn import parse_grn_record  # noqa: PLC0415 (GRN only)
+    from gamerec.recorder.grn_lexer import split_records  # noqa: PLC0415
+    from gamerec.recorder.limits import DEFAULT_LIMITS  # noqa: PLC0415
+
+    started = time.perf_counter()
+    with path.open("rb") as stream:
+        raws = list(split_records(stream, str(path), DEFAULT_LIMITS.max_record_bytes))
+    times = [time.perf_counter() - started]
+    for _ in range(2):
+        started = time.perf_counter()
+        for raw in raws:
+            parse_grn_record(raw, str(path), DEFAULT_LIMITS)
+        times.append(time.perf_counter() - started)
+    split, first, warm = (seconds / len(raws) * 1e6 for seconds in times)
+    return split, first, warm
+
+
 def main() -> None:
     """Print records/s and plies/s per encoding and worker count."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--records", type=int, default=RECORDS)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--decode", action="store_true", help="only time the GRN reader, per record, in process"
+    )
     options = parser.parse_args()
+    if options.decode:
+        split, first, warm = grn_decode(archive(options.records, "grn"))
+        print(f"GRN decode, {options.records:,} mixed records, microseconds a record:")
+        print(f"split {split:.1f}, parse: first pass {first:.1f}, second pass {warm:.1f}")
+        return
     title = f"gamerec validate, {options.records:,} mixed records, median of {options.repeat}"
     print_runs(title, measure(options.records, options.repeat))
 

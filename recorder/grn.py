@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
-from typing import BinaryIO, Final
+from typing import BinaryIO, Final, cast
 
 from gamerec.recorder.errors import (
     EXCERPT_CHARS,
@@ -38,9 +38,13 @@ from gamerec.recorder.errors import (
     excerpt,
 )
 from gamerec.recorder.grn_lexer import (
+    PLAIN_PLIES,
     PLAIN_PLY,
     PLAIN_RUN,
+    PLY_PARTS,
     PLY_TOKEN,
+    TAG_PAIR,
+    TAG_RUN,
     Places,
     RawRecord,
     decode_record_text,
@@ -48,7 +52,13 @@ from gamerec.recorder.grn_lexer import (
     token_error,
 )
 from gamerec.recorder.grn_seal import parse_ply_seal, ply_seal_command
-from gamerec.recorder.grn_tags import header_tags, read_result_claim, read_tag
+from gamerec.recorder.grn_tags import (
+    TagFields,
+    header_tags,
+    read_result_claim,
+    read_tag,
+    tag_fields,
+)
 from gamerec.recorder.grn_values import (
     escape_comment,
     escape_tag_value,
@@ -280,6 +290,8 @@ class _Line:
     moves: list[pb.Move | bytes] = field(default_factory=list)
     comment: Comment = field(default_factory=Comment)
     commands: frozenset[str] = frozenset()
+    #: Whether any move is a message (else the line's moves are all kept bytes).
+    messages: bool = False
 
     def next_ply(self) -> int:
         return self.first_ply + len(self.moves)
@@ -292,11 +304,21 @@ class _Line:
         last = self.moves[-1]
         if isinstance(last, bytes):
             last = self.moves[-1] = _parse_ply_bytes(last)
+            self.messages = True
         return last
+
+    def append(self, move: pb.Move) -> None:
+        """Add a move made a message."""
+        self.moves.append(move)
+        self.messages = True
 
     def close(self) -> None:
         """Finish the last move's comment and put the moves into their parent, in order."""
         self.finish_move()
+        if not self.messages:  # the usual line: every move kept as bytes, parsed in one call
+            if self.moves:
+                self.parent.MergeFromString(b"".join(cast(list[bytes], self.moves)))
+            return
         run: list[bytes] = []
         into = self.parent.moves
         for move in self.moves:
@@ -324,6 +346,8 @@ _MOVE_SEAT_KEY = b"\x08"
 _MOVE_GLYPH_KEY = b"\x50"
 #: The field keys of ``GameRecord.moves`` (field 5) and ``Variation.moves`` (field 1).
 _RECORD_MOVES = b"\x2a"
+#: The field key of ``GameRecord.seats`` (field 3).
+_RECORD_SEATS = b"\x1a"
 _VARIATION_MOVES = b"\x0a"
 
 
@@ -336,12 +360,12 @@ def _parse_ply_bytes(data: bytes) -> pb.Move:
     return pb.Variation.FromString(_VARIATION_MOVES + data[1:]).moves[0]
 
 
-@lru_cache(maxsize=16384)
 def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph: str) -> bytes:
     """A plain ply (move token, seat command, glyph) as its parent holds it: key, length, move.
 
     The move's bytes are its action's followed by its seat and glyph fields (a message's
-    fields may come in any order), so a move not seen before costs its action only.
+    fields may come in any order), so a move not seen before costs its action only (the
+    reader keeps the plies it made, :data:`_PLY_BYTES`).
 
     Raises:
         RecordMalformedError: the token is not a move of the game, or the seat is not one.
@@ -351,7 +375,12 @@ def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph:
         body += _seat_field(seat)
     if glyph:
         body += _GLYPH_FIELDS[glyph]
-    return key + encode_varint(len(body)) + body
+    return key + _length(len(body)) + body
+
+
+def _length(size: int) -> bytes:
+    """The varint of a field's length (one byte below 128, the usual case)."""
+    return bytes((size,)) if size < 0x80 else encode_varint(size)
 
 
 @lru_cache(maxsize=256)
@@ -359,6 +388,54 @@ def _seat_field(argument: str) -> bytes:
     """The ``seat`` field of a move (field 1, a varint) for a seat command's argument."""
     seat = _seat(argument)
     return _MOVE_SEAT_KEY + encode_varint(seat) if seat else b""
+
+
+#: The text of the ply numbers up to a few thousand, to compare a run's numbers at once.
+_PLY_NUMBERS: Final = tuple(str(number) for number in range(4096))
+#: Plain plies read, by line key and game: the rest of the ply's text (move, glyph, seat
+#: command, as :data:`PLAIN_PLY` gives it) to its bytes. Bounded whatever the input: at most
+#: eight tables (two keys, four games), each emptied when it holds 16,384 plies, each ply's
+#: text at most 32 characters (a longer one is not kept): a few megabytes at most.
+_PLY_BYTES: dict[tuple[bytes, GameValue], dict[str, bytes]] = {}
+_PLY_BYTES_ENTRIES: Final = 16384
+_PLY_TEXT_KEPT: Final = 32
+
+
+def _numbered(numbers: Sequence[str], first: int) -> int:
+    """How many of a run's ply numbers, from the first, are ``first``, ``first + 1``, ..."""
+    last = first + len(numbers)
+    if last <= len(_PLY_NUMBERS):
+        expected: Sequence[str] = _PLY_NUMBERS[first:last]
+    else:
+        expected = tuple(map(str, range(first, last)))
+    if numbers == expected:
+        return len(numbers)
+    return next(read for read, (a, b) in enumerate(zip(numbers, expected, strict=True)) if a != b)
+
+
+def _plain_ply_bytes(
+    rests: Sequence[str], known: dict[str, bytes], key: bytes, game: GameValue
+) -> list[bytes]:
+    """The bytes of a run's plies, from their texts, as far as they are moves of the game.
+
+    A ply not found in ``known`` is read and kept there. The run stops at a token that is
+    not a move of the game (the token-by-token reading places the error).
+    """
+    kept: list[bytes] = []
+    for rest in rests:
+        ply = known.get(rest)
+        if ply is None:
+            move, glyph, seat = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
+            try:
+                ply = _ply_bytes(key, game, move, seat, glyph or "")
+            except RecordMalformedError:
+                break
+            if len(rest) <= _PLY_TEXT_KEPT:
+                if len(known) >= _PLY_BYTES_ENTRIES:
+                    known.clear()
+                known[rest] = ply
+        kept.append(ply)
+    return kept
 
 
 class _RecordReader:
@@ -378,21 +455,10 @@ class _RecordReader:
         self.tokens: Iterator[re.Match[str]] = iter(())
         #: Tokens read so far (a run of plain plies counts a token a ply), for the deadline.
         self.tokens_read = 0
-        self._tokens_from(0)
 
     def read(self) -> pb.GameRecord:
         """The record (see the module docstring for what is checked)."""
         token = self._read_tags()
-        handlers = {
-            "whole_ply": self._whole_ply,
-            "ply": self._ply,
-            "move": self._move,
-            "glyph": self._glyph,
-            "nag": self._nag,
-            "comment": self._comment,
-            "open": self._open,
-            "close": self._close,
-        }
         while True:
             kind = token.lastgroup
             if kind == "whole_ply":
@@ -410,7 +476,7 @@ class _RecordReader:
             if kind == "tag":
                 raise self._fail(token.start(kind), "a tag must come before the move text")
             assert kind is not None
-            handlers[kind](token)
+            _HANDLERS[kind](self, token)
             token = next(self.tokens)
         self._finish(token)
         if len(self.places.text) > 2 * self.limits.max_list_items:  # "a1,a1,...": 2 an item
@@ -447,14 +513,105 @@ class _RecordReader:
     # -- tags ---------------------------------------------------------------------------------
 
     def _read_tags(self) -> re.Match[str]:
-        """Read the tag section; return the first token after it."""
+        """Read the tag section; return the first token after it.
+
+        The tags are matched as one run and read at once (:meth:`_read_tag_pairs`); a tag
+        section that this cannot read is read again token by token (:meth:`_read_tag_tokens`),
+        which raises the error at its place.
+        """
+        text = self.places.text
+        end = TAG_RUN.match(text).end()  # type: ignore[union-attr] # it matches the empty text
+        pairs = TAG_PAIR.findall(text, 0, end)
+        self.tokens_read += len(pairs)
+        self._tokens_from(end)
         token = next(self.tokens)
-        tags = []
-        while token.lastgroup == "tag":
-            tags.append(token)
-            token = next(self.tokens)
         if token.lastgroup == "bad":  # the token after the tags is read before they are
             raise token_error(self.places, token)
+        if not self._read_tag_pairs(pairs):
+            self.record.Clear()
+            self._read_tag_tokens(list(islice(PLY_TOKEN.finditer(text), len(pairs))), token)
+        return token
+
+    def _read_tag_pairs(self, pairs: list[tuple[str, str]]) -> bool:
+        """Read the tags (name, raw value) as :meth:`_read_tag_tokens` does, if none is wrong.
+
+        What the tags set (:func:`tag_fields`) is merged in one call at the end (seal tags
+        apart). Returns False, the record half read, at the first thing
+        :meth:`_read_tag_tokens` would refuse (or might: it decides).
+        """
+        names = [name.lower() for name, _ in pairs]
+        if "game" not in names or len(set(names)) < len(names):
+            return False
+        first = names.index("game")
+        try:
+            game = tag_fields(pb.GAME_UNSPECIFIED, *pairs[first])
+            if game is None or not self._fits(pairs[first][0], game):
+                return False
+            self.record.MergeFromString(game.data)
+            fields = self._tag_fields(pairs[:first] + pairs[first + 1 :])
+        except RecordMalformedError:
+            return False
+        if fields is None:
+            return False
+        self.record.MergeFromString(fields)
+        if "result" in names:
+            self.result_tag = unescape(pairs[names.index("result")][1])
+        return True
+
+    def _fits(self, name: str, fields: TagFields) -> bool:
+        """Whether a tag's name and value are within the limits (seats too)."""
+        longest = self.limits.max_tag_chars
+        return (
+            len(name) <= longest
+            and fields.chars <= longest
+            and fields.seat <= self.limits.max_seats
+        )
+
+    def _tag_fields(self, pairs: list[tuple[str, str]]) -> bytes | None:
+        """What the tags after the Game tag set, serialized; seal tags are read.
+
+        None at a name or a value too long, a seat past the limit, a free tag too many.
+
+        Raises:
+            RecordMalformedError: a value the record cannot hold.
+        """
+        game = self.record.rules.game
+        longest, most_seats = self.limits.max_tag_chars, self.limits.max_seats
+        fields: list[bytes] = []
+        seats: dict[int, list[bytes]] = {}
+        free = 0
+        for name, raw in pairs:
+            found = tag_fields(game, name, raw)
+            if found is None:  # a seal tag
+                value = unescape(raw)
+                if len(name) > longest or len(value) > longest:
+                    return None
+                read_tag(self.record, name, value, max_seats=most_seats)
+                continue
+            data, chars, free_tag, seat = found
+            free += free_tag
+            if len(name) > longest or chars > longest or free > self.limits.max_tags:
+                return None
+            if seat:
+                if seat > most_seats:
+                    return None
+                seats.setdefault(seat, []).append(data)
+            else:
+                fields.append(data)
+        if seats:
+            for number in range(1, max(seats) + 1):
+                body = b"".join(seats.get(number, ()))
+                fields.append(_RECORD_SEATS + _length(len(body)) + body)
+        return b"".join(fields)
+
+    def _read_tag_tokens(self, tags: list[re.Match[str]], token: re.Match[str]) -> None:
+        """Read the tags, given as tokens, one by one; ``token`` is the one after them.
+
+        Raises:
+            RecordMalformedError: no tag, a tag given twice, no Game tag, a value the record
+                cannot hold (at its place).
+            LimitExceededError: a tag name or value too long, too many free tags.
+        """
         if not tags:
             example = f'[Game "{game_names()[0]}"]'
             index = token.start(token.lastgroup or 0)
@@ -478,7 +635,6 @@ class _RecordReader:
             self._read_tag(tag)
         if "result" in by_name:
             self.result_tag = unescape(by_name["result"].group("tag_value"))
-        return token
 
     def _read_tag(self, tag: re.Match[str]) -> None:
         name = tag.group("tag_name")
@@ -516,38 +672,40 @@ class _RecordReader:
         Each is read as :meth:`_whole_ply` reads it, without the checks the conditions here
         make pass: no ply number pending, the number written exactly as expected, no comment
         text left for the last move, room under the plies and moves limits. The whole run is
-        matched at once and split into its plies by one ``findall`` (:data:`PLAIN_RUN`,
-        :data:`PLAIN_PLY`); the tokens then go on after the last ply read. The run stops at the
-        first ply it cannot read so (``token`` itself, when it is that ply).
+        split into its plies by one ``findall`` (:data:`PLAIN_PLIES`), their numbers checked
+        in one comparison and their moves looked up by their text (:func:`_plain_ply_bytes`);
+        the tokens then go on after the last ply read. The run stops at the first ply it
+        cannot read so (``token`` itself, when it is that ply).
         """
         line = self.lines[-1]
         if self.pending_ply is not None or line.comment.pieces:
             return token
-        moves, key, game = line.moves, line.key, self.record.rules.game
+        moves = line.moves
         room = self.limits.max_moves - self.moves_read
         if len(self.lines) == 1:
             room = min(room, self.limits.max_plies - len(moves))
         text, start = self.places.text, token.start()
-        end = PLAIN_RUN.match(text, start).end()  # type: ignore[union-attr] # token is a ply
-        plies = PLAIN_PLY.findall(text, start, end)
-        expected = line.first_ply + len(moves)
-        read = 0
-        ply_bytes, append = _ply_bytes, moves.append
-        for number, move, glyph, seat in plies[: max(room, 0)]:
-            if number != str(expected + read):
-                break
-            try:
-                append(ply_bytes(key, game, move, seat or None, glyph))
-            except RecordMalformedError:
-                break  # the full path places the error
-            read += 1
+        numbers, rests, stops = zip(*PLAIN_PLIES.findall(text, start), strict=True)
+        found = numbers.index("")
+        room = min(max(room, 0), found)
+        read = _numbered(numbers[:room], line.first_ply + len(moves))
+        known = _PLY_BYTES.setdefault((line.key, self.record.rules.game), {})
+        try:
+            kept = list(map(known.__getitem__, rests[:read]))
+        except KeyError:  # a ply not read before
+            kept = _plain_ply_bytes(rests[:read], known, line.key, self.record.rules.game)
+            read = len(kept)
         if not read:
             return token
+        moves += kept
         self.moves_read += read
-        line.commands = _SEAT_ONLY if plies[read - 1][3] else _NO_COMMANDS
-        if read < len(plies):  # go on at the first ply not read here
-            after = PLAIN_PLY.finditer(text, start, end)
-            end = next(islice(after, read, None)).start()
+        line.commands = _SEAT_ONLY if "{" in rests[read - 1] else _NO_COMMANDS
+        if read < found:  # go on at the first ply not read here
+            end = next(islice(PLAIN_PLY.finditer(text, start), read, None)).start()
+        elif stops[found]:  # go on after the run
+            end = PLAIN_RUN.match(text, start).end()  # type: ignore[union-attr] # a ply is there
+        else:  # the run ends the text
+            end = len(text)
         self.tokens_read += read - 1  # the first was counted as it was read
         self._tokens_from(end)
         return next(self.tokens)
@@ -612,7 +770,7 @@ class _RecordReader:
         line = self._line
         self._count_move(index, line)
         line.finish_move()
-        line.moves.append(action)
+        line.append(action)
         line.commands = _NO_COMMANDS
         self.pending_ply = None
         if glyph:
@@ -776,6 +934,19 @@ class _RecordReader:
         self._line.close()
         for entry in self.ply_seals:
             self.record.seal.plies.add().MergeFromString(entry)
+
+
+#: The reader's method for each kind of token in the move text (the others end it).
+_HANDLERS: Final[dict[str, Callable[[_RecordReader, re.Match[str]], None]]] = {
+    "whole_ply": _RecordReader._whole_ply,
+    "ply": _RecordReader._ply,
+    "move": _RecordReader._move,
+    "glyph": _RecordReader._glyph,
+    "nag": _RecordReader._nag,
+    "comment": _RecordReader._comment,
+    "open": _RecordReader._open,
+    "close": _RecordReader._close,
+}
 
 
 @lru_cache(maxsize=256)

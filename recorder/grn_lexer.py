@@ -43,6 +43,12 @@ _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _TAG_VALUE = re.compile(r'"((?:[^"\\\r\n]++|\\[^\r\n])*+)"')
 _GLYPH = r"!!|\?\?|!\?|\?!|!|\?"
 
+
+def _uncaptured(pattern: str) -> str:
+    """``pattern`` with its groups made non-capturing (it has no escaped ``(``)."""
+    return pattern.replace("(", "(?:").replace("(?:?", "(?")
+
+
 #: The alternatives of one token, in the order they are tried. A comment's body is runs of
 #: ordinary characters and escape pairs, so it stops at the first unescaped "}" in one
 #: linear pass.
@@ -84,16 +90,33 @@ PLY_TOKEN: Final = re.compile(
     + ")",
     re.VERBOSE | re.DOTALL,
 )
-#: One plain ply as :data:`PLY_TOKEN`'s ``whole_ply`` reads it, its four parts as groups
-#: (number, move, glyph, seat: ``""`` when absent), for ``findall`` over a run of them.
+#: One plain ply as :data:`PLY_TOKEN`'s ``whole_ply`` reads it, as two groups for ``findall``
+#: over a run of them: the ply number, and the rest (move, glyph, seat command) as written,
+#: which :data:`PLY_PARTS` splits. The rest is the same text for the same ply wherever it
+#: stands, so a reader can keep what it read of it.
 _PLAIN_PLY = (
-    r"""\s*+([0-9]+)\.\s*+([A-Za-z0-9,]++)(?!-[0-9]|(?<=[0-9])\.)("""
+    r"""\s*+([0-9]+)\.\s*+([A-Za-z0-9,]++(?!-[0-9]|(?<=[0-9])\.)(?:"""
     + _GLYPH
-    + r""")?(?:\s*+\{\[%seat\ ([0-9]+)\]\})?"""
+    + r""")?(?:\s*+\{\[%seat\ [0-9]+\]\})?)"""
 )
 PLAIN_PLY: Final = re.compile(_PLAIN_PLY)
+#: The rest of a plain ply (:data:`PLAIN_PLY`'s second group) in its three parts: move, glyph
+#: (None when absent), seat (None when absent).
+PLY_PARTS: Final = re.compile(r"([A-Za-z0-9,]+)(" + _GLYPH + r")?(?:\s*+\{\[%seat\ ([0-9]+)\]\})?")
 #: A run of plain plies one after the other (the same pattern, its groups not capturing).
-PLAIN_RUN: Final = re.compile("(?:" + _PLAIN_PLY.replace("(", "(?:").replace("(?:?", "(?") + ")++")
+PLAIN_RUN: Final = re.compile("(?:" + _uncaptured(_PLAIN_PLY) + ")++")
+#: The run of plain plies from a place on, for ``findall``: ``(number, rest, "")`` a ply,
+#: then ``("", "", stop)`` (once or twice): ``stop`` is ``""`` when only white space follows
+#: the run, else the first character after it. The text after the run is skipped in one step
+#: (``.*`` in DOTALL mode), so the list costs what the plies cost, and a run that goes on
+#: to the end of the text needs no :data:`PLAIN_RUN` to find where it ends.
+PLAIN_PLIES: Final = re.compile(
+    r"\s*+(?:" + _PLAIN_PLY.removeprefix(r"\s*+") + r"|(.?).*)", re.DOTALL
+)
+#: One tag pair after optional white space, its name and raw value as groups (for ``findall``).
+TAG_PAIR: Final = re.compile(r"\s*+" + _TAG_BODY)
+#: The run of tag pairs a record starts with (maybe none): the tokens before the move text.
+TAG_RUN: Final = re.compile("(?:" + _uncaptured(TAG_PAIR.pattern) + ")*+")
 #: The group of a kind's main text, and of its second part (tag value, glyph after a move).
 GROUPS: Final = {
     "tag": ("tag_name", "tag_value"),
@@ -108,19 +131,24 @@ GROUPS: Final = {
 }
 
 # What ends a record, for the splitter (bytes). Tried at each place: a well-formed tag (a tag
-# token); a broken tag with the rest of its line (move text: it stays in its record, whose
-# reader reports it); a comment that is not closed before the end of what is scanned (the
-# splitter reads on); else move text, as one run of text and closed comments, so that the
-# move text of a whole record is one match. White space before a token is not matched.
-_COMMENT_BYTES = rb"\{(?:[^\\}]++|\\.)*+\}"
+# token), with the tags that follow it with no blank line between (they end no record, so
+# the tags of a record are one match); a broken tag with the rest of its line (move text: it
+# stays in its record, whose reader reports it); a comment that is not closed before the end
+# of what is scanned (the splitter reads on); else move text, as one run of text and closed
+# comments, so that the move text of a whole record is one match. White space before a
+# token is not matched. A comment is matched as runs of ordinary bytes between escape pairs,
+# and move text as runs of text between comments: no alternation to try at each byte.
+_COMMENT_BYTES = rb"\{[^\\}]*+(?:\\.[^\\}]*+)*+\}"
 _SPLIT = re.compile(
     rb"("
     + _TAG_BODY.encode()
-    + rb")|\[[^\n]*+|(\{(?:[^\\}]++|\\.)*+\Z)|(?:[^\s{\[]|"
+    + rb"(?:[ \t\r\f\v]*+(?:\n[ \t\r\f\v]*+)?"
+    + _uncaptured(_TAG_BODY).encode()
+    + rb")*+)|\[[^\n]*+|(\{(?:[^\\}]++|\\.)*+\Z)|(?:[^\s{\[]|"
     + _COMMENT_BYTES
-    + rb")(?:[^{\[]++|"
+    + rb")[^{\[]*+(?:"
     + _COMMENT_BYTES
-    + rb")*+",
+    + rb"[^{\[]*+)*+",
     re.DOTALL,
 )
 
@@ -450,7 +478,7 @@ def _cut_records(cut: _Cut, end: int, at_end: bool) -> Iterator[tuple[bytes, int
         blank = cut.tag_end >= 0 and buffer.count(b"\n", cut.tag_end, tag) >= 2
         if cut.content or blank:
             data = buffer[cut.start : tag]
-            if data.strip():
+            if data and not data.isspace():  # (strip() would copy it)
                 yield data, cut.line, cut.column, cut.start, cut.chars_before
             cut.advance(data)
             cut.start, cut.content = tag, False
