@@ -531,7 +531,7 @@ def _write_jsonl(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
 
 
 def _write_grn(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
-    from gamerec.recorder.grn import write_grn  # noqa: PLC0415 (loaded when needed)
+    from gamerec.recorder.grn_writer import write_grn  # noqa: PLC0415 (loaded when needed)
 
     return write_grn(records, stream)
 

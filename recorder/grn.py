@@ -1,4 +1,4 @@
-"""GRN, the text form of records (notation.md): read and write, several records per file.
+"""GRN, the text form of records (notation.md): the reader, several records per file.
 
 A record is its tag pairs, a blank line, and its move text. The blank line ends the tag
 section: a tag after it starts the next record (so records without moves stay apart); a tag
@@ -12,11 +12,8 @@ text stays comment text. A result marker (``*``, ``31-24``) may end the main lin
 it must agree with the ``Result`` tag, or stands for it when the tag is absent. PGN numeric
 glyphs ``$1``-``$6`` read as the six glyphs.
 
-The writer is canonical: tags in a fixed order (``gamerec.recorder.grn_tags``), every ply numbered,
-the glyph right after the token, the comment text in its own block ``{ ... }``, the commands
-in another (``{[%seat 2] [%clk 0:09:58] [%ts 2026-11-29T20:15:03Z]}``), lines of at most 79
-characters where the words allow it, one blank line between records. Escaping is described
-in ``gamerec.recorder.grn_values``. Reading a written record gives back an equal message.
+The canonical writer is ``gamerec.recorder.grn_writer``; escaping is described in
+``gamerec.recorder.grn_values``. Reading a written record gives back an equal message.
 """
 
 from __future__ import annotations
@@ -32,7 +29,6 @@ from typing import BinaryIO, Final, cast
 from gamerec.recorder.errors import (
     EXCERPT_CHARS,
     DeadlineExceededError,
-    EncodingError,
     LimitExceededError,
     RecordMalformedError,
     excerpt,
@@ -51,24 +47,20 @@ from gamerec.recorder.grn_lexer import (
     split_records,
     token_error,
 )
-from gamerec.recorder.grn_seal import parse_ply_seal, ply_seal_command
+from gamerec.recorder.grn_seal import parse_ply_seal
 from gamerec.recorder.grn_tags import (
     TagFields,
-    header_tags,
     read_result_claim,
     read_tag,
     tag_fields,
 )
 from gamerec.recorder.grn_values import (
-    escape_comment,
-    escape_tag_value,
-    format_clock,
-    format_timestamp,
     parse_clock,
     parse_timestamp,
     parse_uint32,
     unescape,
 )
+from gamerec.recorder.grn_writer import GLYPHS
 from gamerec.recorder.limits import (
     HARDEST_VARIATION_DEPTH,
     Limits,
@@ -76,11 +68,10 @@ from gamerec.recorder.limits import (
     exceeded,
     resolved,
 )
-from gamerec.recorder.notation import GameValue, format_action, parse_action
+from gamerec.recorder.notation import GameValue, parse_action
 from gamerec.recorder.syntax import game_names, known_games
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
-from gamerec.v1 import seal_pb2 as spb
 
 #: The deepest nesting of variations. The protobuf decoders stop at 100 nested messages; a
 #: variation level takes two (Variation, Move) and a move's own action two more (OneMove,
@@ -90,17 +81,7 @@ from gamerec.v1 import seal_pb2 as spb
 MAX_VARIATION_DEPTH = HARDEST_VARIATION_DEPTH
 #: The largest record, in characters, the reader accepts (the same bound as a binary frame).
 DEFAULT_MAX_RECORD_CHARS = 64 * 1024 * 1024
-LINE_WIDTH = 79
 
-GLYPHS: dict[pb.Glyph.ValueType, str] = {
-    pb.GLYPH_UNSPECIFIED: "",
-    pb.GLYPH_GOOD: "!",
-    pb.GLYPH_MISTAKE: "?",
-    pb.GLYPH_BRILLIANT: "!!",
-    pb.GLYPH_BLUNDER: "??",
-    pb.GLYPH_INTERESTING: "!?",
-    pb.GLYPH_DUBIOUS: "?!",
-}
 _GLYPHS_BY_TEXT = {text: glyph for glyph, text in GLYPHS.items() if text}
 _COMMAND = re.compile(r"\\.|\[%([A-Za-z]+)(?:\s+([^\]]*))?\]", re.DOTALL)
 _COMMANDS = ("seat", "clk", "ts", "seal")
@@ -952,99 +933,3 @@ _HANDLERS: Final[dict[str, Callable[[_RecordReader, re.Match[str]], None]]] = {
 @lru_cache(maxsize=256)
 def _seat(argument: str) -> int:
     return parse_uint32(argument, "a seat number")
-
-
-# -- writing -----------------------------------------------------------------------------------
-
-
-def format_grn(record: pb.GameRecord) -> str:
-    """The canonical GRN text of one record, ending with a newline.
-
-    Raises:
-        EncodingError: the record has no GRN form (see ``gamerec.recorder.grn_tags.header_tags``
-            and ``gamerec.recorder.notation.format_action``); the message names the ply.
-    """
-    tags = "".join(f'[{name} "{escape_tag_value(value)}"]\n' for name, value in header_tags(record))
-    words = []
-    if record.comment:
-        words.append(_comment_block(record.comment))
-    _append_line(words, record.moves, 1, record.rules.game, depth=0, seals=record.seal.plies)
-    movetext = _wrap(words)
-    return f"{tags}\n{movetext}\n" if movetext else tags
-
-
-def write_grn(records: Iterable[pb.GameRecord], stream: BinaryIO) -> int:
-    """Write records as GRN, one blank line between them; return how many were written."""
-    count = 0
-    for record in records:
-        text = format_grn(record)
-        stream.write((f"\n{text}" if count else text).encode("utf-8"))
-        count += 1
-    return count
-
-
-def _comment_block(text: str) -> str:
-    return "{ " + escape_comment(text) + " }"
-
-
-def _command_block(move: pb.Move, sealed: spb.SealedPly | None) -> str:
-    commands = []
-    if move.seat:
-        commands.append(f"[%seat {move.seat}]")
-    if move.HasField("clock"):
-        commands.append(f"[%clk {format_clock(move.clock)}]")
-    if move.HasField("timestamp"):
-        commands.append(f"[%ts {format_timestamp(move.timestamp)}]")
-    if sealed is not None:
-        commands.append(ply_seal_command(sealed))
-    return "{" + " ".join(commands) + "}" if commands else ""
-
-
-def _append_line(
-    words: list[str],
-    moves: Iterable[pb.Move],
-    first_ply: int,
-    game: GameValue,
-    depth: int,
-    *,
-    seals: Sequence[spb.SealedPly] = (),
-) -> None:
-    if depth > MAX_VARIATION_DEPTH:
-        raise EncodingError(f"variations are nested deeper than {MAX_VARIATION_DEPTH} levels")
-    for ply, move in enumerate(moves, start=first_ply):
-        try:
-            glyph = GLYPHS.get(move.glyph)
-            if glyph is None:
-                raise EncodingError(f"glyph {move.glyph} is unknown to this version")
-            words.append(f"{ply}. {format_action(move, game)}{glyph}")
-            if move.comment:
-                words.append(_comment_block(move.comment))
-            commands = _command_block(move, seals[ply - 1] if ply <= len(seals) else None)
-        except EncodingError as error:
-            raise EncodingError(f"ply {ply}{' of a variation' if depth else ''}: {error}") from None
-        if commands:
-            words.append(commands)
-        for variation in move.variations:
-            start = len(words)
-            _append_line(words, variation.moves, ply, game, depth + 1)
-            if len(words) == start:
-                words.append("()")
-            else:
-                words[start] = "(" + words[start]
-                words[-1] += ")"
-
-
-def _wrap(words: list[str]) -> str:
-    """Join words with spaces into lines of at most LINE_WIDTH characters where possible."""
-    lines: list[str] = []
-    current = ""
-    for word in words:
-        last_line = len(current) - current.rfind("\n") - 1
-        if current and last_line + 1 + len(word.split("\n", 1)[0]) > LINE_WIDTH:
-            lines.append(current)
-            current = word
-        else:
-            current = f"{current} {word}" if current else word
-    if current:
-        lines.append(current)
-    return "\n".join(lines)

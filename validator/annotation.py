@@ -45,7 +45,7 @@ from typing import Any, Final
 
 from gamerec.recorder.arguments import require_record
 from gamerec.recorder.errors import GamerecError, excerpt
-from gamerec.recorder.grn import GLYPHS
+from gamerec.recorder.grn_writer import GLYPHS
 from gamerec.recorder.words import plural
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb

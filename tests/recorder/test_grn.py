@@ -8,7 +8,8 @@ import textwrap
 import pytest
 
 from gamerec.recorder.errors import EncodingError, LimitExceededError, RecordMalformedError
-from gamerec.recorder.grn import MAX_VARIATION_DEPTH, format_grn, read_grn, write_grn
+from gamerec.recorder.grn import MAX_VARIATION_DEPTH, read_grn
+from gamerec.recorder.grn_writer import format_grn, write_grn
 from gamerec.v1 import record_pb2 as pb
 
 

@@ -21,8 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamerec.recorder.errors import RecordMalformedError
-from gamerec.recorder.grn import format_grn, read_grn
+from gamerec.recorder.grn import read_grn
 from gamerec.recorder.grn_lexer import split_records
+from gamerec.recorder.grn_writer import format_grn
 from gamerec.recorder.limits import Limits
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.generation import generate

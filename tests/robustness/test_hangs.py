@@ -24,8 +24,8 @@ import pytest
 
 from gamerec.recorder.codecs import Encoding, read_records
 from gamerec.recorder.errors import RecordMalformedError
-from gamerec.recorder.grn import format_grn
 from gamerec.recorder.grn_lexer import Places, decode_record_text, scan, split_records
+from gamerec.recorder.grn_writer import format_grn
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 

@@ -20,8 +20,9 @@ from typer.testing import CliRunner
 
 from gamerec.cli.main import app
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
-from gamerec.recorder.grn import format_grn, read_grn
+from gamerec.recorder.grn import read_grn
 from gamerec.recorder.grn_values import unescape
+from gamerec.recorder.grn_writer import format_grn
 from gamerec.recorder.protojson import encode_json, parse_json_record
 from gamerec.recorder.seal import chain_of, seal_record
 from gamerec.recorder.signing import openssh_line, sign_record

@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from gamerec.recorder.binary import record_bytes
 from gamerec.recorder.errors import EncodingError
-from gamerec.recorder.grn import format_grn
+from gamerec.recorder.grn_writer import format_grn
 from gamerec.recorder.protojson import encode_json
 from gamerec.recorder.seal import (
     chain_of,

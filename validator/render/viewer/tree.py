@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamerec.recorder.errors import EncodingError
-from gamerec.recorder.grn import GLYPHS
 from gamerec.recorder.grn_values import format_clock
+from gamerec.recorder.grn_writer import GLYPHS
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.frames import ReplayStoppedError, Step, steps
