@@ -356,12 +356,7 @@ def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph:
         body += _seat_field(seat)
     if glyph:
         body += _GLYPH_FIELDS[glyph]
-    return key + _length(len(body)) + body
-
-
-def _length(size: int) -> bytes:
-    """The varint of a field's length (one byte below 128, the usual case)."""
-    return bytes((size,)) if size < 0x80 else encode_varint(size)
+    return key + encode_varint(len(body)) + body
 
 
 @lru_cache(maxsize=256)
@@ -582,7 +577,7 @@ class _RecordReader:
         if seats:
             for number in range(1, max(seats) + 1):
                 body = b"".join(seats.get(number, ()))
-                fields.append(_RECORD_SEATS + _length(len(body)) + body)
+                fields.append(_RECORD_SEATS + encode_varint(len(body)) + body)
         return b"".join(fields)
 
     def _read_tag_tokens(self, tags: list[re.Match[str]], token: re.Match[str]) -> None:

@@ -44,6 +44,8 @@ class NestingError(WireError):
 
 def encode_varint(value: int) -> bytes:
     """The base-128 varint of a non-negative integer."""
+    if value < 0x80:  # one byte: most lengths, seats and field values
+        return bytes((value,))
     out = bytearray()
     while value > 0x7F:
         out.append((value & 0x7F) | 0x80)
