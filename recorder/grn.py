@@ -564,16 +564,13 @@ class _RecordReader:
                     return None
                 read_tag(self.record, name, value, max_seats=most_seats)
                 continue
-            data, chars, free_tag, seat = found
-            free += free_tag
-            if len(name) > longest or chars > longest or free > self.limits.max_tags:
+            free += found.free
+            if not self._fits(name, found) or free > self.limits.max_tags:
                 return None
-            if seat:
-                if seat > most_seats:
-                    return None
-                seats.setdefault(seat, []).append(data)
+            if found.seat:
+                seats.setdefault(found.seat, []).append(found.data)
             else:
-                fields.append(data)
+                fields.append(found.data)
         if seats:
             for number in range(1, max(seats) + 1):
                 body = b"".join(seats.get(number, ()))
