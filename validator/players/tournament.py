@@ -76,7 +76,7 @@ DEFAULT_EVENT: Final = "gamerec tournament"
 CLIENT: Final = "gamerec tournament"
 #: How many turns deep :func:`decided` searches an opening for a forced result.
 DECIDED_TURNS: Final = 2
-#: How many times an undecided random opening is drawn before the tournament gives up.
+#: The most draws of one random opening, every one decided, before the tournament gives up.
 MAX_DRAWS: Final = 100
 
 
