@@ -132,9 +132,32 @@ def parse_grn_record(
         RecordMalformedError: the text is not one GRN record (line and column given).
         LimitExceededError: the record exceeds a limit.
     """
+    return _reader(raw, source, limits, deadline).read()
+
+
+def read_grn_main_line(
+    raw: RawRecord, source: str, limits: Limits, deadline: float | None = None
+) -> tuple[pb.GameRecord, bytes]:
+    """:func:`parse_grn_record`, with the record's main line serialized, for a judge.
+
+    The bytes are the record's ``moves`` entries exactly as ``record.SerializeToString()``
+    writes them (a serialized GameRecord that holds only the main line), made from the bytes
+    the reader built the moves of, so that the judge reads the moves without serializing the
+    record again (``judge(serialized=...)``, ``validator.moves.main_line_keys``).
+
+    Raises:
+        as :func:`parse_grn_record`.
+    """
+    reader = _reader(raw, source, limits, deadline)
+    record = reader.read()
+    return record, reader.lines[0].serialized_moves()
+
+
+def _reader(raw: RawRecord, source: str, limits: Limits, deadline: float | None) -> _RecordReader:
+    """A reader of one record's text (decoded here: a byte that is not UTF-8 is placed)."""
     text = decode_record_text(raw.data, (source, raw.line, raw.column, raw.byte_offset, raw.offset))
     places = Places(text, source, raw.line, raw.column, raw.offset)
-    return _RecordReader(places, limits, deadline).read()
+    return _RecordReader(places, limits, deadline)
 
 
 def ply_places(raw: RawRecord, source: str, plies: Iterable[int]) -> dict[int, tuple[int, int]]:
@@ -273,6 +296,8 @@ class _Line:
     commands: frozenset[str] = frozenset()
     #: Whether any move is a message (else the line's moves are all kept bytes).
     messages: bool = False
+    #: The closed line's moves, all kept bytes, joined (what was merged into the parent).
+    joined: bytes = b""
 
     def next_ply(self) -> int:
         return self.first_ply + len(self.moves)
@@ -298,7 +323,8 @@ class _Line:
         self.finish_move()
         if not self.messages:  # the usual line: every move kept as bytes, parsed in one call
             if self.moves:
-                self.parent.MergeFromString(b"".join(cast(list[bytes], self.moves)))
+                self.joined = b"".join(cast(list[bytes], self.moves))
+                self.parent.MergeFromString(self.joined)
             return
         run: list[bytes] = []
         into = self.parent.moves
@@ -312,6 +338,19 @@ class _Line:
             into.append(move)
         if run:
             self.parent.MergeFromString(b"".join(run))
+
+    def serialized_moves(self) -> bytes:
+        """The closed line's ``moves`` entries as ``parent.SerializeToString()`` writes them.
+
+        A kept ply is already those bytes (:func:`_ply_bytes`); a move made a message is
+        serialized here, after its parent holds an equal copy of it.
+        """
+        if not self.messages:
+            return self.joined
+        return b"".join(
+            move if isinstance(move, bytes) else _entry(self.key, move.SerializeToString())
+            for move in self.moves
+        )
 
     def finish_move(self) -> None:
         """Give the last move its comment (collected piece by piece, joined once)."""
@@ -336,6 +375,11 @@ _VARIATION_MOVES = b"\x0a"
 _GLYPH_FIELDS = {text: _MOVE_GLYPH_KEY + bytes([glyph]) for text, glyph in _GLYPHS_BY_TEXT.items()}
 
 
+def _entry(key: bytes, body: bytes) -> bytes:
+    """A length-delimited field: its key, the length of ``body``, ``body``."""
+    return key + encode_varint(len(body)) + body
+
+
 def _parse_ply_bytes(data: bytes) -> pb.Move:
     """The move of one kept ply's bytes (its field key and length first)."""
     return pb.Variation.FromString(_VARIATION_MOVES + data[1:]).moves[0]
@@ -344,19 +388,20 @@ def _parse_ply_bytes(data: bytes) -> pb.Move:
 def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph: str) -> bytes:
     """A plain ply (move token, seat command, glyph) as its parent holds it: key, length, move.
 
-    The move's bytes are its action's followed by its seat and glyph fields (a message's
-    fields may come in any order), so a move not seen before costs its action only (the
-    reader keeps the plies it made, :data:`_PLY_BYTES`).
+    The move's bytes are its seat field, its action's and its glyph field: the fields in the
+    order of their numbers, exactly as ``Move.SerializeToString()`` writes them (a judge keys
+    the moves it has read by these bytes, :func:`read_grn_main_line`), so a move not seen
+    before costs its action only (the reader keeps the plies it made, :data:`_PLY_BYTES`).
 
     Raises:
         RecordMalformedError: the token is not a move of the game, or the seat is not one.
     """
     body = _action_bytes(game, token)
     if seat is not None:
-        body += _seat_field(seat)
+        body = _seat_field(seat) + body
     if glyph:
         body += _GLYPH_FIELDS[glyph]
-    return key + encode_varint(len(body)) + body
+    return _entry(key, body)
 
 
 @lru_cache(maxsize=256)

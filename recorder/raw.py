@@ -81,8 +81,23 @@ class Frame(NamedTuple):
                 place (a ``NotARecordError`` when they plainly hold no record at all).
             LimitExceededError: the record exceeds a limit.
         """
+        return self.decode(deadline, main_line=False)[0]
+
+    def decode(
+        self, deadline: float | None = None, *, main_line: bool = True
+    ) -> tuple[pb.GameRecord, bytes | None]:
+        """The record (as :meth:`parse`), with the bytes a judge reads its main line from.
+
+        Those bytes are a serialized GameRecord whose ``moves`` are the record's main line,
+        each exactly as ``record.SerializeToString()`` writes it: the frame's own bytes
+        (binary), the main line the GRN reader built (``grn.read_grn_main_line``), else
+        None (the judge serializes the record). Without ``main_line``, always None.
+
+        Raises:
+            as :meth:`parse`.
+        """
         try:
-            return self._decoded(deadline)
+            return self._decoded(deadline, main_line)
         except RecordMalformedError as error:
             from gamerec.recorder.recognition import not_a_record  # noqa: PLC0415 (on a fault)
 
@@ -91,13 +106,21 @@ class Frame(NamedTuple):
                 raise
             raise plain from error
 
-    def _decoded(self, deadline: float | None) -> pb.GameRecord:
+    def _decoded(
+        self, deadline: float | None, main_line: bool
+    ) -> tuple[pb.GameRecord, bytes | None]:
         if self.encoding is Encoding.GRN:
-            from gamerec.recorder.grn import parse_grn_record  # noqa: PLC0415 (when needed)
+            from gamerec.recorder.grn import parse_grn_record, read_grn_main_line  # noqa: PLC0415
             from gamerec.recorder.grn_lexer import RawRecord  # noqa: PLC0415
 
             raw = RawRecord(self.data, self.line, self.column, self.base, self.offset)
-            return parse_grn_record(raw, self.source, self.limits, deadline)
+            if main_line:
+                return read_grn_main_line(raw, self.source, self.limits, deadline)
+            return parse_grn_record(raw, self.source, self.limits, deadline), None
+        return self._decoded_other(), self.serialized if main_line else None
+
+    def _decoded_other(self) -> pb.GameRecord:
+        """The record of a frame of any encoding but GRN."""
         if self.encoding in (Encoding.JSON, Encoding.JSONL):
             from gamerec.recorder.protojson import parse_json_record  # noqa: PLC0415
 

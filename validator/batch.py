@@ -204,8 +204,9 @@ def judge_item(item: _Item, render: Render) -> Outcome:
     if isinstance(item, InputFailure):
         return Outcome("unreadable", item.source, item.number, 0, item.message)
     try:
-        record = item.parse()
-        judgement = judge(record, limits=item.frame.limits, serialized=item.frame.serialized)
+        # The main line's bytes as the reader has them (binary, GRN): not serialized again.
+        record, main_line = item.frame.decode()
+        judgement = judge(record, limits=item.frame.limits, serialized=main_line)
         # A valid verdict that will not be shown needs no final digest (--quiet).
         shown = bool(judgement.findings) or not isinstance(render, OnlyInvalid)
         verdict = verdict_of(record, judgement, digest=shown)

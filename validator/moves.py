@@ -73,7 +73,10 @@ def main_line_keys(record: pb.GameRecord, serialized: bytes | None = None) -> li
 
     The same bytes as ``move.SerializeToString()`` for each move, found in one parse of the
     record's bytes instead of one call per move (a third of the time for a 100-ply record).
-    ``serialized``: the bytes the record was parsed from, when at hand (not serialized again).
+    ``serialized``, when at hand (the record is then not serialized again): a serialized
+    GameRecord whose ``moves`` entries are the record's main line exactly as
+    ``record.SerializeToString()`` writes them; the bytes the record was parsed from (binary),
+    or the main line alone as the GRN reader hands it over (``Frame.decode``).
     """
     data = record.SerializeToString() if serialized is None else serialized
     view: Any = _MAIN_LINE_VIEW.FromString(data)

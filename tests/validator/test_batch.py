@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import pickle
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gamerec.recorder.codecs import write_records
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
+from gamerec.validator import batch
 from gamerec.validator.batch import CHUNK_RECORDS, OnlyInvalid, judge_sources
 from gamerec.validator.games.aronda import ArondaState
 from gamerec.validator.generation import generate
+from gamerec.validator.judge import judge
 
 
 def describe(verdict: vpb.Verdict) -> str:
@@ -103,3 +106,38 @@ def test_only_invalid_renders_skip_the_digest_of_valid_records_and_keep_that_of_
     loud = list(judge_sources([str(path)], describe, workers=1))
     assert len(digests) == 3 and loud[0].text.endswith(f":True:{digests[1]}")
     assert pickle.loads(pickle.dumps(OnlyInvalid(describe))).render is describe
+
+
+def test_a_text_record_is_judged_from_its_main_line_as_read_not_serialized_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The GRN reader hands its main line over (Frame.decode); the judge reads the moves from
+    # it, and every verdict is the one of the same records read from binary.
+    records = [
+        *generate("Oust", {"Board": "4"}, 2, seed=5),
+        *generate("ONE", {"Players": "2"}, 1, seed=6),
+    ]
+    records[1].moves[2].seat = 2 if records[1].moves[2].seat == 1 else 1  # out of turn
+    text, binary = tmp_path / "some.grn", tmp_path / "some.pbs"
+    write_records(records, text)
+    write_records(records, binary)
+    handed: list[bytes | None] = []
+
+    def judged(record: pb.GameRecord, **options: Any) -> Any:
+        handed.append(options["serialized"])
+        return judge(record, **options)
+
+    monkeypatch.setattr(batch, "judge", judged)
+    from_text = list(judge_sources([str(text)], summary, workers=1))
+    assert handed == [pb.GameRecord(moves=record.moves).SerializeToString() for record in records]
+    monkeypatch.undo()
+    from_binary = list(judge_sources([str(binary)], summary, workers=1))
+    assert [o.status for o in from_text] == ["valid", "invalid", "valid"]
+    assert [o.text for o in from_text] == [o.text for o in from_binary]
+
+
+def summary(verdict: vpb.Verdict) -> str:
+    """A picklable render of what a verdict found (not its source)."""
+    return f"{verdict.valid}:{verdict.plies_replayed}:{verdict.final_digest}:" + ",".join(
+        finding.code for finding in verdict.errors
+    )
