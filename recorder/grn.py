@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
@@ -37,7 +37,6 @@ from gamerec.recorder.grn_lexer import (
     PLAIN_PLIES,
     PLAIN_PLY,
     PLAIN_RUN,
-    PLY_PARTS,
     PLY_TOKEN,
     TAG_PAIR,
     TAG_RUN,
@@ -46,6 +45,19 @@ from gamerec.recorder.grn_lexer import (
     decode_record_text,
     split_records,
     token_error,
+)
+from gamerec.recorder.grn_plies import (
+    GLYPHS_BY_TEXT,
+    PLY_BYTES,
+    RECORD_MOVES,
+    RECORD_SEATS,
+    VARIATION_MOVES,
+    action_bytes,
+    entry,
+    numbered,
+    parse_ply_bytes,
+    plain_ply_bytes,
+    seat_number,
 )
 from gamerec.recorder.grn_seal import parse_ply_seal
 from gamerec.recorder.grn_tags import (
@@ -57,10 +69,8 @@ from gamerec.recorder.grn_tags import (
 from gamerec.recorder.grn_values import (
     parse_clock,
     parse_timestamp,
-    parse_uint32,
     unescape,
 )
-from gamerec.recorder.grn_writer import GLYPHS
 from gamerec.recorder.limits import (
     HARDEST_VARIATION_DEPTH,
     Limits,
@@ -68,7 +78,6 @@ from gamerec.recorder.limits import (
     exceeded,
     resolved,
 )
-from gamerec.recorder.notation import GameValue, parse_action
 from gamerec.recorder.syntax import game_names, known_games
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
@@ -82,7 +91,6 @@ MAX_VARIATION_DEPTH = HARDEST_VARIATION_DEPTH
 #: The largest record, in characters, the reader accepts (the same bound as a binary frame).
 DEFAULT_MAX_RECORD_CHARS = 64 * 1024 * 1024
 
-_GLYPHS_BY_TEXT = {text: glyph for glyph, text in GLYPHS.items() if text}
 _COMMAND = re.compile(r"\\.|\[%([A-Za-z]+)(?:\s+([^\]]*))?\]", re.DOTALL)
 _COMMANDS = ("seat", "clk", "ts", "seal")
 _NO_COMMANDS: frozenset[str] = frozenset()
@@ -216,12 +224,6 @@ def _placed(places: Places, error: RecordMalformedError, index: int) -> Exceptio
     return type(error)(error.reason, source=places.source, where=where)
 
 
-@lru_cache(maxsize=32768)
-def _action_bytes(game: GameValue, token: str) -> bytes:
-    """A move token's action, serialized (tokens recur; building the message costs the most)."""
-    return parse_action(game, token).SerializeToString()
-
-
 @lru_cache(maxsize=4096)
 def _split_comment(raw: str) -> tuple[tuple[str, ...], tuple[tuple[str, str, int], ...]]:
     r"""Split a raw comment into its text pieces and its commands (name, argument, offset).
@@ -280,8 +282,8 @@ class _Line:
 
     Attributes:
         parent: the message the line's moves go into (the record, or a variation).
-        key: the field key of ``moves`` in ``parent`` (:data:`_RECORD_MOVES`, or
-            :data:`_VARIATION_MOVES`).
+        key: the field key of ``moves`` in ``parent`` (:data:`RECORD_MOVES`, or
+            :data:`VARIATION_MOVES`).
         first_ply: the ply number of the line's first move.
         opened_at: where the variation's ``(`` is (-1: the main line).
         moves: the moves in order, as bytes (plain plies) or as messages.
@@ -309,7 +311,7 @@ class _Line:
             return None
         last = self.moves[-1]
         if isinstance(last, bytes):
-            last = self.moves[-1] = _parse_ply_bytes(last)
+            last = self.moves[-1] = parse_ply_bytes(last)
             self.messages = True
         return last
 
@@ -342,13 +344,13 @@ class _Line:
     def serialized_moves(self) -> bytes:
         """The closed line's ``moves`` entries as ``parent.SerializeToString()`` writes them.
 
-        A kept ply is already those bytes (:func:`_ply_bytes`); a move made a message is
+        A kept ply is already those bytes (``grn_plies``); a move made a message is
         serialized here, after its parent holds an equal copy of it.
         """
         if not self.messages:
             return self.joined
         return b"".join(
-            move if isinstance(move, bytes) else _entry(self.key, move.SerializeToString())
+            move if isinstance(move, bytes) else entry(self.key, move.SerializeToString())
             for move in self.moves
         )
 
@@ -361,104 +363,6 @@ class _Line:
         self.comment = Comment()
 
 
-#: The field keys of ``Move.seat`` (field 1, varint) and ``Move.glyph`` (field 10, varint).
-_MOVE_SEAT_KEY = b"\x08"
-_MOVE_GLYPH_KEY = b"\x50"
-#: The field keys of ``GameRecord.moves`` (field 5) and ``Variation.moves`` (field 1).
-_RECORD_MOVES = b"\x2a"
-#: The field key of ``GameRecord.seats`` (field 3).
-_RECORD_SEATS = b"\x1a"
-_VARIATION_MOVES = b"\x0a"
-
-
-#: Each glyph's ``glyph`` field.
-_GLYPH_FIELDS = {text: _MOVE_GLYPH_KEY + bytes([glyph]) for text, glyph in _GLYPHS_BY_TEXT.items()}
-
-
-def _entry(key: bytes, body: bytes) -> bytes:
-    """A length-delimited field: its key, the length of ``body``, ``body``."""
-    return key + encode_varint(len(body)) + body
-
-
-def _parse_ply_bytes(data: bytes) -> pb.Move:
-    """The move of one kept ply's bytes (its field key and length first)."""
-    return pb.Variation.FromString(_VARIATION_MOVES + data[1:]).moves[0]
-
-
-def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph: str) -> bytes:
-    """A plain ply (move token, seat command, glyph) as its parent holds it: key, length, move.
-
-    The move's bytes are its seat field, its action's and its glyph field: the fields in the
-    order of their numbers, exactly as ``Move.SerializeToString()`` writes them (a judge keys
-    the moves it has read by these bytes, :func:`read_grn_main_line`), so a move not seen
-    before costs its action only (the reader keeps the plies it made, :data:`_PLY_BYTES`).
-
-    Raises:
-        RecordMalformedError: the token is not a move of the game, or the seat is not one.
-    """
-    body = _action_bytes(game, token)
-    if seat is not None:
-        body = _seat_field(seat) + body
-    if glyph:
-        body += _GLYPH_FIELDS[glyph]
-    return _entry(key, body)
-
-
-@lru_cache(maxsize=256)
-def _seat_field(argument: str) -> bytes:
-    """The ``seat`` field of a move (field 1, a varint) for a seat command's argument."""
-    seat = _seat(argument)
-    return _MOVE_SEAT_KEY + encode_varint(seat) if seat else b""
-
-
-#: The text of the ply numbers up to a few thousand, to compare a run's numbers at once.
-_PLY_NUMBERS: Final = tuple(str(number) for number in range(4096))
-#: Plain plies read, by line key and game: the rest of the ply's text (move, glyph, seat
-#: command, as :data:`PLAIN_PLY` gives it) to its bytes. Bounded whatever the input: at most
-#: eight tables (two keys, four games), each emptied when it holds 16,384 plies, each ply's
-#: text at most 32 characters (a longer one is not kept): a few megabytes at most.
-_PLY_BYTES: dict[tuple[bytes, GameValue], dict[str, bytes]] = {}
-_PLY_BYTES_ENTRIES: Final = 16384
-_PLY_TEXT_KEPT: Final = 32
-
-
-def _numbered(numbers: Sequence[str], first: int) -> int:
-    """How many of a run's ply numbers, from the first, are ``first``, ``first + 1``, ..."""
-    last = first + len(numbers)
-    if last <= len(_PLY_NUMBERS):
-        expected: Sequence[str] = _PLY_NUMBERS[first:last]
-    else:
-        expected = tuple(map(str, range(first, last)))
-    if numbers == expected:
-        return len(numbers)
-    return next(read for read, (a, b) in enumerate(zip(numbers, expected, strict=True)) if a != b)
-
-
-def _plain_ply_bytes(
-    rests: Sequence[str], known: dict[str, bytes], key: bytes, game: GameValue
-) -> list[bytes]:
-    """The bytes of a run's plies, from their texts, as far as they are moves of the game.
-
-    A ply not found in ``known`` is read and kept there. The run stops at a token that is
-    not a move of the game (the token-by-token reading places the error).
-    """
-    kept: list[bytes] = []
-    for rest in rests:
-        ply = known.get(rest)
-        if ply is None:
-            move, glyph, seat = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
-            try:
-                ply = _ply_bytes(key, game, move, seat, glyph or "")
-            except RecordMalformedError:
-                break
-            if len(rest) <= _PLY_TEXT_KEPT:
-                if len(known) >= _PLY_BYTES_ENTRIES:
-                    known.clear()
-                known[rest] = ply
-        kept.append(ply)
-    return kept
-
-
 class _RecordReader:
     """Reads one record's text: the tag section, then the move text."""
 
@@ -467,7 +371,7 @@ class _RecordReader:
         self.record = pb.GameRecord()
         self.limits = limits
         self.moves_read = 0
-        self.lines = [_Line(self.record, _RECORD_MOVES, 1)]
+        self.lines = [_Line(self.record, RECORD_MOVES, 1)]
         self.pending_ply: str | None = None
         self.result_tag: str | None = None
         self.game_comment = Comment()
@@ -619,7 +523,7 @@ class _RecordReader:
         if seats:
             for number in range(1, max(seats) + 1):
                 body = b"".join(seats.get(number, ()))
-                fields.append(_RECORD_SEATS + encode_varint(len(body)) + body)
+                fields.append(RECORD_SEATS + encode_varint(len(body)) + body)
         return b"".join(fields)
 
     def _read_tag_tokens(self, tags: list[re.Match[str]], token: re.Match[str]) -> None:
@@ -691,7 +595,7 @@ class _RecordReader:
         make pass: no ply number pending, the number written exactly as expected, no comment
         text left for the last move, room under the plies and moves limits. The whole run is
         split into its plies by one ``findall`` (:data:`PLAIN_PLIES`), their numbers checked
-        in one comparison and their moves looked up by their text (:func:`_plain_ply_bytes`);
+        in one comparison and their moves looked up by their text (``grn_plies.plain_ply_bytes``);
         the tokens then go on after the last ply read. The run stops at the first ply it
         cannot read so (``token`` itself, when it is that ply).
         """
@@ -706,12 +610,12 @@ class _RecordReader:
         numbers, rests, stops = zip(*PLAIN_PLIES.findall(text, start), strict=True)
         found = numbers.index("")
         room = min(max(room, 0), found)
-        read = _numbered(numbers[:room], line.first_ply + len(moves))
-        known = _PLY_BYTES.setdefault((line.key, self.record.rules.game), {})
+        read = numbered(numbers[:room], line.first_ply + len(moves))
+        known = PLY_BYTES.setdefault((line.key, self.record.rules.game), {})
         try:
             kept = list(map(known.__getitem__, rests[:read]))
         except KeyError:  # a ply not read before
-            kept = _plain_ply_bytes(rests[:read], known, line.key, self.record.rules.game)
+            kept = plain_ply_bytes(rests[:read], known, line.key, self.record.rules.game)
             read = len(kept)
         if not read:
             return token
@@ -761,7 +665,7 @@ class _RecordReader:
             line = self._line
             line.commands |= _SEAT_ONLY
             try:
-                move.seat = _seat(seat)
+                move.seat = seat_number(seat)
             except RecordMalformedError as error:
                 raise _placed(self.places, error, token.start("ply_comment") + 1) from None
 
@@ -782,7 +686,7 @@ class _RecordReader:
     def _move_at(self, index: int, text: str, glyph: str | None) -> pb.Move:
         """Read one move token (with the glyph written right after it) into the line."""
         try:
-            action = pb.Move.FromString(_action_bytes(self.record.rules.game, text))
+            action = pb.Move.FromString(action_bytes(self.record.rules.game, text))
         except RecordMalformedError as error:
             raise _placed(self.places, error, index) from None
         line = self._line
@@ -792,7 +696,7 @@ class _RecordReader:
         line.commands = _NO_COMMANDS
         self.pending_ply = None
         if glyph:
-            action.glyph = _GLYPHS_BY_TEXT[glyph]
+            action.glyph = GLYPHS_BY_TEXT[glyph]
         return action
 
     def _count_move(self, index: int, line: _Line) -> None:
@@ -812,12 +716,12 @@ class _RecordReader:
             )
 
     def _glyph(self, token: re.Match[str]) -> None:
-        self._set_glyph(token.start("glyph"), _GLYPHS_BY_TEXT[token.group("glyph")])
+        self._set_glyph(token.start("glyph"), GLYPHS_BY_TEXT[token.group("glyph")])
 
     def _nag(self, token: re.Match[str]) -> None:
         index = token.start("nag") - 1
         number = int(token.group("nag"))
-        if not 1 <= number <= len(_GLYPHS_BY_TEXT):
+        if not 1 <= number <= len(GLYPHS_BY_TEXT):
             self._no_pending_ply(index)
             if self._line.last is None:
                 raise self._fail(index, "a glyph must follow the move it judges")
@@ -879,7 +783,7 @@ class _RecordReader:
         elif name == "seal":
             self._ply_seal(line, argument)
         else:
-            last.seat = _seat(argument)
+            last.seat = seat_number(argument)
 
     def _ply_seal(self, line: _Line, argument: str) -> None:
         """A main-line ply's seal entry; entries must be those of plies 1, 2, ... in turn."""
@@ -913,7 +817,7 @@ class _RecordReader:
             raise self._exceeded(index, "max_variation_depth", "variations nested ", depth, "deep")
         self._count_in_tree(index)
         variation = last.variations.add()
-        self.lines.append(_Line(variation, _VARIATION_MOVES, line.next_ply() - 1, opened_at=index))
+        self.lines.append(_Line(variation, VARIATION_MOVES, line.next_ply() - 1, opened_at=index))
 
     def _close(self, token: re.Match[str]) -> None:
         index = token.start("close")
@@ -950,8 +854,8 @@ class _RecordReader:
         if self.game_comment.pieces:
             self.record.comment = self.game_comment.text()
         self._line.close()
-        for entry in self.ply_seals:
-            self.record.seal.plies.add().MergeFromString(entry)
+        for ply_seal in self.ply_seals:
+            self.record.seal.plies.add().MergeFromString(ply_seal)
 
 
 #: The reader's method for each kind of token in the move text (the others end it).
@@ -965,8 +869,3 @@ _HANDLERS: Final[dict[str, Callable[[_RecordReader, re.Match[str]], None]]] = {
     "open": _RecordReader._open,
     "close": _RecordReader._close,
 }
-
-
-@lru_cache(maxsize=256)
-def _seat(argument: str) -> int:
-    return parse_uint32(argument, "a seat number")

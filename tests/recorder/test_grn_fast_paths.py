@@ -19,7 +19,7 @@ import io
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamerec.recorder import grn
+from gamerec.recorder import grn_plies
 from gamerec.recorder.grn import read_grn
 from gamerec.recorder.limits import Limits
 from tests.recorder.test_grn_against_previous import assert_read_alike
@@ -182,7 +182,7 @@ def test_the_plies_kept_between_records_stay_within_their_bound() -> None:
     [record] = read_grn(io.BytesIO(f'[Game "Oust"]\n\n{plies}\n'.encode()), "many.grn")
     assert len(record.moves) == len(tokens)
     assert [len(move.oust.placements) for move in record.moves[-4:]] == [2, 21, 21, 21]
-    assert grn._PLY_BYTES, "the plies were kept"
-    for table in grn._PLY_BYTES.values():
-        assert len(table) <= grn._PLY_BYTES_ENTRIES
-        assert max(map(len, table), default=0) <= grn._PLY_TEXT_KEPT
+    assert grn_plies.PLY_BYTES, "the plies were kept"
+    for table in grn_plies.PLY_BYTES.values():
+        assert len(table) <= grn_plies.PLY_BYTES_ENTRIES
+        assert max(map(len, table), default=0) <= grn_plies.PLY_TEXT_KEPT

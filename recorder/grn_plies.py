@@ -1,0 +1,234 @@
+"""A GRN ply's bytes: its move serialized as its parent message holds it, built and kept.
+
+The reader (``gamerec.recorder.grn``) keeps every plain ply (move token, glyph, seat command)
+as bytes: the field key of the line's ``moves``, the length, and the move's fields in the
+order of their numbers, exactly as ``Move.SerializeToString()`` writes them. A line's plies
+are then parsed into their parent in one call, and a judge keys the moves by the same bytes
+(``grn.read_grn_main_line``). Tokens and plies recur across an archive, so what is built is
+kept, in tables bounded whatever the input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Final, TypeGuard, cast
+
+from google.protobuf.descriptor import Descriptor
+
+from gamerec.recorder.errors import RecordMalformedError
+from gamerec.recorder.grn_lexer import PLY_PARTS
+from gamerec.recorder.grn_values import parse_uint32
+from gamerec.recorder.grn_writer import GLYPHS
+from gamerec.recorder.notation import GameValue, parse_action
+from gamerec.recorder.syntax import syntax_of
+from gamerec.recorder.wire import encode_varint
+from gamerec.v1 import record_pb2 as pb
+
+#: The field keys of ``Move.seat`` (field 1, varint) and ``Move.glyph`` (field 10, varint).
+_MOVE_SEAT_KEY = b"\x08"
+_MOVE_GLYPH_KEY = b"\x50"
+#: The field keys of ``GameRecord.moves`` (field 5) and ``Variation.moves`` (field 1).
+RECORD_MOVES: Final = b"\x2a"
+#: The field key of ``GameRecord.seats`` (field 3).
+RECORD_SEATS: Final = b"\x1a"
+VARIATION_MOVES: Final = b"\x0a"
+
+#: The glyph of each glyph's text (``!?``).
+GLYPHS_BY_TEXT: Final = {text: glyph for glyph, text in GLYPHS.items() if text}
+#: Each glyph's ``glyph`` field.
+_GLYPH_FIELDS = {text: _MOVE_GLYPH_KEY + bytes([glyph]) for text, glyph in GLYPHS_BY_TEXT.items()}
+
+#: Per game, once known: the field of ``Move`` of its own action and that field's key when
+#: its turns are lists of parts written joined by ``,`` (``e5,f5,k9``), else None.
+_JOINED_ACTIONS: dict[GameValue, tuple[str, bytes] | None] = {}
+#: The longest token (and part of a turn) whose bytes are kept: tables bounded in memory.
+_TOKEN_CHARS_KEPT: Final = 64
+
+
+def entry(key: bytes, body: bytes) -> bytes:
+    """A length-delimited field: its key, the length of ``body``, ``body``."""
+    return key + encode_varint(len(body)) + body
+
+
+def action_bytes(game: GameValue, token: str) -> bytes:
+    """A move token's action, serialized: ``parse_action(game, token).SerializeToString()``.
+
+    Tokens recur and building the message costs the most, so a short token's bytes are kept.
+    A turn of several parts seen for the first time is put together from its parts' bytes,
+    kept apart (an Oust archive holds thousands of distinct turns of a few dozen cells).
+
+    Raises:
+        NotationError: the token is not a move of the game.
+    """
+    if len(token) <= _TOKEN_CHARS_KEPT:
+        return _kept_action_bytes(game, token)
+    return _action_bytes(game, token)
+
+
+def _action_bytes(game: GameValue, token: str) -> bytes:
+    if "," in token and token.isascii() and token.replace(",", "").isalnum():
+        joined = _joined_action_bytes(game, token.split(","))
+        if joined is not None:
+            return joined
+    return parse_action(game, token).SerializeToString()
+
+
+_kept_action_bytes = lru_cache(maxsize=32768)(_action_bytes)
+
+
+def _joined_action_bytes(game: GameValue, parts: list[str]) -> bytes | None:
+    """A turn's action from its parts' bytes, or None when that is not known to be the same.
+
+    The same bytes as :func:`parse_action`'s when the game's turns are lists of parts joined
+    by ``,`` (:func:`_joined_action`): the turn's message is then its parts' entries in
+    order, each part's bytes are its own one-part message. None when a part does not read
+    alone (the whole token is read, for its error) or the game's turns are no such lists.
+    """
+    bodies = [_part_body(game, part) if len(part) <= _TOKEN_CHARS_KEPT else None for part in parts]
+    joined = _joined_action(game, parts[0]) if bodies[0] is not None else None
+    if joined is None or None in bodies:
+        return None
+    return entry(joined[1], b"".join(cast(list[bytes], bodies)))
+
+
+def _joined_action(game: GameValue, part: str) -> tuple[str, bytes] | None:
+    """The game's action field and key if its turns are lists of parts joined by ``,``.
+
+    Found once per game from its syntax: the action's message has one field, a list of
+    messages, and the syntax writes a turn of a part twice as the part, ``,``, the part, and
+    reads that back as the same turn (``part`` reads alone as one entry).
+    """
+    if game in _JOINED_ACTIONS:
+        return _JOINED_ACTIONS[game]
+    syntax = syntax_of(game)
+    if syntax is None:
+        return None
+    field = pb.Move.DESCRIPTOR.fields_by_name[syntax.action]
+    found = None
+    if _is_a_list(field.message_type):
+        twice = parse_action(game, part)
+        written = syntax.format_move(getattr(twice, syntax.action))
+        entries = getattr(getattr(twice, syntax.action), field.message_type.fields[0].name)
+        entries.extend(list(entries))
+        if (
+            syntax.format_move(getattr(twice, syntax.action)) == f"{written},{written}"
+            and parse_action(game, f"{written},{written}") == twice
+        ):
+            found = (syntax.action, bytes([field.number << 3 | 2]))
+    _JOINED_ACTIONS[game] = found
+    return found
+
+
+def _is_a_list(message: Descriptor | None) -> TypeGuard[Descriptor]:
+    """Whether a message has one field, a list of messages."""
+    if message is None or len(message.fields) != 1:
+        return False
+    only = message.fields[0]
+    return bool(only.is_repeated) and only.message_type is not None
+
+
+@lru_cache(maxsize=4096)
+def _part_body(game: GameValue, part: str) -> bytes | None:
+    """The bytes of a one-part turn's message (one entry of its list), or None.
+
+    None when the part is not a move of the game alone (``pass`` reads as another action).
+    """
+    syntax = syntax_of(game)
+    try:
+        move = parse_action(game, part)
+    except RecordMalformedError:
+        return None
+    if syntax is None or move.WhichOneof("action") != syntax.action:
+        return None
+    body: bytes = getattr(move, syntax.action).SerializeToString()
+    return body
+
+
+def parse_ply_bytes(data: bytes) -> pb.Move:
+    """The move of one kept ply's bytes (its field key and length first)."""
+    return pb.Variation.FromString(VARIATION_MOVES + data[1:]).moves[0]
+
+
+def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph: str) -> bytes:
+    """A plain ply (move token, seat command, glyph) as its parent holds it: key, length, move.
+
+    The move's bytes are its seat field, its action's and its glyph field: the fields in the
+    order of their numbers, exactly as ``Move.SerializeToString()`` writes them (a judge keys
+    the moves it has read by these bytes, ``grn.read_grn_main_line``), so a move not seen
+    before costs its action only (the reader keeps the plies it made, :data:`PLY_BYTES`).
+
+    Raises:
+        RecordMalformedError: the token is not a move of the game, or the seat is not one.
+    """
+    body = action_bytes(game, token)
+    if seat is not None:
+        body = _seat_field(seat) + body
+    if glyph:
+        body += _GLYPH_FIELDS[glyph]
+    return entry(key, body)
+
+
+@lru_cache(maxsize=256)
+def _seat_field(argument: str) -> bytes:
+    """The ``seat`` field of a move (field 1, a varint) for a seat command's argument."""
+    number = seat_number(argument)
+    return _MOVE_SEAT_KEY + encode_varint(number) if number else b""
+
+
+@lru_cache(maxsize=256)
+def seat_number(argument: str) -> int:
+    """The seat number of a seat command's argument.
+
+    Raises:
+        RecordMalformedError: not a whole number within uint32.
+    """
+    return parse_uint32(argument, "a seat number")
+
+
+#: The text of the ply numbers up to a few thousand, to compare a run's numbers at once.
+_PLY_NUMBERS: Final = tuple(str(number) for number in range(4096))
+#: Plain plies read, by line key and game: the rest of the ply's text (move, glyph, seat
+#: command, as ``grn_lexer.PLAIN_PLY`` gives it) to its bytes. Bounded whatever the input: at
+#: most eight tables (two keys, four games), each emptied when it holds 16,384 plies, each
+#: ply's text at most 32 characters (a longer one is not kept): a few megabytes at most.
+PLY_BYTES: dict[tuple[bytes, GameValue], dict[str, bytes]] = {}
+PLY_BYTES_ENTRIES: Final = 16384
+PLY_TEXT_KEPT: Final = 32
+
+
+def numbered(numbers: Sequence[str], first: int) -> int:
+    """How many of a run's ply numbers, from the first, are ``first``, ``first + 1``, ..."""
+    last = first + len(numbers)
+    if last <= len(_PLY_NUMBERS):
+        expected: Sequence[str] = _PLY_NUMBERS[first:last]
+    else:
+        expected = tuple(map(str, range(first, last)))
+    if numbers == expected:
+        return len(numbers)
+    return next(read for read, (a, b) in enumerate(zip(numbers, expected, strict=True)) if a != b)
+
+
+def plain_ply_bytes(
+    rests: Sequence[str], known: dict[str, bytes], key: bytes, game: GameValue
+) -> list[bytes]:
+    """The bytes of a run's plies, from their texts, as far as they are moves of the game.
+
+    A ply not found in ``known`` is read and kept there. The run stops at a token that is
+    not a move of the game (the token-by-token reading places the error).
+    """
+    kept: list[bytes] = []
+    for rest in rests:
+        ply = known.get(rest)
+        if ply is None:
+            move, glyph, seat_argument = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
+            try:
+                ply = _ply_bytes(key, game, move, seat_argument, glyph or "")
+            except RecordMalformedError:
+                break
+            if len(rest) <= PLY_TEXT_KEPT:
+                if len(known) >= PLY_BYTES_ENTRIES:
+                    known.clear()
+                known[rest] = ply
+        kept.append(ply)
+    return kept
