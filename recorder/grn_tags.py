@@ -50,6 +50,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+from google.protobuf.descriptor import Descriptor
+
 from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.grn_seal import is_seal_tag, read_seal_tag, seal_tags
 from gamerec.recorder.grn_values import (
@@ -63,6 +65,7 @@ from gamerec.recorder.grn_values import (
 from gamerec.recorder.limits import exceeded
 from gamerec.recorder.notation import GameValue, game_from_name, game_name
 from gamerec.recorder.syntax import GAMES, VariantOption, known_games, syntax_of
+from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
 #: The highest seat number a GRN tag may name (``Seat64``), whatever the seats limit says.
@@ -205,6 +208,14 @@ def tag_fields(game: GameValue, name: str, raw: str) -> TagFields | None:
 
 
 def _tag_fields(game: GameValue, name: str, raw: str) -> TagFields | None:
+    text_field = _METADATA_FIELDS.get(name.lower())
+    if text_field is not None and "\\" not in raw:  # Round, Date: the tags most often new
+        return TagFields(_game_bytes(game) + _metadata_text(text_field, raw), len(raw), False, 0)
+    return _tag_fields_by_message(game, name, raw)
+
+
+def _tag_fields_by_message(game: GameValue, name: str, raw: str) -> TagFields | None:
+    """:func:`tag_fields`, by a record made for the tag and serialized."""
     lower = name.lower()
     field_tag = lower in _VARIANT_TAGS or lower in _METADATA_FIELDS or lower in KNOWN_TAGS
     seat_tag = not field_tag and _SEAT_TAG.fullmatch(name) is not None
@@ -223,6 +234,30 @@ def _tag_fields(game: GameValue, name: str, raw: str) -> TagFields | None:
 
 
 _kept_tag_fields = lru_cache(maxsize=4096)(_tag_fields)
+
+
+def _key(message: Descriptor, field: str) -> bytes:
+    """The key of a length-delimited field of a message."""
+    return encode_varint(message.fields_by_name[field].number << 3 | 2)
+
+
+_METADATA_KEY = _key(pb.GameRecord.DESCRIPTOR, "metadata")
+_METADATA_TEXT_KEYS = {
+    field: _key(pb.Metadata.DESCRIPTOR, field) for field in _METADATA_TEXT_TAGS.values()
+}
+
+
+@lru_cache(maxsize=16)
+def _game_bytes(game: GameValue) -> bytes:
+    """A record that names only its game, serialized."""
+    return pb.GameRecord(rules=pb.Rules(game=game)).SerializeToString()
+
+
+def _metadata_text(field: str, value: str) -> bytes:
+    """A record's metadata holding one text field, serialized as protobuf writes it."""
+    text = value.encode()
+    body = _METADATA_TEXT_KEYS[field] + encode_varint(len(text)) + text if text else b""
+    return _METADATA_KEY + encode_varint(len(body)) + body
 
 
 def _read_variant_tag(record: pb.GameRecord, tag: str, value: str) -> None:
