@@ -86,6 +86,19 @@ def parse_json_record(
 ) -> pb.GameRecord:
     """Parse one ProtoJSON record whose text starts on line ``first_line`` of the input.
 
+    See :func:`read_json_serialized` for what is read and raised.
+    """
+    return read_json_serialized(data, source, first_line, limits=limits)[0]
+
+
+def read_json_serialized(
+    data: bytes, source: str, first_line: int, *, limits: Limits | None = None
+) -> tuple[pb.GameRecord, bytes | None]:
+    """The ProtoJSON record whose text starts on line ``first_line``, and its serialization.
+
+    The record is serialized to check its limits; a judge reads its moves from those bytes
+    (``Frame.decode``), not serializing it again. None for an Abstract Play record.
+
     An object with a ``header`` is an Abstract Play game record, read as such
     (``gamerec.recorder.foreign.abstractplay``).
 
@@ -111,7 +124,7 @@ def parse_json_record(
         from gamerec.recorder.foreign.abstractplay import record_of_value  # noqa: PLC0415
 
         where = f"line {first_line}" if first_line > 1 else ""
-        return record_of_value(value, source, where, limits=limits)
+        return record_of_value(value, source, where, limits=limits), None
     check_mapping(value, limits, source=source, where=f"line {first_line}", size=len(data))
     check_seal_base64(value, source, f"line {first_line}")
     record = fast_record(value)
@@ -120,14 +133,9 @@ def parse_json_record(
         record = _record_by_json_format(value, source, first_line)
     # Any bytes that parse to the record bound its texts and moves as well as the bytes it was
     # parsed from would, so the limits' constant-time proof applies to its own serialization.
-    check_record(
-        record,
-        limits,
-        source=source,
-        where=f"line {first_line}",
-        serialized=record.SerializeToString(),
-    )
-    return record
+    serialized = record.SerializeToString()
+    check_record(record, limits, source=source, where=f"line {first_line}", serialized=serialized)
+    return record, serialized
 
 
 def _record_by_json_format(value: dict[str, Any], source: str, first_line: int) -> pb.GameRecord:

@@ -90,8 +90,9 @@ class Frame(NamedTuple):
 
         Those bytes are a serialized GameRecord whose ``moves`` are the record's main line,
         each exactly as ``record.SerializeToString()`` writes it: the frame's own bytes
-        (binary), the main line the GRN reader built (``grn.read_grn_main_line``), else
-        None (the judge serializes the record). Without ``main_line``, always None.
+        (binary), the main line the GRN reader built (``grn.read_grn_main_line``), the
+        serialization the JSON reader made to check the record's limits, else None (the
+        judge serializes the record). Without ``main_line``, always None.
 
         Raises:
             as :meth:`parse`.
@@ -117,6 +118,10 @@ class Frame(NamedTuple):
             if main_line:
                 return read_grn_main_line(raw, self.source, self.limits, deadline)
             return parse_grn_record(raw, self.source, self.limits, deadline), None
+        if self.encoding in (Encoding.JSON, Encoding.JSONL) and main_line:
+            from gamerec.recorder.protojson import read_json_serialized  # noqa: PLC0415
+
+            return read_json_serialized(self.data, self.source, self.line, limits=self.limits)
         return self._decoded_other(), self.serialized if main_line else None
 
     def _decoded_other(self) -> pb.GameRecord:

@@ -100,8 +100,7 @@ def test_a_frame_decodes_with_the_bytes_its_judge_reads_the_moves_from() -> None
     data = record.SerializeToString()
     assert Frame(data, "in.pbs", encoding=Encoding.PBS).decode() == (record, data)
     assert Frame(data, "in.pbs", encoding=Encoding.PBS).decode(main_line=False) == (record, None)
-    json = b'{"rules": {"game": "GAME_ONE"}}'
-    assert Frame(json, "in.jsonl", encoding=Encoding.JSONL).decode() == (
-        pb.GameRecord(rules=pb.Rules(game=pb.GAME_ONE)),
-        None,
-    )
+    json = b'{"rules": {"game": "GAME_ONE"}, "moves": [{"seat": 1, "one": {"path": [{}]}}]}'
+    record, serialized = Frame(json, "in.jsonl", encoding=Encoding.JSONL).decode()
+    assert serialized == record.SerializeToString() and len(record.moves) == 1
+    assert Frame(json, "in.jsonl", encoding=Encoding.JSONL).decode(main_line=False)[1] is None
