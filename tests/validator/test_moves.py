@@ -62,7 +62,7 @@ def test_a_flood_of_distinct_moves_stays_within_the_bound_and_common_moves_stay_
     assert max(sizes) <= MAX_REMEMBERED_MOVES
     assert sizes[-1] >= MAX_REMEMBERED_MOVES // 2  # forgotten by halves, never all at once
     # The cache is big enough that one game's archive is not translated twice.
-    assert MAX_REMEMBERED_MOVES >= 24_935 + 1
+    assert MAX_REMEMBERED_MOVES >= 16_404 + 1
 
 
 def test_the_main_line_views_file_is_the_descriptor_it_names() -> None:
