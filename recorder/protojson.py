@@ -20,7 +20,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Final
+from typing import Any, BinaryIO, Final, cast
 
 import orjson
 from google.protobuf import duration_pb2, json_format, timestamp_pb2
@@ -274,13 +274,30 @@ def fast_record(mapping: dict[str, Any]) -> pb.GameRecord | None:
             return pb.GameRecord(**_keywords(_RECORD_FIELDS, mapping))
         rest = {key: value for key, value in mapping.items() if key != "moves"}
         record = pb.GameRecord(**_keywords(_RECORD_FIELDS, rest))
-        record.MergeFromString(b"".join(map(_move_entry, moves)))
+        record.MergeFromString(_moves_entries(moves))
         return record
     except Exception:  # on any doubt json_format decides, and words the error
         return None
 
 
-def _move_entry(mapping: Any) -> bytes:
+def _moves_entries(moves: list[Any]) -> bytes:
+    """The main line's mappings as the record's bytes hold them (see :func:`_move_entry`).
+
+    Every move's text is written and looked up in one pass each (at C speed); only the moves
+    not remembered go through :func:`_move_entry` one by one.
+
+    Raises:
+        _UnsureError: see :func:`_keywords`.
+        orjson.JSONEncodeError: a move orjson cannot write (fast_record gives up).
+    """
+    texts = list(map(_DUMPS, moves))
+    remembered = list(map(_MOVE_ENTRIES.get, texts))
+    if None in remembered:
+        return b"".join(map(_move_entry, moves, texts))
+    return b"".join(cast("list[bytes]", remembered))
+
+
+def _move_entry(mapping: Any, text: bytes | None = None) -> bytes:
     """One main-line move's mapping as the record's bytes hold it (field key, length, move).
 
     Moves recur (a game has a few hundred distinct ones), so each is remembered by its JSON
@@ -290,7 +307,8 @@ def _move_entry(mapping: Any) -> bytes:
     Raises:
         _UnsureError: see :func:`_keywords`.
     """
-    text = orjson.dumps(mapping)
+    if text is None:
+        text = orjson.dumps(mapping)
     entry = _MOVE_ENTRIES.get(text)
     if entry is None:
         data = pb.Move(**_keywords(_MOVE_FIELDS, mapping)).SerializeToString()
@@ -487,6 +505,7 @@ _RECORD_MOVES_KEY: Final = b"\x2a"
 _MAX_REMEMBERED_MOVES: Final = 16_384
 _MAX_REMEMBERED_MOVE_TEXT: Final = 256
 _MOVE_ENTRIES: dict[bytes, bytes] = {}
+_DUMPS: Final = orjson.dumps
 
 
 # -- writing fast: a message straight to its mapping --------------------------------------------

@@ -25,10 +25,9 @@ from gamerec.validator.identity import RulesError, identify
 from gamerec.validator.replay import (
     Judgement,
     after_end_finding,
-    finish,
     illegal_finding,
+    replay_main_line,
     unreadable_finding,
-    walk,
 )
 
 __all__ = [
@@ -107,7 +106,7 @@ def judge(
     except RulesError as error:
         finding = vpb.Finding(code=error.code, message=str(error))
         return Judgement(identity=None, state=None, findings=[finding], stopped=True)
-    judgement = finish(walk(record, identity, deadline=deadline, serialized=serialized))
+    judgement = replay_main_line(record, identity, deadline=deadline, serialized=serialized)
     if not judgement.stopped:
         judgement.findings.extend(claim_findings(record, judgement))
     return judgement
@@ -128,19 +127,23 @@ def _compute_result(record: pb.GameRecord, judgement: Judgement) -> vpb.Computed
     state = judgement.state
     if state is None:
         return vpb.ComputedResult(provisional=True)
-    result = vpb.ComputedResult(scores=state.scores(), ranks=state.ranking())
-    if judgement.finished:
-        result.winners.extend(state.winners())
-        result.termination = (
-            pb.TERMINATION_RESIGNATION if _resignation_ended(judgement) else pb.TERMINATION_NORMAL
+    if state.is_over:
+        return vpb.ComputedResult(
+            scores=state.scores(),
+            ranks=state.ranking(),
+            winners=state.winners(),
+            termination=(
+                pb.TERMINATION_RESIGNATION
+                if _resignation_ended(judgement)
+                else pb.TERMINATION_NORMAL
+            ),
         )
-    else:
-        result.provisional = True
-        claimed = record.result.termination
-        if claimed in OUTSIDE_TERMINATIONS:
-            result.termination = claimed
-        if claimed == pb.TERMINATION_TIMEOUT:
-            _rule_timeout(result, state)
+    result = vpb.ComputedResult(scores=state.scores(), ranks=state.ranking(), provisional=True)
+    claimed = record.result.termination
+    if claimed in OUTSIDE_TERMINATIONS:
+        result.termination = claimed
+    if claimed == pb.TERMINATION_TIMEOUT:
+        _rule_timeout(result, state)
     return result
 
 
@@ -305,22 +308,22 @@ def verdict_of(
     ``final_digest`` empty, for a caller that shows no one the verdict (a valid record under
     ``gamerec validate --quiet``).
     """
-    verdict = vpb.Verdict(
+    state = judgement.state
+    if state is None:
+        status, final_digest = vpb.GAME_STATUS_NOT_REPLAYED, ""
+    else:
+        status = vpb.GAME_STATUS_FINISHED if state.is_over else vpb.GAME_STATUS_UNFINISHED
+        final_digest = state.digest() if digest else ""
+    return vpb.Verdict(
         valid=not judgement.findings,
         errors=judgement.findings,
         result=computed_result(record, judgement),
         plies_replayed=judgement.plies,
         game=record.rules.game,
+        status=status,
+        final_digest=final_digest,
         seal=_seal_status(record) if seal is None else seal,
     )
-    if judgement.state is None:
-        verdict.status = vpb.GAME_STATUS_NOT_REPLAYED
-    else:
-        if digest:
-            verdict.final_digest = judgement.state.digest()
-        finished = judgement.finished
-        verdict.status = vpb.GAME_STATUS_FINISHED if finished else vpb.GAME_STATUS_UNFINISHED
-    return verdict
 
 
 def _seal_status(record: pb.GameRecord) -> spb.SealStatus.ValueType:

@@ -25,15 +25,28 @@ from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games.protocol import MoveSyntaxError
 from gamerec.validator.identity import RulesIdentity
 
-#: A reader remembers at most this many translations (about 210 bytes each: at most 7 MB);
-#: when full it forgets the older half. 2,000 random Oust games hold 24,935 distinct short
-#: moves, so an archive of one game does not translate its moves again; a hostile archive of
-#: unique moves (an annotation each) cannot push the memory past the bound.
+#: A reader remembers at most this many translations (about 250 bytes each: at most 8 MB);
+#: when full it forgets the older half. 2,000 random Oust games hold 16,404 distinct moves
+#: short enough to be remembered, so an archive of one game does not translate its moves
+#: again; a hostile archive of unique moves (an annotation each) cannot push the memory past
+#: the bound.
 MAX_REMEMBERED_MOVES: Final = 32_768
-#: Only moves this short are remembered: single placements, sowings and short captures recur
-#: across an archive; long Oust turns and annotated moves are mostly unique (measured on a
-#: mixed archive: the 8,192 most frequent keys cover 96.5% of plies).
-MAX_REMEMBERED_KEY_BYTES: Final = 24
+#: Moves this short are remembered at first sight: single placements, sowings and two-cell
+#: turns recur across an archive.
+MAX_REMEMBERED_KEY_BYTES: Final = 16
+#: Longer moves, up to this many bytes, are remembered when seen a second time: ONE's
+#: captures recur (1,111 distinct 22-byte moves make 8,855 plies of the bench's 20,000-record
+#: mixed archive) while Oust's three-cell turns almost never do (14,369 of 14,405 occur once);
+#: remembering those at first sight filled the table to its bound and forgot its older half
+#: between 1,000 and 20,000 records (1.18x-1.25x the memory, against 1.20x at most). Longer
+#: moves and annotated ones are mostly unique and never remembered.
+MAX_REMEMBERED_LONG_KEY_BYTES: Final = 32
+#: A reader notes the long moves it has seen once as bits of a 16 KiB table indexed by their
+#: hashes (a collision only remembers a move one sighting early), and starts the table again
+#: after this many notes (at most 6% of its bits set: few collisions).
+MAX_NOTED_LONG_KEYS: Final = 8_192
+#: The note's size in bits (a power of two).
+_NOTE_BITS: Final = 1 << 17
 #: Readers kept for distinct variants at most (a reader per variant seen).
 MAX_READERS: Final = 256
 
@@ -122,6 +135,9 @@ class MoveReader:
         # Two dicts with the same keys, so that a whole record is looked up with map (C speed).
         self._move_by_key: dict[bytes, Any] = {}
         self._seat_by_key: dict[bytes, int] = {}
+        # The long moves seen once, a bit each (see MAX_REMEMBERED_LONG_KEY_BYTES).
+        self._long_seen_once = bytearray(_NOTE_BITS // 8)
+        self._long_notes = 0
 
     def token(self, move: pb.Move) -> str:
         """The notation.md token of a record move.
@@ -189,12 +205,30 @@ class MoveReader:
         engine_move = self._identity.entry.move_of(move)
         if engine_move is None:
             engine_move = self._by_token(move)
-        if len(key) <= MAX_REMEMBERED_KEY_BYTES:
+        if self._worth_remembering(key):
             if len(self._move_by_key) >= MAX_REMEMBERED_MOVES:
                 self._forget_older_half()
             self._move_by_key[key] = engine_move
             self._seat_by_key[key] = move.seat
         return engine_move, move.seat
+
+    def _worth_remembering(self, key: bytes) -> bool:
+        """Whether a move just translated should be remembered: short, or long and seen before."""
+        size = len(key)
+        if size <= MAX_REMEMBERED_KEY_BYTES:
+            return True
+        if size > MAX_REMEMBERED_LONG_KEY_BYTES:
+            return False
+        bit = hash(key) & (_NOTE_BITS - 1)
+        index, mask = bit >> 3, 1 << (bit & 7)
+        if self._long_seen_once[index] & mask:
+            return True
+        if self._long_notes >= MAX_NOTED_LONG_KEYS:
+            self._long_seen_once = bytearray(_NOTE_BITS // 8)
+            self._long_notes = 0
+        self._long_seen_once[index] |= mask
+        self._long_notes += 1
+        return False
 
     def _forget_older_half(self) -> None:
         """Forget the half of the translations made first (dicts keep insertion order)."""

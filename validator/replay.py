@@ -116,13 +116,13 @@ def walk(
     Raises:
         DeadlineExceededError: the deadline passed.
     """
+    if not steps:
+        return replay_main_line(record, identity, deadline=deadline, serialized=serialized)
     reader = reader_for(identity)
     total = len(record.moves)
     if deadline is not None:
         check_deadline(deadline, f"0 of {plural(total, 'ply')}")
     read = reader.main_line(record, serialized)
-    if not steps:
-        return _fast(record, identity, read, deadline)
     judgement = _fast(record, identity, read, deadline, plies=min(start, total))
     if judgement.stopped or judgement.state is None:
         return judgement
@@ -143,6 +143,24 @@ def walk(
         judgement.plies, judgement.last_move = index + 1, move
         yield Step(index + 1, seat, token, state.copy(), events)
     return judgement
+
+
+def replay_main_line(
+    record: pb.GameRecord,
+    identity: RulesIdentity,
+    *,
+    deadline: float | None = None,
+    serialized: bytes | None = None,
+) -> Judgement:
+    """The fast replay of the whole main line: :func:`walk` without steps, as a plain call.
+
+    Raises:
+        DeadlineExceededError: the deadline passed.
+    """
+    if deadline is not None:
+        check_deadline(deadline, f"0 of {plural(len(record.moves), 'ply')}")
+    read = reader_for(identity).main_line(record, serialized)
+    return _fast(record, identity, read, deadline)
 
 
 def replay_to(

@@ -12,6 +12,8 @@ from gamerec.validator.generation import generate
 from gamerec.validator.identity import identify
 from gamerec.validator.moves import (
     MAIN_LINE_VIEW_FILE,
+    MAX_REMEMBERED_KEY_BYTES,
+    MAX_REMEMBERED_LONG_KEY_BYTES,
     MAX_REMEMBERED_MOVES,
     MoveReader,
     main_line_keys,
@@ -62,7 +64,7 @@ def test_a_flood_of_distinct_moves_stays_within_the_bound_and_common_moves_stay_
     assert max(sizes) <= MAX_REMEMBERED_MOVES
     assert sizes[-1] >= MAX_REMEMBERED_MOVES // 2  # forgotten by halves, never all at once
     # The cache is big enough that one game's archive is not translated twice.
-    assert MAX_REMEMBERED_MOVES >= 24_935 + 1
+    assert MAX_REMEMBERED_MOVES >= 16_404 + 1
 
 
 def test_the_main_line_views_file_is_the_descriptor_it_names() -> None:
@@ -78,3 +80,51 @@ def test_the_main_line_views_file_is_the_descriptor_it_names() -> None:
         label=field.LABEL_REPEATED,
     )
     assert descriptor_pb2.FileDescriptorProto.FromString(MAIN_LINE_VIEW_FILE) == file
+
+
+def _oust_turn(seat: int, *cells: tuple[int, int]) -> bytes:
+    """The serialized record move of an Oust turn placing on ``cells`` (column, row)."""
+    move = pb.Move(seat=seat)
+    for column, row in cells:
+        move.oust.placements.add(column=column, row=row)
+    return move.SerializeToString()
+
+
+def test_short_moves_are_remembered_at_once_long_ones_when_seen_again_longer_ones_never() -> None:
+    reader = MoveReader(identify(next(generate("Oust", {}, 1, seed=1))))
+    short = _oust_turn(1, (3, 4), (5, 6))
+    long = _oust_turn(1, (3, 4), (5, 6), (7, 8))
+    longer = _oust_turn(1, *[(column, 2) for column in range(1, 6)])
+    assert len(short) <= MAX_REMEMBERED_KEY_BYTES < len(long) <= MAX_REMEMBERED_LONG_KEY_BYTES
+    assert len(longer) > MAX_REMEMBERED_LONG_KEY_BYTES
+    first = reader.engine_moves_of_keys([short, long, longer])
+    assert short in reader._move_by_key
+    assert long not in reader._move_by_key and longer not in reader._move_by_key
+    second = reader.engine_moves_of_keys([short, long, longer])
+    assert long in reader._move_by_key and longer not in reader._move_by_key
+    third = reader.engine_moves_of_keys([short, long, longer])
+    assert longer not in reader._move_by_key
+    # Remembered or not, every reading gives the same moves and seats.
+    assert first == second == third
+    assert first.moves == [reader.engine_move(pb.Move.FromString(key)) for key in (short, long)] + [
+        reader.engine_move(pb.Move.FromString(longer))
+    ]
+
+
+def test_a_flood_of_distinct_long_moves_keeps_the_note_and_the_table_bounded() -> None:
+    reader = MoveReader(identify(next(generate("Oust", {}, 1, seed=1))))
+    note_bytes = len(reader._long_seen_once)
+    for start in range(0, 1_000_000, 100_000):  # a million distinct three-cell turns
+        flood = [
+            _oust_turn(seat, (3, 4), (5, 6), (7, 8)) for seat in range(start + 1, start + 100_001)
+        ]
+        before = len(reader._move_by_key)
+        read = reader.engine_moves_of_keys(flood)
+        assert read.problem is None and read.seats[-1] == start + 100_000
+        assert len(reader._long_seen_once) == note_bytes
+        assert reader._long_notes <= 8_192
+        assert len(reader._move_by_key) <= MAX_REMEMBERED_MOVES
+        if start == 0:
+            # Each was seen once: only a collision in the note (at most 6% of its bits are
+            # set) remembers one, so few of them take room in the table.
+            assert len(reader._move_by_key) - before < 7_000
