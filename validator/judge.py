@@ -92,8 +92,9 @@ def judge(
         deadline: a ``time.monotonic()`` time to give up at (see gamerec.validator.deadline).
         limits: the plies limit is checked first (default ``DEFAULT_LIMITS``), so a record
             built in memory cannot make the replay take unbounded time.
-        serialized: the bytes ``record`` was parsed from, when at hand (its moves are read
-            from them, not from the record serialized again).
+        serialized: the bytes ``record`` was parsed from, or its main line serialized, when
+            at hand (its moves are read from them, not from the record serialized again; see
+            ``moves.main_line_keys``).
 
     Raises:
         DeadlineExceededError: the deadline passed before the judgement was done.
@@ -346,8 +347,8 @@ def validate(
 
     ``valid`` is true only when there is no finding. A record that claims no end (Result
     ``*`` or none, no Termination) is valid when every ply is legal; its status is then
-    ``GAME_STATUS_UNFINISHED``. ``serialized``: the bytes the record was parsed from, when
-    at hand (see :func:`judge`).
+    ``GAME_STATUS_UNFINISHED``. ``serialized``: the bytes the record was parsed from, or its
+    main line serialized, when at hand (see :func:`judge`).
 
     Raises:
         DeadlineExceededError: the ``deadline`` (monotonic time) passed first.

@@ -110,8 +110,9 @@ def walk(
         include_start: with ``steps``, yield the start position first (as ply 0) when
             ``start`` is 0.
         deadline: a ``time.monotonic()`` time to give up at.
-        serialized: the bytes ``record`` was parsed from, when at hand (its moves are then
-            read from them instead of serializing the record again).
+        serialized: the bytes ``record`` was parsed from, or its main line serialized, when
+            at hand (its moves are then read from them instead of serializing the record
+            again; see ``moves.main_line_keys``).
 
     Raises:
         DeadlineExceededError: the deadline passed.
