@@ -30,6 +30,17 @@ def test_a_request_of_the_record_alone_gives_the_records_own_bytes(
         assert work.sole_record_bytes(request) == record.SerializeToString()
 
 
+def test_a_length_padded_with_continuation_bytes_is_read_as_protobuf_reads_it() -> None:
+    record = next(generate("ONE", {"Players": "2"}, 1, 3))
+    data = record.SerializeToString()
+    assert 128 <= len(data) < 16384
+    low, high = (len(data) & 0x7F) | 0x80, len(data) >> 7
+    for length in (bytes((low, high)), bytes((low, high | 0x80, 0x00))):
+        request = b"\x0a" + length + data
+        assert spb.ValidateRequest.FromString(request).record == record
+        assert work.sole_record_bytes(request) == data
+
+
 def test_the_validate_and_score_jobs_pass_those_bytes_to_the_judge(
     sowing_game: pb.GameRecord, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -414,11 +414,10 @@ def bearer_token(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | No
 def _subject(context: grpc.aio.ServicerContext[Any, Any]) -> str:
     """The subject of the client's certificate (mTLS), or empty."""
     auth = context.auth_context()
-    for key in ("x509_subject", "x509_common_name"):
-        values = list(auth.get(key) or ())
-        if values:
-            text = values[0].decode("utf-8", "replace")
-            return text if key == "x509_subject" else f"CN={text}"
+    for subject in auth.get("x509_subject") or ():
+        return subject.decode("utf-8", "replace")
+    for name in auth.get("x509_common_name") or ():
+        return "CN=" + name.decode("utf-8", "replace")
     return ""
 
 

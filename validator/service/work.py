@@ -153,13 +153,21 @@ def sole_record_bytes(raw: bytes) -> bytes | None:
     other fields beside it, or the record field given more than once (protobuf merges the
     occurrences, so no one of them is the record).
     """
-    if not raw or raw[0] != _RECORD_TAG:
+    size = len(raw)
+    if size < 2 or raw[0] != _RECORD_TAG:
         return None
-    try:
-        length, start = decode_varint(raw, 1, len(raw), "the record's length")
-    except WireError:
-        return None
-    return raw[start:] if start + length == len(raw) else None
+    # A length of one or two varint bytes (a record under 16 KiB) is read here, in line.
+    first = raw[1]
+    if first < 0x80:
+        length, start = first, 2
+    elif size > 2 and raw[2] < 0x80:
+        length, start = (first & 0x7F) | raw[2] << 7, 3
+    else:
+        try:
+            length, start = decode_varint(raw, 1, size, "the record's length")
+        except WireError:
+            return None
+    return raw[start:] if start + length == size else None
 
 
 def _problem(error: RecordMalformedError) -> str:
