@@ -16,7 +16,8 @@ latency (over every call of every round). The client shares the machine's cores 
 server.
 
 Run alone: ``.venv/bin/python -m bench.bench_service [--seconds 3] [--rounds 3]
-[--processes P] [--workers W] [--inline-bytes N]``.
+[--processes P] [--workers W] [--inline-bytes N] [--callers 32 ...]`` (``--callers``: only
+those numbers of callers, e.g. the 32 of the target).
 """
 
 from __future__ import annotations
@@ -272,19 +273,22 @@ def main() -> None:
     parser.add_argument("--inline-bytes", type=int, default=DEFAULT_INLINE_BYTES)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--callers", type=int, nargs="+", default=list(CALLERS))
     options = parser.parse_args()
     if options.serve:
         run_server(options.workers, options.inline_bytes, options.processes)
         return
     server = Server(options.processes, options.workers, options.inline_bytes)
-    for figures in measure(CALLERS, options.seconds, options.rounds, server):
+    for figures in measure(tuple(options.callers), options.seconds, options.rounds, server):
         validate, echo = figures.validate, figures.echo
         share = validate.calls_per_second / echo.calls_per_second
         print(
             f"{figures.callers:>2} callers: Validate {validate.calls_per_second:,.0f} calls/s "
             f"(p50 {validate.p50_ms:.2f} ms, p99 {validate.p99_ms:.2f} ms), echo "
             f"{echo.calls_per_second:,.0f} calls/s (p50 {echo.p50_ms:.2f} ms, p99 "
-            f"{echo.p99_ms:.2f} ms): Validate at {share:.0%} of echo"
+            f"{echo.p99_ms:.2f} ms): Validate at {share:.0%} of echo (rounds: "
+            + ", ".join(f"{pair:.2f}x" for pair in figures.pairs)
+            + ")"
         )
 
 

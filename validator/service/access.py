@@ -24,7 +24,6 @@ again (``gamerec serve`` does on SIGHUP), keeping the old tokens when a file is 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, NoReturn
@@ -265,7 +264,10 @@ class Gate(grpc.aio.ServerInterceptor):
         principal: Principal | None = None
         try:
             credential = _credential(rule, request, context.invocation_metadata())
-            principal = await self._identify(credential, _subject(context), peer)
+            if credential.token:
+                principal = await self._by_token(credential, peer)
+            else:
+                principal = self._by_connection(_subject(context), peer)
             self.quotas.take(principal.key, principal.by_token)
             if not credential.undecodable:
                 principal = self._permit(method, rule, principal, credential)
@@ -278,25 +280,35 @@ class Gate(grpc.aio.ServerInterceptor):
             await self._refuse(context, method, peer, principal, _refused_status(refused))
         return principal
 
-    async def _identify(self, credential: _Credential, subject: str, peer: str) -> Principal:
-        if credential.token:
-            digest = token_digest(credential.token)
-            key = "token:" + digest[:12].hex()
-            entry = self.book.by_digest(digest)
-            if entry is not None:
-                return Principal(entry.role, entry.name, key, True)
-            found = await self.seats(digest) if self.seats is not None else None
-            if found is not None:
-                match_id, seat = found
-                return Principal(Role.SEAT, f"seat {seat}", key, True, match_id, seat)
-            # An unknown token counts against its address: made-up tokens are no one's.
-            self.quotas.take("peer:" + _host(peer), by_token=False)
-            raise AccessDeniedError(
-                grpc.StatusCode.UNAUTHENTICATED,
-                credential.field,
-                "the token is not one this server knows"
-                + (" (a seat's token, or a token of the server's token files)"),
-            )
+    async def _by_token(self, credential: _Credential, peer: str) -> Principal:
+        """The caller a token names: a token file's entry, else a seat of some match.
+
+        Raises:
+            AccessDeniedError: the token is no one's (UNAUTHENTICATED).
+        """
+        digest = token_digest(credential.token)
+        key = "token:" + digest[:12].hex()
+        entry = self.book.by_digest(digest)
+        if entry is not None:
+            return Principal(entry.role, entry.name, key, True)
+        found = await self.seats(digest) if self.seats is not None else None
+        if found is not None:
+            match_id, seat = found
+            return Principal(Role.SEAT, f"seat {seat}", key, True, match_id, seat)
+        # An unknown token counts against its address: made-up tokens are no one's.
+        self.quotas.take("peer:" + _host(peer), by_token=False)
+        raise AccessDeniedError(
+            grpc.StatusCode.UNAUTHENTICATED,
+            credential.field,
+            "the token is not one this server knows"
+            + (" (a seat's token, or a token of the server's token files)"),
+        )
+
+    def _by_connection(self, subject: str, peer: str) -> Principal:
+        """A caller without a token: its client certificate's entry, else no one (by address).
+
+        Not a coroutine: most calls come this way, and nothing here waits.
+        """
         if subject:
             entry = self.book.by_subject(subject)
             if entry is not None:
@@ -316,7 +328,8 @@ class Gate(grpc.aio.ServerInterceptor):
                     f"{method} needs a token: {_who(rule)}, as 'authorization: Bearer <token>' "
                     "metadata" + (" or the request's token" if rule.request in _SEAT_TYPES else ""),
                 )
-            return dataclasses.replace(principal, role=open_to)
+            # A new Principal, not dataclasses.replace: this runs on every call without a token.
+            return Principal(open_to, principal.name, principal.key, principal.by_token)
         if principal.role is Role.SEAT and rule.own_match:
             if credential.match_id != principal.match_id and open_to is None:
                 raise AccessDeniedError(
@@ -362,6 +375,8 @@ class Gate(grpc.aio.ServerInterceptor):
 
 
 _SEAT_TYPES: Final = (*_SEAT_CALLS.values(), mpb.AbortRequest, mpb.WhoAmIRequest)
+#: The credential of a call without a token that names no match (most RecordService calls).
+_NO_CREDENTIAL: Final = _Credential("", AUTHORIZATION, "")
 
 
 def _credential(
@@ -378,7 +393,10 @@ def _credential(
         token = str(getattr(message, "token", ""))
     if token:
         return _Credential(token, "token", match_id)
-    return _Credential(bearer_token(metadata) or "", AUTHORIZATION, match_id)
+    token = bearer_token(metadata) or ""
+    if not token and not match_id:
+        return _NO_CREDENTIAL
+    return _Credential(token, AUTHORIZATION, match_id)
 
 
 def bearer_token(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
@@ -396,11 +414,10 @@ def bearer_token(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | No
 def _subject(context: grpc.aio.ServicerContext[Any, Any]) -> str:
     """The subject of the client's certificate (mTLS), or empty."""
     auth = context.auth_context()
-    for key in ("x509_subject", "x509_common_name"):
-        values = list(auth.get(key) or ())
-        if values:
-            text = values[0].decode("utf-8", "replace")
-            return text if key == "x509_subject" else f"CN={text}"
+    for subject in auth.get("x509_subject") or ():
+        return subject.decode("utf-8", "replace")
+    for name in auth.get("x509_common_name") or ():
+        return "CN=" + name.decode("utf-8", "replace")
     return ""
 
 

@@ -20,7 +20,7 @@ from typing import Any, Final, TextIO
 import orjson
 
 from gamerec.validator.service import metrics
-from gamerec.validator.service.principal import Principal, current_principal
+from gamerec.validator.service.principal import PRINCIPAL, Principal
 from gamerec.validator.service.work import Answer
 
 #: The logger every line of the service goes through.
@@ -79,7 +79,8 @@ class JsonLinesHandler(logging.StreamHandler):  # type: ignore[type-arg]
 
     def write_fields(self, level: int, fields: dict[str, Any]) -> None:
         """Write one line of ``fields``, as :class:`JsonLines` formats a record of them."""
-        line = {"time": timestamp(time.time()), "level": logging.getLevelName(level).lower()}
+        word = _LEVEL_WORDS.get(level) or logging.getLevelName(level).lower()
+        line = {"time": timestamp(time.time()), "level": word}
         line.update(fields)
         text = orjson.dumps(line).decode() + self.terminator
         try:
@@ -88,6 +89,10 @@ class JsonLinesHandler(logging.StreamHandler):  # type: ignore[type-arg]
                 self.stream.flush()
         except (OSError, ValueError):  # a closed or broken stream: as logging, lose the line
             pass
+
+
+#: The ``level`` of the lines calls are written at, as JsonLines writes it.
+_LEVEL_WORDS: Final = {logging.INFO: "info", logging.WARNING: "warning"}
 
 
 def log_to(stream: TextIO = sys.stderr) -> logging.Handler:
@@ -114,7 +119,7 @@ class Call:
         self._started = time.perf_counter()
         self.method = method
         self.peer = peer
-        self.principal = principal or current_principal()
+        self.principal = principal or PRINCIPAL.get()
         self.game = ""
         self.plies = 0
         self.verdict = ""
@@ -136,7 +141,8 @@ class Call:
         fields = {
             "method": self.method,
             "peer": self.peer,
-            "role": principal.role.value if principal is not None else "",
+            # str(), not .value: the same text without the enum's property (every call).
+            "role": str(principal.role) if principal is not None else "",
             "who": principal.name if principal is not None else "",
             "game": self.game,
             "plies": self.plies,

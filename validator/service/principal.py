@@ -8,9 +8,8 @@ admin's name) and the call log writes its role and name, never its token.
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 
 class Role(StrEnum):
@@ -29,9 +28,11 @@ class Role(StrEnum):
     ANONYMOUS = "anonymous"
 
 
-@dataclass(frozen=True, slots=True)
-class Principal:
+class Principal(NamedTuple):
     """A caller, as the gate found it.
+
+    Immutable. A named tuple rather than a frozen dataclass: the gate makes one for every
+    call, and a tuple is made in less than half the time.
 
     Attributes:
         role: what it may do in this call.

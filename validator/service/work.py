@@ -28,6 +28,7 @@ from gamerec.recorder.limits import DEFAULT_LIMITS, check_record
 from gamerec.recorder.notation import game_label
 from gamerec.recorder.seal import KEY_BYTES
 from gamerec.recorder.well_known import check_times
+from gamerec.recorder.wire import WireError, decode_varint
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -139,6 +140,36 @@ def record_of(
         raise BadFieldError(prefix + "data", _problem(error)) from None
 
 
+#: The first byte of a request that begins with its ``record`` (field 1, length-delimited).
+_RECORD_TAG: Final = 0x0A
+
+
+def sole_record_bytes(raw: bytes) -> bytes | None:
+    """The bytes of a request's ``record`` field when the request holds that field alone, once.
+
+    Such a request's record was parsed from exactly these bytes, so the judge can read its
+    moves from them (``serialized``) instead of serializing the record again (about 10 µs of
+    a 100-ply record's Validate). Any other request gives None: the record as ``data``,
+    other fields beside it, or the record field given more than once (protobuf merges the
+    occurrences, so no one of them is the record).
+    """
+    size = len(raw)
+    if size < 2 or raw[0] != _RECORD_TAG:
+        return None
+    # A length of one or two varint bytes (a record under 16 KiB) is read here, in line.
+    first = raw[1]
+    if first < 0x80:
+        length, start = first, 2
+    elif size > 2 and raw[2] < 0x80:
+        length, start = (first & 0x7F) | raw[2] << 7, 3
+    else:
+        try:
+            length, start = decode_varint(raw, 1, size, "the record's length")
+        except WireError:
+            return None
+    return raw[start:] if start + length == size else None
+
+
 def _problem(error: RecordMalformedError) -> str:
     """The place and the reason of a decoding error (the request's field names the source)."""
     return ": ".join(part for part in (error.where, error.reason) if part)
@@ -155,7 +186,7 @@ def game_name(record: pb.GameRecord) -> str:
 def validate_job(request: bytes, deadline: float | None) -> Answer:
     """Validate: the record's Verdict."""
     record = record_of(_parse(spb.ValidateRequest, request), request, deadline=deadline)
-    verdict = validate(record, deadline=deadline)
+    verdict = validate(record, deadline=deadline, serialized=sole_record_bytes(request))
     word = "valid" if verdict.valid else "invalid"
     return _answer(record, verdict.SerializeToString(), word)
 
@@ -163,7 +194,7 @@ def validate_job(request: bytes, deadline: float | None) -> Answer:
 def score_job(request: bytes, deadline: float | None) -> Answer:
     """Score: the rules' result of the record."""
     record = record_of(_parse(spb.ScoreRequest, request), request, deadline=deadline)
-    result = score(record, deadline=deadline)
+    result = score(record, deadline=deadline, serialized=sole_record_bytes(request))
     word = "provisional" if result.provisional else "final"
     return _answer(record, result.SerializeToString(), word)
 
