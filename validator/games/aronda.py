@@ -61,6 +61,7 @@ from gamerec.validator.games.protocol import (
     any_variant,
     digest_of,
     option_word,
+    seats_of_bits,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -126,11 +127,6 @@ CAPACITY: tuple[int, ...] = _CAPACITIES
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(FIELD_CODES[name] for name in row) for row in _NEIGHBOUR_NAMES
 )
-#: A bitboard of fields written as binary digits, one per field (``ArondaState._owners``).
-_FIELD_BITS: Final = f"0{FIELD_COUNT}b"
-#: Binary digits to the seat that owns a field: seat 1's bitboard, then seat 2's.
-_AS_SEAT_1: Final = bytes.maketrans(b"01", b"\x00\x01")
-_AS_SEAT_2: Final = bytes.maketrans(b"01", b"\x00\x02")
 #: The neighbours of each field, by code, as a bitmask.
 NEIGHBOUR_MASK: tuple[int, ...] = tuple(sum(1 << n for n in row) for row in NEIGHBOURS)
 #: Every field of the board.
@@ -782,13 +778,7 @@ class ArondaState:
 
     def _owners(self) -> bytes:
         """The seat that owns each field (0 for none), by code."""
-        first, second = self._owned[1], self._owned[2]
-        # One byte per field, highest code first: 0 or 1 for seat 1, 0 or 2 for seat 2 (a
-        # field seat 1 owns counts as seat 1's), added as numbers (no byte carries).
-        ones = format(first, _FIELD_BITS).encode("ascii").translate(_AS_SEAT_1)
-        twos = format(second & ~first, _FIELD_BITS).encode("ascii").translate(_AS_SEAT_2)
-        both = int.from_bytes(ones, "big") + int.from_bytes(twos, "big")
-        return both.to_bytes(FIELD_COUNT, "big")[::-1]
+        return seats_of_bits(self._owned[1], self._owned[2], FIELD_COUNT)
 
     def digest(self) -> str:
         """blake2b over the variant, every field, supplies, seat to move and the turn counters.
