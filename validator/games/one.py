@@ -52,6 +52,7 @@ from gamerec.validator.games.protocol import (
     option_number,
     option_numbers,
     option_word,
+    rank_seats,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -822,7 +823,7 @@ class OneState:
         scored = self._scored = (
             tuple(largest[1:]),
             scores,
-            _competition_ranks(keys, self._resigned),
+            rank_seats(keys, self._resigned),
         )
         return scored
 
@@ -908,27 +909,6 @@ def _digest_head(variant: OneVariant) -> bytes:
     """The start of a digested text that the variant alone decides, up to the points' ``|``."""
     board = variant.board.text()
     return f"{NAME}|{variant.players}|{board}|{variant.mirror}|{variant.tiebreak}|".encode("ascii")
-
-
-def _competition_ranks(keys: Sequence[int], resigned: Sequence[int]) -> tuple[int, ...]:
-    """Competition ranks per seat in seat order, from each seat's key (higher ranks first).
-
-    The seats still playing are ranked by their keys, equal keys sharing a rank; the resigned
-    seats follow, the later resignation ranking higher.
-    """
-    if not resigned:
-        # A key's first place in the keys sorted high to low, after a head that equals
-        # nothing: one more than the number of keys above it.
-        ranked: list[int | None] = [None, *sorted(keys, reverse=True)]
-        return tuple(map(ranked.index, keys))
-    playing = [seat for seat in range(1, len(keys) + 1) if seat not in resigned]
-    ranked = [None, *sorted((keys[seat - 1] for seat in playing), reverse=True)]
-    ranks = [0] * len(keys)
-    for seat in playing:
-        ranks[seat - 1] = ranked.index(keys[seat - 1])
-    for rank, seat in enumerate(reversed(resigned), len(playing) + 1):
-        ranks[seat - 1] = rank
-    return tuple(ranks)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -396,6 +396,28 @@ def digest_of(data: bytes) -> str:
     return _blake2b(data, digest_size=16).hexdigest()
 
 
+def rank_seats(keys: Sequence[int], resigned: Sequence[int]) -> tuple[int, ...]:
+    """Competition ranks per seat in seat order, from each seat's key (higher ranks first).
+
+    ``keys[i]`` is seat i+1's key (ONE: its score and tiebreak, Oh-Wah-Ree: its score). The
+    seats still playing are ranked by their keys, equal keys sharing a rank; the resigned
+    seats follow, the later resignation ranking higher.
+    """
+    if not resigned:
+        # A key's first place in the keys sorted high to low, after a head that equals
+        # nothing: one more than the number of keys above it.
+        ranked: list[int | None] = [None, *sorted(keys, reverse=True)]
+        return tuple(map(ranked.index, keys))
+    playing = [seat for seat in range(1, len(keys) + 1) if seat not in resigned]
+    ranked = [None, *sorted((keys[seat - 1] for seat in playing), reverse=True)]
+    ranks = [0] * len(keys)
+    for seat in playing:
+        ranks[seat - 1] = ranked.index(keys[seat - 1])
+    for rank, seat in enumerate(reversed(resigned), len(playing) + 1):
+        ranks[seat - 1] = rank
+    return tuple(ranks)
+
+
 #: Binary digits to a seat's number: the first seat's bitboard, then the second's.
 _AS_SEAT_1 = bytes.maketrans(b"01", b"\x00\x01")
 _AS_SEAT_2 = bytes.maketrans(b"01", b"\x00\x02")
