@@ -207,6 +207,8 @@ class Board:
         size: the number of points P.
         points: every point code in board order (ring ``a`` first, each ring by index).
         names: the name of each point of ``points``, in the same order.
+        adjacent: per point in board order, the places in ``points`` of its neighbours (the
+            flood fill works on the points alone, without the gaps of the code tables).
         span: one more than the largest point code; the length of every table.
         lines: the rings (closed), then the spokes (open), each innermost / index 1 first.
         cells: the empty board: ``EMPTY`` on each point, ``NO_POINT`` elsewhere.
@@ -220,6 +222,7 @@ class Board:
     """
 
     __slots__ = (
+        "adjacent",
         "cells",
         "jumped_between",
         "jumps",
@@ -249,6 +252,8 @@ class Board:
             cells[p] = EMPTY
         self.cells = tuple(cells)
         self.neighbours, self.jumps = self._links_and_jumps()
+        place = {p: i for i, p in enumerate(self.points)}
+        self.adjacent = tuple(tuple(place[q] for q in self.neighbours[p]) for p in self.points)
         self.jumped_between = tuple({t: q for q, t in pairs} for pairs in self.jumps)
         self.opposite = self._opposites()
         self.on_points: Callable[[Sequence[int]], tuple[int, ...]] = itemgetter(*self.points)
@@ -830,26 +835,27 @@ class OneState:
     def _find_largest_groups(self) -> list[int]:
         """largest(s) indexed by seat (entry 0 unused), every group flood-filled once.
 
-        On a copy of the cells, visiting the stones only and emptying each as it joins a
-        group, so no stone is looked at twice.
+        On a list of the points' cells in board order, emptying each stone as it joins a
+        group: no stone is looked at twice, and the scan for the next group skips the
+        emptied ones.
         """
         board = self._board
-        cells = self._cells.copy()
-        neighbours = board.neighbours
+        owners = list(board.on_points(self._cells))
+        adjacent = board.adjacent
         largest = [0] * len(self._captured)
-        for p in compress(board.points, board.on_points(cells)):  # the stones only
-            seat = cells[p]
-            if seat > 0:  # else emptied: a stone of a group already counted
-                cells[p] = EMPTY
-                group = [p]
-                grow = group.append
-                for here in group:  # the list grows as the loop reads it
-                    for q in neighbours[here]:
-                        if cells[q] == seat:
-                            cells[q] = EMPTY
-                            grow(q)
-                if len(group) > largest[seat]:  # noqa: PLR1730 (no call per group)
-                    largest[seat] = len(group)
+        # compress reads the list as it goes: a stone emptied by an earlier group is skipped.
+        for start in compress(range(len(owners)), owners):
+            seat = owners[start]
+            owners[start] = EMPTY
+            group = [start]
+            grow = group.append
+            for here in group:  # the list grows as the loop reads it
+                for there in adjacent[here]:
+                    if owners[there] == seat:
+                        owners[there] = EMPTY
+                        grow(there)
+            if len(group) > largest[seat]:  # noqa: PLR1730 (no call per group)
+                largest[seat] = len(group)
         return largest
 
     # -- pictures -------------------------------------------------------------------------
