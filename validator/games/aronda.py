@@ -43,7 +43,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any, Final, TypeAlias
 
 from gamerec.recorder.errors import GamerecError, NotationError
@@ -62,6 +61,7 @@ from gamerec.validator.games.protocol import (
     any_variant,
     digest_of,
     option_word,
+    seats_of_bits,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -771,39 +771,44 @@ class ArondaState:
 
     def position(self) -> Position:
         """The protocol's snapshot: owners, pieces per seat, supplies, resigned seat."""
-        sites = tuple(
-            Site(name, self._owner_of(code), (self._pieces[1][code], self._pieces[2][code]))
-            for code, name in enumerate(FIELD_NAMES)
-        )
+        pieces = zip(self._pieces[1], self._pieces[2], strict=True)
+        sites = tuple(map(Site, FIELD_NAMES, self._owners(), pieces))
         supplies = (self._supply[1], self._supply[2])
         return Position(self.to_move, sites, supplies, (), self._resigned)
 
-    def _owner_of(self, code: int) -> int:
-        if self._owned[1] >> code & 1:
-            return 1
-        return 2 if self._owned[2] >> code & 1 else 0
+    def _owners(self) -> bytes:
+        """The seat that owns each field (0 for none), by code."""
+        return seats_of_bits(self._owned[1], self._owned[2], FIELD_COUNT)
 
     def digest(self) -> str:
-        """blake2b over the variant, every field, supplies, seat to move and the turn counters."""
-        data = bytearray(b"aronda/1")
-        data += bytes(
-            (
-                SUPPLY_OPTIONS.index(self._variant.supply),
-                SECOND_PIECE_OPTIONS.index(self._variant.second_piece),
-            )
+        """blake2b over the variant, every field, supplies, seat to move and the turn counters.
+
+        The digested bytes: ``aronda/1``, the variant's two options (their index), per field
+        its owner then seat 1's and seat 2's pieces on it, the supplies, the seat to move,
+        whether no ply was made yet, the passes, the must-pass flag, the winners (a bit per
+        seat) and the resigned seat (0 for none).
+        """
+        variant = self._variant
+        fields = bytearray(3 * FIELD_COUNT)
+        fields[0::3] = self._owners()
+        fields[1::3] = bytes(self._pieces[1])
+        fields[2::3] = bytes(self._pieces[2])
+        resigned = self._resigned
+        rest = (
+            self._supply[1],
+            self._supply[2],
+            self.to_move,
+            self._ply == 0,
+            self._passes,
+            self._must_pass,
+            sum(1 << seat for seat in self._winners),
+            resigned[0] if resigned else 0,
         )
-        first, second = self._owned[1], self._owned[2]
-        owners = [
-            1 if first >> code & 1 else 2 if second >> code & 1 else 0
-            for code in range(FIELD_COUNT)
-        ]
-        # Per field: its owner, then seat 1's and seat 2's pieces on it.
-        fields = zip(owners, self._pieces[1], self._pieces[2], strict=True)
-        data += bytes(chain.from_iterable(fields))
-        data += bytes((self._supply[1], self._supply[2], self.to_move, self._ply == 0))
-        data += bytes((self._passes, self._must_pass, sum(1 << s for s in self._winners)))
-        data += bytes((self._resigned[0] if self._resigned else 0,))
-        return digest_of(bytes(data))
+        options = (
+            SUPPLY_OPTIONS.index(variant.supply),
+            SECOND_PIECE_OPTIONS.index(variant.second_piece),
+        )
+        return digest_of(b"".join((b"aronda/1", bytes(options), fields, bytes(rest))))
 
     def __repr__(self) -> str:
         """A short text: ply, seat to move or ending, scores and supplies."""

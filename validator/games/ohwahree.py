@@ -34,6 +34,7 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from operator import add
 from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
 from gamerec.recorder.errors import GamerecError, NotationError
@@ -53,6 +54,7 @@ from gamerec.validator.games.protocol import (
     digest_of,
     option_number,
     option_word,
+    rank_seats,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -116,6 +118,16 @@ def pit_owners(players: int) -> tuple[int, ...]:
         for j in range(per_seat):
             owners[(-(seat - 1) * per_seat + j) % PIT_COUNT] = seat
     return tuple(owners)
+
+
+@cache
+def _seat_pits(players: int) -> tuple[slice, ...]:
+    """Per seat in seat order, its pits as a slice of the pit list (each seat's are adjacent)."""
+    per_seat = PIT_COUNT // players
+    return tuple(
+        slice(start, start + per_seat)
+        for start in ((-(seat - 1) * per_seat) % PIT_COUNT for seat in range(1, players + 1))
+    )
 
 
 def seat_pits(players: int, seat: int) -> tuple[int, ...]:
@@ -553,10 +565,9 @@ class OhWahReeState:
 
     def scores(self) -> tuple[int, ...]:
         """Each seat's store plus the stones in its own pits, in seat order (rules §6.3)."""
-        totals = list(self._stores)
-        for stones, owner in zip(self._pits, self._owners, strict=True):
-            totals[owner - 1] += stones
-        return tuple(totals)
+        pits, stores = self._pits, self._stores
+        # store + sum(pits[own]) for each seat's store and own pits, in C
+        return tuple(map(add, stores, map(sum, map(pits.__getitem__, _seat_pits(len(stores))))))
 
     def ranking(self) -> tuple[int, ...]:
         """Competition ranks in seat order (rules §6.3, §7).
@@ -564,20 +575,13 @@ class OhWahReeState:
         Playing seats rank by score, equal scores sharing a rank; resigned seats rank below
         them, the later resignation higher.
         """
-        scores = self.scores()
-        playing = [seat for seat in range(1, self.seats + 1) if seat not in self._resigned]
-        ranks = [0] * self.seats
-        for seat in playing:
-            ranks[seat - 1] = 1 + sum(scores[other - 1] > scores[seat - 1] for other in playing)
-        for place, seat in enumerate(reversed(self._resigned), len(playing) + 1):
-            ranks[seat - 1] = place
-        return tuple(ranks)
+        return rank_seats(self.scores(), self._resigned)
 
     def winners(self) -> tuple[int, ...]:
         """The seats ranked first once the game is over (a 2-seat draw: both); else ``()``."""
         if self._to_move != 0:
             return ()
-        return tuple(seat for seat, rank in enumerate(self.ranking(), 1) if rank == 1)
+        return tuple([seat for seat, rank in enumerate(self.ranking(), 1) if rank == 1])
 
     def position(self) -> Position:
         """A game-neutral snapshot: pits 1..12 with owner and ``(stones,)``, and the stores."""

@@ -52,6 +52,7 @@ from gamerec.validator.games.protocol import (
     option_number,
     option_numbers,
     option_word,
+    rank_seats,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -80,6 +81,8 @@ TIEBREAK_OPTIONS: Final = ("shared", "largest-group")
 Move = tuple[int, ...]
 #: The ``resign`` move.
 RESIGN: Final[Move] = ()
+#: What a position's scoring makes at once: largest groups, scores and ranks, in seat order.
+_Scoring = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 #: Every reason code ``check`` can return, with a one-line description.
 REASON_CODES: Final[dict[str, str]] = {
@@ -203,6 +206,9 @@ class Board:
         rings: the ring sizes, innermost first.
         size: the number of points P.
         points: every point code in board order (ring ``a`` first, each ring by index).
+        names: the name of each point of ``points``, in the same order.
+        adjacent: per point in board order, the places in ``points`` of its neighbours (the
+            flood fill works on the points alone, without the gaps of the code tables).
         span: one more than the largest point code; the length of every table.
         lines: the rings (closed), then the spokes (open), each innermost / index 1 first.
         cells: the empty board: ``EMPTY`` on each point, ``NO_POINT`` elsewhere.
@@ -216,10 +222,12 @@ class Board:
     """
 
     __slots__ = (
+        "adjacent",
         "cells",
         "jumped_between",
         "jumps",
         "lines",
+        "names",
         "neighbours",
         "on_points",
         "opposite",
@@ -236,6 +244,7 @@ class Board:
         self.rings = rings
         self.lines = tuple(ring_lines + _spoke_lines(rings))
         self.points = tuple(p for line in ring_lines for p in line.points)
+        self.names = tuple(map(point_name, self.points))
         self.size = len(self.points)
         self.span = _code(0, max(rings) + 1)
         cells = [NO_POINT] * self.span
@@ -243,6 +252,8 @@ class Board:
             cells[p] = EMPTY
         self.cells = tuple(cells)
         self.neighbours, self.jumps = self._links_and_jumps()
+        place = {p: i for i, p in enumerate(self.points)}
+        self.adjacent = tuple(tuple(place[q] for q in self.neighbours[p]) for p in self.points)
         self.jumped_between = tuple({t: q for q, t in pairs} for pairs in self.jumps)
         self.opposite = self._opposites()
         self.on_points: Callable[[Sequence[int]], tuple[int, ...]] = itemgetter(*self.points)
@@ -365,11 +376,10 @@ class OneState:
         "_captured",
         "_cells",
         "_ending",
-        "_largest",
         "_next",
         "_ply",
-        "_ranks",
         "_resigned",
+        "_scored",
         "_stones",
         "_supplies",
         "_to_move",
@@ -392,10 +402,9 @@ class OneState:
         self._to_move = 1
         self._ply = 0
         self._ending = False
-        # largest_groups() remembered until the board changes (scores, ranking and winners
-        # each need it); every write to _cells outside play() resets it too.
-        self._largest: tuple[int, ...] | None = None
-        self._ranks: tuple[int, ...] | None = None
+        # largest_groups(), scores() and ranking(), made together once and remembered until
+        # the position changes: _end_ply (every ply) and every write outside play() reset it.
+        self._scored: _Scoring | None = None
         self._banned = NO_POINT
         self._stones = 0
 
@@ -432,7 +441,7 @@ class OneState:
                 raise VariantError(f"cannot put a stone of seat {seat} on {name}")
             state._cells[code] = seat
             state._stones += 1
-            state._largest = state._ranks = None
+            state._scored = None
         if not 1 <= to_move <= seats:
             raise VariantError(f"seat {to_move} is not at a table of {seats}")
         placed = [sum(1 for s in stones.values() if s == seat) for seat in range(1, seats + 1)]
@@ -747,7 +756,7 @@ class OneState:
     def _end_ply(self, seat: int) -> bool:
         """Pass the turn after ``seat``'s ply; return whether the game is now over (§6.2, §7)."""
         self._ply += 1
-        self._largest = self._ranks = None
+        self._scored = None
         following = self._next[seat]
         if self._active == 1 or (self._ending and following <= seat):
             self._to_move = 0
@@ -775,45 +784,18 @@ class OneState:
         other._ending = self._ending
         other._banned = self._banned
         other._stones = self._stones
-        other._largest = self._largest
-        other._ranks = self._ranks
+        other._scored = self._scored
         return other
 
     # -- scoring (§5, §6.3, §6.4, §7) -----------------------------------------------------
 
     def largest_groups(self) -> tuple[int, ...]:
         """largest(s) per seat in seat order: the size of its biggest group, 0 with no stone."""
-        if self._largest is None:
-            self._largest = self._find_largest_groups()
-        return self._largest
-
-    def _find_largest_groups(self) -> tuple[int, ...]:
-        """Flood-fill every group of the board once (on a copy of the cells, emptied as read)."""
-        board = self._board
-        cells = self._cells.copy()
-        neighbours = board.neighbours
-        largest = [0] * (self.seats + 1)
-        for p in compress(board.points, board.on_points(cells)):  # the stones only
-            seat = cells[p]
-            if seat <= 0:  # emptied: a stone of a group already counted
-                continue
-            cells[p] = EMPTY
-            group, size = [p], 0
-            while group:
-                size += 1
-                for q in neighbours[group.pop()]:
-                    if cells[q] == seat:
-                        cells[q] = EMPTY
-                        group.append(q)
-            largest[seat] = max(largest[seat], size)
-        return tuple(largest[1:])
+        return (self._scored or self._score())[0]
 
     def scores(self) -> tuple[int, ...]:
         """score(s) = largest(s) + 2 x captured(s), every seat (resigned too), now (§6.3)."""
-        return tuple(
-            group + 2 * taken
-            for group, taken in zip(self.largest_groups(), self.captured, strict=True)
-        )
+        return (self._scored or self._score())[1]
 
     def ranking(self) -> tuple[int, ...]:
         """Competition ranks per seat in seat order (§6.4, §7).
@@ -822,39 +804,68 @@ class OneState:
         seats follow, the later resignation ranking higher. Before the end of the game this
         is the standing now.
         """
-        if self._ranks is None:
-            self._ranks = self._rank_seats()
-        return self._ranks
-
-    def _rank_seats(self) -> tuple[int, ...]:
-        scores = self.scores()
-        largest = self.largest_groups()
-        if self._variant.tiebreak == "largest-group":
-            keys = [(score, group) for score, group in zip(scores, largest, strict=True)]
-        else:
-            keys = [(score, 0) for score in scores]
-        playing = [s for s in range(1, self.seats + 1) if s not in self._resigned]
-        ranks = [0] * (self.seats + 1)
-        for s in playing:
-            ranks[s] = 1 + sum(1 for t in playing if keys[t - 1] > keys[s - 1])
-        for behind, s in enumerate(reversed(self._resigned)):
-            ranks[s] = len(playing) + 1 + behind
-        return tuple(ranks[1:])
+        return (self._scored or self._score())[2]
 
     def winners(self) -> tuple[int, ...]:
         """The seats ranked 1st once the game is over; ``()`` while it goes on."""
-        if not self.is_over:
+        if self._to_move:
             return ()
-        return tuple(seat for seat, rank in enumerate(self.ranking(), start=1) if rank == 1)
+        ranks = (self._scored or self._score())[2]
+        return tuple([seat for seat, rank in enumerate(ranks, 1) if rank == 1])
+
+    def _score(self) -> _Scoring:
+        """Make and remember largest groups, scores and ranks in one pass (§6.3, §6.4, §7)."""
+        largest = self._find_largest_groups()
+        captured = self._captured
+        seats = range(1, len(captured))
+        scores = tuple([largest[seat] + 2 * captured[seat] for seat in seats])
+        if self._variant.tiebreak == "largest-group":
+            # (score, largest group) compared as one number: a group has at most size points.
+            scale = self._board.size + 1
+            keys = [scores[seat - 1] * scale + largest[seat] for seat in seats]
+        else:
+            keys = list(scores)
+        scored = self._scored = (
+            tuple(largest[1:]),
+            scores,
+            rank_seats(keys, self._resigned),
+        )
+        return scored
+
+    def _find_largest_groups(self) -> list[int]:
+        """largest(s) indexed by seat (entry 0 unused), every group flood-filled once.
+
+        On a list of the points' cells in board order, emptying each stone as it joins a
+        group: no stone is looked at twice, and the scan for the next group skips the
+        emptied ones.
+        """
+        board = self._board
+        owners = list(board.on_points(self._cells))
+        adjacent = board.adjacent
+        largest = [0] * len(self._captured)
+        # compress reads the list as it goes: a stone emptied by an earlier group is skipped.
+        for start in compress(range(len(owners)), owners):
+            seat = owners[start]
+            owners[start] = EMPTY
+            group = [start]
+            grow = group.append
+            for here in group:  # the list grows as the loop reads it
+                for there in adjacent[here]:
+                    if owners[there] == seat:
+                        owners[there] = EMPTY
+                        grow(there)
+            if len(group) > largest[seat]:  # noqa: PLR1730 (no call per group)
+                largest[seat] = len(group)
+        return largest
 
     # -- pictures -------------------------------------------------------------------------
 
     def position(self) -> Position:
         """A game-neutral snapshot: every point with its stone, supplies, captures, resigned."""
-        cells = self._cells
+        board = self._board
         return Position(
             to_move=self._to_move,
-            sites=tuple(Site(point_name(p), cells[p]) for p in self._board.points),
+            sites=tuple(map(Site, board.names, board.on_points(self._cells))),
             supplies=self.supplies,
             captured=self.captured,
             resigned=self.resigned,
@@ -865,25 +876,19 @@ class OneState:
 
         Covers the variant, every point, supplies, captures, the resignation order, the seat
         to move, the ``ending`` flag and the point the anti-mirror rule bans next; not the
-        ply count.
+        ply count. The digested text is those fields joined by ``|``, each point a digit.
         """
-        variant = self._variant
-        cells = self._cells
-        fields = (
-            NAME,
-            str(variant.players),
-            self._board.text(),
-            variant.mirror,
-            variant.tiebreak,
-            bytes(self._board.on_points(cells)).translate(_DIGITS).decode("ascii"),
-            ",".join(map(str, self.supplies)),
-            ",".join(map(str, self.captured)),
+        banned = self._banned
+        rest = "|{}|{}|{}|{}|{}|{}".format(
+            ",".join(map(str, self._supplies[1:])),
+            ",".join(map(str, self._captured[1:])),
             ",".join(map(str, self._resigned)),
-            str(self._to_move),
+            self._to_move,
             "1" if self._ending else "0",
-            point_name(self._banned) if self._banned != NO_POINT else "-",
+            "-" if banned == NO_POINT else point_name(banned),
         )
-        return digest_of("|".join(fields).encode("ascii"))
+        points = bytes(self._board.on_points(self._cells)).translate(_DIGITS)
+        return digest_of(b"".join((_digest_head(self._variant), points, rest.encode("ascii"))))
 
     def diagram(self) -> str:
         """The board as text, one row per ring from ``a`` outwards.
@@ -903,6 +908,13 @@ class OneState:
     def __repr__(self) -> str:
         """The variant, ply and seat to move, for debugging."""
         return f"OneState({self._variant!r}, ply={self._ply}, to_move={self._to_move})"
+
+
+@lru_cache(maxsize=64)
+def _digest_head(variant: OneVariant) -> bytes:
+    """The start of a digested text that the variant alone decides, up to the points' ``|``."""
+    board = variant.board.text()
+    return f"{NAME}|{variant.players}|{board}|{variant.mirror}|{variant.tiebreak}|".encode("ascii")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1004,8 +1016,7 @@ def replay(
                     to_move = 0 if ending and nxt <= seat else nxt
                     continue
         state._to_move, state._ply, state._ending = to_move, ply, ending
-        state._banned, state._stones, state._largest = banned, stones, None
-        state._ranks = None
+        state._banned, state._stones, state._scored = banned, stones, None
         illegal = state.check(move, claim or None)
         if illegal is not None:
             return ReplayOutcome(state, ply, illegal)
@@ -1013,8 +1024,7 @@ def replay(
         to_move, ply, ending = state._to_move, state._ply, state._ending
         banned, stones = state._banned, state._stones
     state._to_move, state._ply, state._ending = to_move, ply, ending
-    state._banned, state._stones, state._largest = banned, stones, None
-    state._ranks = None
+    state._banned, state._stones, state._scored = banned, stones, None
     return ReplayOutcome(state, ply, None)
 
 

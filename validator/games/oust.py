@@ -61,6 +61,7 @@ from gamerec.validator.games.protocol import (
     digest_of,
     option_number,
     option_word,
+    seats_of_bits,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -192,6 +193,25 @@ def hex_board(side: int) -> HexBoard:
         neighbour_mask[code] = _spread(bit[code]) & mask
         order[code] = place
     return HexBoard(side, cells, bit, mask, tuple(neighbour_mask), tuple(order))
+
+
+@cache
+def _rows(side: int) -> tuple[slice, ...]:
+    """The codes of each row of the board of ``side`` as a slice (a row's codes are consecutive)."""
+    board = hex_board(side)
+    rows: list[slice] = []
+    for code in board.cells:
+        if rows and rows[-1].stop == code:
+            rows[-1] = slice(rows[-1].start, code + 1)
+        else:
+            rows.append(slice(code, code + 1))
+    return tuple(rows)
+
+
+@cache
+def _cell_names(side: int) -> tuple[str, ...]:
+    """The names of the cells of the board of ``side``, in board order."""
+    return tuple(map(cell_name, hex_board(side).cells))
 
 
 def _spread(stones: int) -> int:
@@ -1061,12 +1081,14 @@ class OustState:
 
     def position(self) -> Position:
         """The snapshot: every cell in board order with the seat of its stone."""
-        first, second = self._stones[1], self._stones[2]
-        sites = tuple(
-            Site(cell_name(code), 1 if first >> code & 1 else 2 if second >> code & 1 else 0)
-            for code in self._board.cells
-        )
+        sites = tuple(map(Site, _cell_names(self._variant.side), self._seats_on_cells()))
         return Position(to_move=self.to_move, sites=sites, resigned=self._resigned)
+
+    def _seats_on_cells(self) -> bytes:
+        """The seat of the stone on each cell (0 for none), in board order."""
+        board = self._board
+        by_code = seats_of_bits(self._stones[1], self._stones[2], board.span)
+        return b"".join([by_code[row] for row in _rows(board.side)])
 
     def digest(self) -> str:
         """A blake2b digest of the board, the seat to move and everything that steers the future.
@@ -1085,12 +1107,7 @@ class OustState:
                 self._resigned[0] if self._resigned else 0,
             )
         )
-        order = self._board.order
-        cells = bytearray(len(self._board.cells))
-        for seat in (1, 2):
-            for code in cells_of(self._stones[seat]):
-                cells[order[code]] = seat
-        return digest_of(b"oust:" + header + cells)
+        return digest_of(b"oust:" + header + self._seats_on_cells())
 
     def __repr__(self) -> str:
         """A short description for debugging."""

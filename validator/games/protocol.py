@@ -396,6 +396,47 @@ def digest_of(data: bytes) -> str:
     return _blake2b(data, digest_size=16).hexdigest()
 
 
+def rank_seats(keys: Sequence[int], resigned: Sequence[int]) -> tuple[int, ...]:
+    """Competition ranks per seat in seat order, from each seat's key (higher ranks first).
+
+    ``keys[i]`` is seat i+1's key (ONE: its score and tiebreak, Oh-Wah-Ree: its score). The
+    seats still playing are ranked by their keys, equal keys sharing a rank; the resigned
+    seats follow, the later resignation ranking higher.
+    """
+    if not resigned:
+        # A key's first place in the keys sorted high to low, after a head that equals
+        # nothing: one more than the number of keys above it.
+        ranked: list[int | None] = [None, *sorted(keys, reverse=True)]
+        return tuple(map(ranked.index, keys))
+    playing = [seat for seat in range(1, len(keys) + 1) if seat not in resigned]
+    ranked = [None, *sorted((keys[seat - 1] for seat in playing), reverse=True)]
+    ranks = [0] * len(keys)
+    for seat in playing:
+        ranks[seat - 1] = ranked.index(keys[seat - 1])
+    for rank, seat in enumerate(reversed(resigned), len(playing) + 1):
+        ranks[seat - 1] = rank
+    return tuple(ranks)
+
+
+#: Binary digits to a seat's number: the first seat's bitboard, then the second's.
+_AS_SEAT_1 = bytes.maketrans(b"01", b"\x00\x01")
+_AS_SEAT_2 = bytes.maketrans(b"01", b"\x00\x02")
+
+
+def seats_of_bits(first: int, second: int, width: int) -> bytes:
+    """One byte per bit 0 to ``width - 1`` of two seats' bitboards (Aronda, Oust).
+
+    The byte is 1 where ``first`` has the bit, else 2 where ``second`` has it, else 0. Both
+    bitboards must fit in ``width`` bits. Made from their binary digits, translated and added
+    as numbers (no byte carries), instead of a loop over the bits.
+    """
+    digits = f"0{width}b"
+    ones = format(first, digits).encode("ascii").translate(_AS_SEAT_1)
+    twos = format(second & ~first, digits).encode("ascii").translate(_AS_SEAT_2)
+    both = int.from_bytes(ones, "big") + int.from_bytes(twos, "big")
+    return both.to_bytes(width, "big")[::-1]
+
+
 def tag_number(tag: str, text: str, least: int = 0) -> int:
     """The whole number a GRN variant tag holds (``Players``, ``Board``, ``StonesPerPit``).
 
