@@ -88,11 +88,12 @@ class Frame(NamedTuple):
     ) -> tuple[pb.GameRecord, bytes | None]:
         """The record (as :meth:`parse`), with the bytes a judge reads its main line from.
 
-        Those bytes are a serialized GameRecord whose ``moves`` are the record's main line,
-        each exactly as ``record.SerializeToString()`` writes it: the frame's own bytes
-        (binary), the main line the GRN reader built (``grn.read_grn_main_line``), the
-        serialization the JSON reader made to check the record's limits, else None (the
-        judge serializes the record). Without ``main_line``, always None.
+        Those bytes are a serialized GameRecord whose ``moves`` entries encode the record's
+        main line: the frame's own bytes (binary input, as written), the main line the GRN
+        reader built (``grn.read_grn_main_line``) or the serialization the JSON reader made
+        to check the record's limits (both exactly as ``record.SerializeToString()`` writes
+        each move), else None (the judge serializes the record). Without ``main_line``,
+        always None.
 
         Raises:
             as :meth:`parse`.
