@@ -27,26 +27,26 @@ from gamerec.validator.identity import RulesIdentity
 
 #: A reader remembers at most this many translations (about 250 bytes each: at most 8 MB);
 #: when full it forgets the older half. 2,000 random Oust games hold 16,404 distinct moves
-#: short enough to be remembered, so an archive of one game does not translate its moves
-#: again; a hostile archive of unique moves (an annotation each) cannot push the memory past
-#: the bound.
+#: of at most 16 bytes, so an archive of one game does not translate its moves again; a
+#: hostile archive of unique moves (an annotation each) cannot push the memory past the bound.
 MAX_REMEMBERED_MOVES: Final = 32_768
-#: Moves this short are remembered at first sight: single placements, sowings and two-cell
-#: turns recur across an archive.
-MAX_REMEMBERED_KEY_BYTES: Final = 16
-#: Longer moves, up to this many bytes, are remembered when seen a second time: ONE's
-#: captures recur (1,111 distinct 22-byte moves make 8,855 plies of the bench's 20,000-record
-#: mixed archive) while Oust's three-cell turns almost never do (14,369 of 14,405 occur once);
-#: remembering those at first sight filled the table to its bound and forgot its older half
-#: between 1,000 and 20,000 records (1.18x-1.25x the memory, against 1.20x at most). Longer
-#: moves and annotated ones are mostly unique and never remembered.
+#: Moves this short are remembered at first sight: single placements and sowings, which
+#: recur in every game.
+MAX_REMEMBERED_KEY_BYTES: Final = 10
+#: Longer moves, up to this many bytes, are remembered when seen a second time. On the
+#: bench's 20,000-record mixed archive ONE's and Aronda's multi-part moves recur (1,111
+#: distinct 22-byte ONE moves make 8,855 plies) while Oust's turns of two cells are half of
+#: them seen once (10,859 of 21,907) and of three cells almost all (14,369 of 14,405):
+#: remembering those at first sight filled the table and made memory grow with the archive
+#: (1.24x from 1,000 to 20,000 records, against 1.20x at most). Longer moves and annotated
+#: ones are mostly unique and never remembered.
 MAX_REMEMBERED_LONG_KEY_BYTES: Final = 32
-#: A reader notes the long moves it has seen once as bits of a 16 KiB table indexed by their
-#: hashes (a collision only remembers a move one sighting early), and starts the table again
-#: after this many notes (at most 6% of its bits set: few collisions).
-MAX_NOTED_LONG_KEYS: Final = 8_192
+#: A reader notes the longer moves it has seen once as bits of a 128 KiB table (made at its
+#: first such move) indexed by their hashes (a collision only remembers a move one sighting
+#: early), and starts the table again after this many notes (at most 6% of its bits set).
+MAX_NOTED_LONG_KEYS: Final = 65_536
 #: The note's size in bits (a power of two).
-_NOTE_BITS: Final = 1 << 17
+_NOTE_BITS: Final = 1 << 20
 #: Readers kept for distinct variants at most (a reader per variant seen).
 MAX_READERS: Final = 256
 
@@ -136,8 +136,8 @@ class MoveReader:
         self._move_by_key: dict[bytes, Any] = {}
         self._seat_by_key: dict[bytes, int] = {}
         # The long moves seen once, a bit each (see MAX_REMEMBERED_LONG_KEY_BYTES).
-        self._long_seen_once = bytearray(_NOTE_BITS // 8)
-        self._long_notes = 0
+        self._long_seen_once = bytearray()  # made at the first long move
+        self._long_notes = MAX_NOTED_LONG_KEYS
 
     def token(self, move: pb.Move) -> str:
         """The notation.md token of a record move.
@@ -219,13 +219,13 @@ class MoveReader:
             return True
         if size > MAX_REMEMBERED_LONG_KEY_BYTES:
             return False
+        if self._long_notes >= MAX_NOTED_LONG_KEYS:  # full (or not made yet): start again
+            self._long_seen_once = bytearray(_NOTE_BITS // 8)
+            self._long_notes = 0
         bit = hash(key) & (_NOTE_BITS - 1)
         index, mask = bit >> 3, 1 << (bit & 7)
         if self._long_seen_once[index] & mask:
             return True
-        if self._long_notes >= MAX_NOTED_LONG_KEYS:
-            self._long_seen_once = bytearray(_NOTE_BITS // 8)
-            self._long_notes = 0
         self._long_seen_once[index] |= mask
         self._long_notes += 1
         return False
