@@ -297,18 +297,17 @@ def _moves_entries(moves: list[Any]) -> bytes:
     return b"".join(cast("list[bytes]", remembered))
 
 
-def _move_entry(mapping: Any, text: bytes | None = None) -> bytes:
+def _move_entry(mapping: Any, text: bytes) -> bytes:
     """One main-line move's mapping as the record's bytes hold it (field key, length, move).
 
     Moves recur (a game has a few hundred distinct ones), so each is remembered by its JSON
-    text: orjson writes the text of a parsed mapping back in a fraction of what converting it
-    costs, and equal texts stand for equal moves.
+    text (``text``, orjson's writing of ``mapping``): orjson writes the text of a parsed
+    mapping back in a fraction of what converting it costs, and equal texts stand for equal
+    moves.
 
     Raises:
         _UnsureError: see :func:`_keywords`.
     """
-    if text is None:
-        text = orjson.dumps(mapping)
     entry = _MOVE_ENTRIES.get(text)
     if entry is None:
         data = pb.Move(**_keywords(_MOVE_FIELDS, mapping)).SerializeToString()
