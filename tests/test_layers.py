@@ -16,9 +16,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGED_FOLDERS = ("recorder", "validator", "cli")
 
 #: The rules engines: pure Python, no I/O, no protobuf (architecture.md, "Layers").
+#: Every module under validator/games/ except the registry and its entries (which read records),
+#: so that an engine split into a package of its own is covered file by file.
 ENGINE_FILES = tuple(
-    ROOT / "validator" / "games" / name
-    for name in ("__init__.py", "protocol.py", "one.py", "aronda.py", "oust.py", "ohwahree.py")
+    path
+    for path in sorted((ROOT / "validator" / "games").rglob("*.py"))
+    if path.name != "registry.py" and "entries" not in path.relative_to(ROOT).parts
 )
 
 # For each layer, the modules it must never import.
@@ -79,7 +82,7 @@ def test_layer_does_not_import_upward(layer: str) -> None:
     assert offenders == []
 
 
-@pytest.mark.parametrize("path", ENGINE_FILES, ids=lambda path: path.name)
+@pytest.mark.parametrize("path", ENGINE_FILES, ids=lambda path: str(path.relative_to(ROOT)))
 def test_engines_are_pure(path: Path) -> None:
     offenders = [
         name
