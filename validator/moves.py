@@ -21,6 +21,7 @@ from google.protobuf.message import Message
 
 from gamerec.recorder.errors import EncodingError, GamerecError
 from gamerec.recorder.notation import SPECIAL_ACTIONS, format_action
+from gamerec.recorder.sightings import DEFAULT_NOTES, Sightings
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.games.protocol import MoveSyntaxError
 from gamerec.validator.identity import RulesIdentity
@@ -42,11 +43,8 @@ MAX_REMEMBERED_KEY_BYTES: Final = 10
 #: ones are mostly unique and never remembered.
 MAX_REMEMBERED_LONG_KEY_BYTES: Final = 32
 #: A reader notes the longer moves it has seen once as bits of a 128 KiB table (made at its
-#: first such move) indexed by their hashes (a collision only remembers a move one sighting
-#: early), and starts the table again after this many notes (at most 6% of its bits set).
-MAX_NOTED_LONG_KEYS: Final = 65_536
-#: The note's size in bits (a power of two).
-_NOTE_BITS: Final = 1 << 20
+#: first such move; ``recorder.sightings``) and starts the table again after this many notes.
+MAX_NOTED_LONG_KEYS: Final = DEFAULT_NOTES
 #: Readers kept for distinct variants at most (a reader per variant seen).
 MAX_READERS: Final = 256
 
@@ -136,8 +134,7 @@ class MoveReader:
         self._move_by_key: dict[bytes, Any] = {}
         self._seat_by_key: dict[bytes, int] = {}
         # The long moves seen once, a bit each (see MAX_REMEMBERED_LONG_KEY_BYTES).
-        self._long_seen_once = bytearray()  # made at the first long move
-        self._long_notes = MAX_NOTED_LONG_KEYS
+        self._long_sightings = Sightings(notes=MAX_NOTED_LONG_KEYS)
 
     def token(self, move: pb.Move) -> str:
         """The notation.md token of a record move.
@@ -219,16 +216,7 @@ class MoveReader:
             return True
         if size > MAX_REMEMBERED_LONG_KEY_BYTES:
             return False
-        if self._long_notes >= MAX_NOTED_LONG_KEYS:  # full (or not made yet): start again
-            self._long_seen_once = bytearray(_NOTE_BITS // 8)
-            self._long_notes = 0
-        bit = hash(key) & (_NOTE_BITS - 1)
-        index, mask = bit >> 3, 1 << (bit & 7)
-        if self._long_seen_once[index] & mask:
-            return True
-        self._long_seen_once[index] |= mask
-        self._long_notes += 1
-        return False
+        return self._long_sightings.seen_before(key)
 
     def _forget_older_half(self) -> None:
         """Forget the half of the translations made first (dicts keep insertion order)."""

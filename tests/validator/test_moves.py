@@ -123,9 +123,9 @@ def test_a_flood_of_distinct_long_moves_keeps_the_note_and_the_table_bounded() -
         before = len(reader._move_by_key)
         read = reader.engine_moves_of_keys(flood)
         assert read.problem is None and read.seats[-1] == start + 100_000
-        note_bytes = note_bytes or len(reader._long_seen_once)
-        assert len(reader._long_seen_once) == note_bytes == 128 * 1024
-        assert reader._long_notes <= MAX_NOTED_LONG_KEYS
+        note_bytes = note_bytes or reader._long_sightings.size
+        assert reader._long_sightings.size == note_bytes == 128 * 1024
+        assert reader._long_sightings.notes <= MAX_NOTED_LONG_KEYS
         assert len(reader._move_by_key) <= MAX_REMEMBERED_MOVES
         if start == 0:
             # Each was seen once: only a collision in the note (at most 6% of its bits are
