@@ -9,8 +9,7 @@ import pytest
 
 from gamerec.validator.games.protocol import GameState
 from gamerec.validator.games.registry import entry_named
-from gamerec.validator.players import tournament
-from gamerec.validator.players.tournament import TournamentError, decided, random_openings
+from gamerec.validator.players.tournament import TournamentError, decided, openings, random_openings
 from tests.players.engines import GAMEREC, policy
 from tests.search.positions import position, wins_within
 
@@ -51,7 +50,7 @@ def test_a_finished_game_a_forced_win_and_a_forced_loss_are_decided() -> None:
 
 
 def test_openings_that_are_all_decided_stop_the_tournament(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tournament, "decided", lambda game, state: True)
+    monkeypatch.setattr(openings, "decided", lambda game, state: True)
     with pytest.raises(TournamentError, match="opening 1: 100 draws of 2 random plies"):
         random_openings("Oust", {}, 2, 3, 1, undecided=True)
 
