@@ -45,7 +45,7 @@ def read_json(
             exceeds another limit.
         RecordMalformedError: not JSON (line and column given), or not a GameRecord.
     """
-    from gamerec.recorder.codecs import json_frames  # noqa: PLC0415 (codecs loads this lazily)
+    from gamerec.recorder.codecs.framing import json_frames  # noqa: PLC0415 (codecs loads this lazily)
 
     for frame in json_frames(stream, source, resolved(limits, max_record_bytes)):
         yield frame.parse()
@@ -65,7 +65,7 @@ def read_jsonl(
             exceeds another limit.
         RecordMalformedError: a line is not JSON or not a GameRecord (its line is named).
     """
-    from gamerec.recorder.codecs import jsonl_frames  # noqa: PLC0415 (codecs loads this lazily)
+    from gamerec.recorder.codecs.framing import jsonl_frames  # noqa: PLC0415 (codecs loads this lazily)
 
     for frame in jsonl_frames(stream, source, resolved(limits, max_record_bytes)):
         yield frame.parse()
