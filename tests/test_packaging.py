@@ -96,7 +96,12 @@ def test_the_wheel_holds_only_the_gamerec_package(wheel: Path) -> None:
         tops = {name.split("/")[0] for name in archive.namelist()}
         names = set(archive.namelist())
     assert tops == {"gamerec", "-".join(wheel.name.split("-")[:2]) + ".dist-info"}
-    for module in ("recorder/codecs.py", "validator/judge.py", "cli/main.py", "v1/record_pb2.py"):
+    for module in (
+        "recorder/codecs/__init__.py",
+        "validator/judge.py",
+        "cli/main.py",
+        "v1/record_pb2.py",
+    ):
         assert f"gamerec/{module}" in names
     assert "gamerec/validator/games/entries/one.py" in names
     assert "gamerec/py.typed" in names

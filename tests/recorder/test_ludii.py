@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from gamerec.recorder.codecs import Encoding, encode_record, read_records, write_records
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.foreign import ludii
+from gamerec.recorder.foreign.ludii import lines as ludii_lines
 from gamerec.recorder.notation import format_action
 from gamerec.recorder.syntax import oust
 from gamerec.v1 import record_pb2 as pb
@@ -233,7 +234,7 @@ def test_an_illegal_game_has_no_effects_to_write() -> None:
 def test_without_the_rules_engines_a_trial_cannot_be_written(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(ludii, "STEPS", {})
+    monkeypatch.setattr(ludii_lines, "STEPS", {})  # looked up there
     record = next(generate("Oust", {}, 1, seed=6))
     with pytest.raises(EncodingError, match=r"load gamerec\.validator\.games first"):
         trial(record)

@@ -34,13 +34,13 @@ from gamerec.recorder.limits import (
     walk_moves,
 )
 from gamerec.recorder.protojson import (
-    _schema_reason,
     encode_json,
     encode_jsonl,
     fast_mapping,
     fast_record,
     parse_json_record,
 )
+from gamerec.recorder.protojson.reading import _schema_reason
 from gamerec.recorder.protojson_strict import check_clocks, check_seal_base64
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.generation import generate

@@ -25,6 +25,7 @@ from gamerec.recorder.errors import RecordMalformedError
 from gamerec.recorder.foreign import abstractplay as ap
 from gamerec.recorder.foreign import ludii
 from gamerec.recorder.foreign.keeping import record_copy, store_json, stored_json
+from gamerec.recorder.foreign.ludii import lines as ludii_lines
 from gamerec.recorder.seal import seal_record
 from gamerec.recorder.signing import sign_record
 from gamerec.v1 import record_pb2 as pb
@@ -147,7 +148,7 @@ def test_a_sealed_trial_without_the_rules_engine_says_what_is_missing(
     trial: tuple[pb.GameRecord, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, text = trial
-    monkeypatch.setattr(ludii, "STEPS", {})
+    monkeypatch.setattr(ludii_lines, "STEPS", {})  # looked up there
     reason = refused(text, Encoding.LUDII)
     assert "needs the rules engine" in reason
 
