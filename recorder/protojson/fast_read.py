@@ -108,10 +108,11 @@ def _moves_entries(moves: list[Any]) -> bytes:
         orjson.JSONEncodeError: a move orjson cannot write (fast_record gives up).
     """
     texts = list(map(_DUMPS, moves))
-    remembered = list(map(_MOVE_ENTRIES.get, texts))
-    if None in remembered:
-        return b"".join(map(_move_entry, moves, texts))
-    return b"".join(cast("list[bytes]", remembered))
+    entries = list(map(_MOVE_ENTRIES.get, texts))
+    if None in entries:
+        for index in [index for index, entry in enumerate(entries) if entry is None]:
+            entries[index] = _move_entry(moves[index], texts[index])
+    return b"".join(cast("list[bytes]", entries))
 
 
 def _move_entry(mapping: Any, text: bytes) -> bytes:
