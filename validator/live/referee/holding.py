@@ -72,7 +72,7 @@ class RefereeTuning:
 
 
 class RefereeCore:
-    """The matches this process holds (see the module docstring); :class:`~.calls.Referee` it."""
+    """The matches this process holds (see the module docstring); :class:`~.calls.Referee` calls."""
 
     def __init__(
         self,
