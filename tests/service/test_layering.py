@@ -41,7 +41,7 @@ def test_the_library_never_imports_grpc(path: Path) -> None:
 
 
 def test_the_service_never_imports_the_cli() -> None:
-    for path in sorted((ROOT / "validator" / "service").glob("*.py")):
+    for path in sorted((ROOT / "validator" / "service").rglob("*.py")):
         assert not any(name.startswith("gamerec.cli") for name in imported_modules(path)), path
 
 

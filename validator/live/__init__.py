@@ -9,7 +9,8 @@ Layered so that each part can be used without the ones above it:
   drives it in process;
 - :mod:`.players`: choosing a whole ply for a seat (random, greedy), for bots;
 - :mod:`.store`: the match store interface (the source of truth: events are accepted by a
-  conditional append) and :mod:`.sqlite_store`, its embedded backend;
+  conditional append) and :mod:`.sqlite_store`, its embedded backend (its file's tables:
+  :mod:`.sqlite_file`);
 - :mod:`.referee`: one server process's referee of every live match: the store, the matches
   it holds, the clocks' timers and the watchers (asyncio, no gRPC).
 

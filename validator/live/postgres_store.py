@@ -38,12 +38,12 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.live.clocks import Instant
 from gamerec.validator.live.match import OPEN, Logged
-from gamerec.validator.live.sqlite_store import check_open_matches
 from gamerec.validator.live.store import (
     Change,
     NewMatch,
     Start,
     StoreError,
+    check_open_matches,
     event_row,
     final_record,
     readable_changes,

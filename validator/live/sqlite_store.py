@@ -29,7 +29,7 @@ import os
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,82 +40,43 @@ from gamerec.v1 import match_pb2 as mpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.live.clocks import Instant
 from gamerec.validator.live.match import OPEN, Logged
+from gamerec.validator.live.sqlite_file import (
+    _EVENT_COLUMNS,
+    _SCHEMA,
+    SCHEMA_VERSION,
+    _add_creators,
+    _connect,
+    _summary_filter,
+    final_records,
+)
 from gamerec.validator.live.store import (
     Change,
     NewMatch,
     OpenMatchesLimitError,
     Start,
     StoreError,
+    check_open_matches,
     event_row,
-    final_record,
     readable_changes,
     seat_rows,
     stored_event,
 )
 
+__all__ = [
+    "MOST_PER_COMMIT",
+    "MOST_PER_POLL",
+    "SCHEMA_VERSION",
+    "SQLiteMatchStore",
+    "check_open_matches",
+    "final_records",
+]
+
 T = TypeVar("T")
 
-#: The version of the tables below (``meta.schema``).
-SCHEMA_VERSION: Final = "1"
-#: Seconds a writer waits for another process's write lock before it fails.
-BUSY_SECONDS: Final = 30
 #: The most writes one transaction takes.
 MOST_PER_COMMIT: Final = 512
 #: The most events one poll reads.
 MOST_PER_POLL: Final = 4096
-
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS matches (
-    match_id TEXT PRIMARY KEY,
-    created_ns INTEGER NOT NULL,
-    status INTEGER NOT NULL,
-    events INTEGER NOT NULL,
-    tokens BLOB NOT NULL,
-    summary BLOB NOT NULL,
-    final BLOB
-);
-CREATE INDEX IF NOT EXISTS matches_by_status ON matches (status, created_ns);
-CREATE INDEX IF NOT EXISTS matches_by_time ON matches (created_ns);
-CREATE TABLE IF NOT EXISTS events (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    match_id TEXT NOT NULL,
-    number INTEGER NOT NULL,
-    wall_ns INTEGER NOT NULL,
-    mono_ns INTEGER NOT NULL,
-    boot TEXT NOT NULL,
-    body BLOB NOT NULL,
-    UNIQUE (match_id, number)
-);
-CREATE TABLE IF NOT EXISTS seat_tokens (
-    digest BLOB PRIMARY KEY,
-    match_id TEXT NOT NULL,
-    seat INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS heartbeat (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    wall_ns INTEGER NOT NULL,
-    mono_ns INTEGER NOT NULL,
-    boot TEXT NOT NULL
-);
-"""
-
-_EVENT_COLUMNS: Final = "match_id, number, wall_ns, mono_ns, boot, body"
-
-
-def _connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
-    """A connection in autocommit mode (transactions are begun explicitly), WAL, FULL sync."""
-    if read_only:
-        connection = sqlite3.connect(
-            f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
-        )
-    else:
-        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    connection.execute(f"PRAGMA busy_timeout = {BUSY_SECONDS * 1000}")
-    if not read_only:
-        connection.execute("PRAGMA journal_mode = WAL")
-        connection.execute("PRAGMA synchronous = FULL")
-    return connection
 
 
 @dataclass(slots=True)
@@ -497,52 +458,6 @@ class SQLiteMatchStore:
         await self._writing(work)
 
 
-def check_open_matches(count: int, most: int, creator: str = "", *, adding: int = 1) -> None:
-    """Refuse ``adding`` new matches when ``count`` open ones and they pass ``most``.
-
-    ``most`` is the creator's limit when ``creator`` is named, else the server's.
-
-    Raises:
-        OpenMatchesLimitError: the limit is reached.
-    """
-    if count + adding <= most:
-        return
-    if adding > 1:
-        whose, limit = (
-            (f"admin {creator!r} has", "admin-open-matches")
-            if creator
-            else ("the server holds", "open-matches")
-        )
-        raise OpenMatchesLimitError(
-            f"{whose} {count:,} open matches; {adding:,} more would pass its limit of "
-            f"{most:,} (limit {limit})",
-            "admin_open_matches" if creator else "open_matches",
-        )
-    if creator:
-        raise OpenMatchesLimitError(
-            f"admin {creator!r} has {count:,} open matches, its limit (limit admin-open-matches)",
-            "admin_open_matches",
-        )
-    raise OpenMatchesLimitError(
-        f"the server holds {count:,} open matches, its limit (limit open-matches)"
-    )
-
-
-def _add_creators(connection: sqlite3.Connection) -> None:
-    """Bring a store made before creators and the seat token index up to date."""
-    columns = {row[1] for row in connection.execute("PRAGMA table_info(matches)")}
-    if "creator" in columns:
-        return
-    connection.execute("ALTER TABLE matches ADD COLUMN creator TEXT NOT NULL DEFAULT ''")
-    connection.execute("CREATE INDEX IF NOT EXISTS matches_by_creator ON matches (creator, status)")
-    for match_id, tokens in connection.execute("SELECT match_id, tokens FROM matches").fetchall():
-        digests = [bytes(tokens[i : i + 32]) for i in range(0, len(tokens), 32)]
-        connection.executemany(
-            "INSERT OR IGNORE INTO seat_tokens VALUES (?, ?, ?)",
-            [(digest, match_id, seat) for seat, digest in enumerate(digests, 1)],
-        )
-
-
 def _settle(future: asyncio.Future[Any], value: Any, problem: BaseException | None) -> None:
     if future.done():
         return
@@ -550,53 +465,3 @@ def _settle(future: asyncio.Future[Any], value: Any, problem: BaseException | No
         future.set_result(value)
     else:
         future.set_exception(problem)
-
-
-def _summary_filter(
-    status: mpb.MatchStatus.ValueType, before: str
-) -> tuple[str, tuple[object, ...]]:
-    clauses: list[str] = []
-    values: list[object] = []
-    if status:
-        clauses.append("status = ?")
-        values.append(status)
-    if before:
-        clauses.append(
-            "(created_ns, rowid) < (SELECT created_ns, rowid FROM matches WHERE match_id = ?)"
-        )
-        values.append(before)
-    return ("WHERE " + " AND ".join(clauses) if clauses else ""), tuple(values)
-
-
-def final_records(
-    path: str | Path,
-    statuses: Sequence[mpb.MatchStatus.ValueType],
-    skipped: list[str] | None = None,
-) -> Iterator[pb.GameRecord]:
-    """The final records of a store's matches of ``statuses``, oldest first (read only).
-
-    A final record that cannot be read (a damaged store) is left out and named in ``skipped``.
-
-    Raises:
-        StoreError: the file is missing or not a match store.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise StoreError(f"{path}: no such match store")
-    try:
-        connection = _connect(path, read_only=True)
-        marks = ", ".join("?" for _ in statuses)
-        rows = connection.execute(
-            f"SELECT match_id, final FROM matches WHERE status IN ({marks}) "
-            "AND final IS NOT NULL ORDER BY created_ns, rowid",
-            tuple(statuses),
-        )
-        try:
-            for match_id, final in rows:
-                record = final_record(str(match_id), final, skipped)
-                if record is not None:
-                    yield record
-        finally:
-            connection.close()
-    except sqlite3.Error as error:
-        raise StoreError(f"{path}: cannot read the match store: {error}") from None

@@ -258,3 +258,34 @@ async def create_one(
     """
     new = NewMatch(created, tuple(token_hashes), summary)
     await store.create_many([new], most_open, creator=creator, most_by_creator=most_by_creator)
+
+
+def check_open_matches(count: int, most: int, creator: str = "", *, adding: int = 1) -> None:
+    """Refuse ``adding`` new matches when ``count`` open ones and they pass ``most``.
+
+    ``most`` is the creator's limit when ``creator`` is named, else the server's.
+
+    Raises:
+        OpenMatchesLimitError: the limit is reached.
+    """
+    if count + adding <= most:
+        return
+    if adding > 1:
+        whose, limit = (
+            (f"admin {creator!r} has", "admin-open-matches")
+            if creator
+            else ("the server holds", "open-matches")
+        )
+        raise OpenMatchesLimitError(
+            f"{whose} {count:,} open matches; {adding:,} more would pass its limit of "
+            f"{most:,} (limit {limit})",
+            "admin_open_matches" if creator else "open_matches",
+        )
+    if creator:
+        raise OpenMatchesLimitError(
+            f"admin {creator!r} has {count:,} open matches, its limit (limit admin-open-matches)",
+            "admin_open_matches",
+        )
+    raise OpenMatchesLimitError(
+        f"the server holds {count:,} open matches, its limit (limit open-matches)"
+    )

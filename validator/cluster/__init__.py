@@ -32,119 +32,81 @@ workers died ``allowed-failures`` + 1 times: ``distributed.KilledWorker``) or it
 the shard is judged again one record per task; a record whose task still fails is unreadable,
 with its place, and the run goes on. A scheduler that goes away raises :class:`ClusterError`;
 what was written to ``out`` stays, and the same run started again resumes from it.
+
+The package's modules: :mod:`.shards` (the plan, the shards, the job), :mod:`.work` (a shard
+judged on a worker), :mod:`.files` (shard files). This module is the client's side over Dask:
+:class:`ClusterRun`, :func:`validate_on_cluster` and its default render :func:`verdict_json`,
+whose importable name is part of every shard key (a run resumed after an upgrade finds its
+shards). It may import ``gamerec.recorder``, ``gamerec.validator.batch`` and ``distributed``
+(lazily: a run's client is given).
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator
-from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from gamerec.recorder.atomic import atomic_output
-from gamerec.recorder.binary import read_pbs_frames
-from gamerec.recorder.encoding import Encoding, encoding_for_path
-from gamerec.recorder.errors import GamerecError
-from gamerec.recorder.index import IndexStaleError, check_granules, load_index, sidecar_path
-from gamerec.recorder.inputs import (
-    STDIN,
-    InputFailure,
-    InputRecord,
-    input_files,
-    os_error_text,
-    read_input,
-    source_name,
-)
+from gamerec.recorder.encoding import Encoding
+from gamerec.recorder.inputs import os_error_text
 from gamerec.recorder.limits import Limits, resolved
 from gamerec.v1 import verdict_pb2 as vpb
-from gamerec.validator.batch import OnlyInvalid, Outcome, Render, judge_item
+from gamerec.validator.batch import Outcome, Render
+from gamerec.validator.cluster.files import (
+    decode_shard,
+    encode_shard,
+    read_shard_file,
+    write_shard_bytes,
+    write_shard_file,
+)
+from gamerec.validator.cluster.shards import (
+    _MAX_REASON,
+    _SHARD_SUFFIX,
+    DEFAULT_SHARD_RECORDS,
+    GROUP_BYTES,
+    INDEX_BYTES,
+    SHARD_FORMAT,
+    SHARDS_IN_FLIGHT_PER_THREAD,
+    ClusterError,
+    Job,
+    PbsRange,
+    Shard,
+    plan_shards,
+    render_name,
+)
+from gamerec.validator.cluster.work import describe_shard, judge_shard, shard_items
 
 if TYPE_CHECKING:
     from distributed import Client, Future
 
-try:  # hashlib's own blake2b, without the OpenSSL library hashlib loads on import
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - a Python built without the module
-    from hashlib import blake2b
 
-#: Records a shard of an indexed ``.pbs`` file holds (rounded up to whole granules).
-DEFAULT_SHARD_RECORDS = 2000
-#: A ``.pbs`` file this large is split by its index; smaller files go whole.
-INDEX_BYTES = 1 << 20
-#: Whole files go to one shard until they hold this many bytes.
-GROUP_BYTES = 4 << 20
-#: Shards in flight per worker thread: enough to keep every thread busy, few for flat memory.
-SHARDS_IN_FLIGHT_PER_THREAD = 3
-#: Format of the shard files (the first line says it).
-SHARD_FORMAT = 1
-_SHARD_SUFFIX = ".shard"
-_STATUSES = ("valid", "invalid", "unreadable")
-_MAX_REASON = 200
-
-_Item = InputRecord | InputFailure
-
-
-class ClusterError(GamerecError):
-    """The cluster could not do the job: no scheduler, a scheduler lost, no worker."""
-
-
-class PbsRange(NamedTuple):
-    """A byte range of whole granules of an indexed ``.pbs`` file.
-
-    Attributes:
-        path: the file's absolute path (as every worker sees it).
-        source: the file's name in verdicts and messages (as the user gave it).
-        first_number: the number of the range's first record in the file.
-        bounds: where each granule starts, then where the last one ends.
-        digests: each granule's digest, checked by the worker against the bytes it reads.
-    """
-
-    path: str
-    source: str
-    first_number: int
-    bounds: tuple[int, ...]
-    digests: tuple[bytes, ...]
-
-
-class Shard(NamedTuple):
-    """One task's work: a byte range of a ``.pbs`` file, or some whole files.
-
-    Attributes:
-        key: the digest of what the shard reads and how (its file name in ``out``).
-        files: whole inputs, as ``(absolute path, name)``.
-        pbs: or a byte range of an indexed ``.pbs`` file.
-        skip: items (records or failures) of the shard to leave out from its start.
-        take: items to judge after those (None: all).
-        input: the position of its (first) file among the run's inputs (a file named twice
-            is two inputs); not part of the key.
-    """
-
-    key: str
-    files: tuple[tuple[str, str], ...] = ()
-    pbs: PbsRange | None = None
-    skip: int = 0
-    take: int | None = None
-    input: int = 0
-
-
-class Job(NamedTuple):
-    """What every shard of a run is judged with.
-
-    Attributes:
-        render: the verdict's text (a module-level function: it runs on the workers).
-        encoding: the encoding of every input (None: from each name, else sniffed).
-        limits: the limits every record is read and judged under.
-        out: the folder the workers write finished shards to (absolute), or None.
-    """
-
-    render: Render
-    encoding: Encoding | None
-    limits: Limits
-    out: str | None
+__all__ = [
+    "DEFAULT_SHARD_RECORDS",
+    "GROUP_BYTES",
+    "INDEX_BYTES",
+    "SHARDS_IN_FLIGHT_PER_THREAD",
+    "SHARD_FORMAT",
+    "ClusterError",
+    "ClusterRun",
+    "Job",
+    "PbsRange",
+    "Shard",
+    "decode_shard",
+    "describe_shard",
+    "encode_shard",
+    "judge_shard",
+    "plan_shards",
+    "read_shard_file",
+    "render_name",
+    "shard_items",
+    "validate_on_cluster",
+    "verdict_json",
+    "write_shard_bytes",
+    "write_shard_file",
+]
 
 
 def verdict_json(verdict: vpb.Verdict) -> str:
@@ -154,254 +116,6 @@ def verdict_json(verdict: vpb.Verdict) -> str:
     return json_format.MessageToJson(
         verdict, indent=None, always_print_fields_with_no_presence=True
     )
-
-
-# -- planning (the client) ---------------------------------------------------------------------
-
-
-def plan_shards(
-    sources: Iterable[str], job: Job, shard_records: int = DEFAULT_SHARD_RECORDS
-) -> list[Shard]:
-    """The shards of a run, in input order (``.pbs`` files over :data:`INDEX_BYTES` indexed).
-
-    Raises:
-        ClusterError: standard input was named (workers cannot read it).
-    """
-    files = input_files(sources)
-    if STDIN in files:
-        raise ClusterError(
-            "standard input cannot be judged on a cluster (the workers read the inputs "
-            "themselves): write it to a file on storage every worker sees"
-        )
-    shards: list[Shard] = []
-    group: list[tuple[str, str, int, int]] = []
-    grouped = 0
-    for position, path in enumerate(files):
-        absolute, name = os.path.abspath(path), source_name(path)
-        size, mtime = _size_and_time(absolute)
-        ranges = _indexed(absolute, name, size, job, shard_records=shard_records, position=position)
-        if ranges is None:
-            group.append((absolute, name, size, mtime))
-            grouped += max(size, 0)
-            if len(group) < shard_records and grouped < GROUP_BYTES:
-                continue
-            ranges = []
-        if group:
-            shards.append(_file_shard(group, job))
-            group, grouped = [], 0
-        shards += ranges
-    if group:
-        shards.append(_file_shard(group, job))
-    return shards
-
-
-def _size_and_time(path: str) -> tuple[int, int]:
-    """A file's size and modification time, or (-1, -1) when it cannot be read."""
-    try:
-        status = os.stat(path)
-    except OSError:
-        return -1, -1
-    return status.st_size, status.st_mtime_ns
-
-
-def _indexed(
-    path: str, name: str, size: int, job: Job, *, shard_records: int, position: int
-) -> list[Shard] | None:
-    """The range shards of a large ``.pbs`` file, or None for a file that goes whole."""
-    encoding = job.encoding or encoding_for_path(path)
-    if encoding is not Encoding.PBS or size < INDEX_BYTES:
-        return None
-    try:
-        index, _ = load_index(path)
-    except OSError:
-        return None  # the worker that reads it says why
-    per_shard = max(1, -(-shard_records // index.granule))
-    shards = []
-    for first in range(0, index.granules, per_shard):
-        stop = min(first + per_shard, index.granules)
-        part = PbsRange(
-            path,
-            name,
-            first * index.granule + 1,
-            index.bounds(first, stop),
-            index.digests[first:stop],
-        )
-        shards.append(Shard(_key(job, "range", part), pbs=part, input=position))
-    return shards
-
-
-def _file_shard(group: list[tuple[str, str, int, int]], job: Job) -> Shard:
-    return Shard(_key(job, "files", group), files=tuple((path, name) for path, name, _, _ in group))
-
-
-def render_name(render: Render) -> str:
-    """The render's importable name, part of a shard's key: another render, another verdict.
-
-    ``OnlyInvalid`` (``validate --quiet``) is an object, not a function: it names itself and
-    the render it wraps, so a quiet run never takes a shard written by a full one or back.
-    """
-    if isinstance(render, OnlyInvalid):
-        return f"{OnlyInvalid.__module__}.{OnlyInvalid.__qualname__}({render_name(render.render)})"
-    return f"{render.__module__}.{render.__qualname__}"
-
-
-def _key(job: Job, kind: str, what: object) -> str:
-    """A digest of what a shard reads and how it is judged."""
-    render = render_name(job.render)
-    how = (SHARD_FORMAT, kind, render, job.encoding and job.encoding.value, repr(job.limits))
-    return blake2b(repr((how, what)).encode(), digest_size=16).hexdigest()
-
-
-# -- the work (on the workers) -----------------------------------------------------------------
-
-
-def judge_shard(shard: Shard, job: Job) -> bytes:
-    """Judge every record of a shard: its outcomes encoded as a shard file (:func:`encode_shard`).
-
-    The task returns one ``bytes`` value rather than a list of Outcomes: Dask serializes a
-    list element by element, which cost the worker's event loop a sixth of its time and the
-    client as much again; bytes go as they are. With ``job.out`` the same bytes are written
-    there.
-    """
-    data = encode_shard(
-        shard.key, [judge_item(item, job.render) for item in shard_items(shard, job)]
-    )
-    if job.out is not None:
-        write_shard_bytes(Path(job.out), shard.key, data)
-    return data
-
-
-def describe_shard(shard: Shard, job: Job) -> list[tuple[str, int, str]]:
-    """Each item of a shard as ``(source, number, place)``, read but not judged."""
-    return [(item.source, item.number, _place(item)) for item in shard_items(shard, job)]
-
-
-def shard_items(shard: Shard, job: Job) -> Iterator[_Item]:
-    """The items of a shard (``skip`` and ``take`` applied), failures in their place."""
-    items: Iterator[_Item]
-    if shard.pbs is not None:
-        items = _range_items(shard.pbs, job.limits)
-    else:
-        items = (
-            item
-            for path, name in shard.files
-            for item in read_input(path, job.encoding, job.limits, name)
-        )
-    stop = None if shard.take is None else shard.skip + shard.take
-    return islice(items, shard.skip, stop)
-
-
-def _range_items(part: PbsRange, limits: Limits) -> Iterator[_Item]:
-    """The records of a byte range, after checking its bytes are those indexed."""
-    start, end = part.bounds[0], part.bounds[-1]
-    try:
-        with open(part.path, "rb") as stream:
-            stream.seek(start)
-            data = stream.read(end - start)
-        check_granules(data, part.bounds, part.digests, part.source)
-        frames = read_pbs_frames(
-            io.BytesIO(data),
-            part.source,
-            limits=limits,
-            first_number=part.first_number,
-            offset=start,
-        )
-        for number, frame in enumerate(frames, start=part.first_number):
-            yield InputRecord(part.source, number, frame)
-    except IndexStaleError as error:
-        sidecar_path(part.path).unlink(missing_ok=True)  # the next run scans the file again
-        yield InputFailure(part.source, 0, str(error))
-    except GamerecError as error:
-        yield InputFailure(part.source, 0, str(error))
-    except OSError as error:
-        named = OSError(error.errno, error.strerror, part.source)
-        yield InputFailure(part.source, 0, os_error_text(named, part.source))
-
-
-def _place(item: _Item) -> str:
-    """Where an item is, for a message: ``record 3 at byte 1042``, ``record 3 at line 40``."""
-    if isinstance(item, InputFailure):
-        return f"record {item.number}" if item.number else "the input"
-    frame = item.frame
-    if frame.where:
-        return frame.where
-    if frame.encoding in (Encoding.GRN, Encoding.JSONL):
-        return f"record {item.number} at line {frame.line}"
-    return f"record {item.number}"
-
-
-# -- shard files -------------------------------------------------------------------------------
-
-
-def encode_shard(key: str, outcomes: list[Outcome]) -> bytes:
-    """A shard's outcomes as the bytes of its shard file: a header line, then one line each."""
-    import orjson  # noqa: PLC0415 (loaded where shards are written)
-
-    lines = [orjson.dumps({"gamerec-shard": SHARD_FORMAT, "key": key, "outcomes": len(outcomes)})]
-    lines += [
-        orjson.dumps([o.status, o.source, o.number, o.plies, o.text, o.game, list(o.codes)])
-        for o in outcomes
-    ]
-    return b"\n".join(lines) + b"\n"
-
-
-def write_shard_file(folder: Path, key: str, outcomes: list[Outcome]) -> None:
-    """Write a shard's outcomes as ``<key>.shard`` in ``folder``, atomically."""
-    write_shard_bytes(folder, key, encode_shard(key, outcomes))
-
-
-def write_shard_bytes(folder: Path, key: str, data: bytes) -> None:
-    """Write a shard file's bytes (:func:`encode_shard`) as ``<key>.shard``, atomically."""
-    with atomic_output(folder / f"{key}{_SHARD_SUFFIX}", durable=False) as stream:
-        stream.write(data)
-
-
-def read_shard_file(folder: Path, key: str) -> list[Outcome] | None:
-    """The outcomes a shard file holds, or None when there is none or it is not whole."""
-    try:
-        data = (folder / f"{key}{_SHARD_SUFFIX}").read_bytes()
-    except OSError:
-        return None
-    return decode_shard(data, key)
-
-
-def decode_shard(data: bytes, key: str) -> list[Outcome] | None:
-    """The outcomes of a shard file's bytes, or None unless they are a whole file of ``key``."""
-    import orjson  # noqa: PLC0415
-
-    lines = data.split(b"\n")
-    if len(lines) < 2 or lines[-1] != b"":
-        return None
-    try:
-        header = orjson.loads(lines[0])
-        rows = [orjson.loads(line) for line in lines[1:-1]]
-    except orjson.JSONDecodeError:
-        return None
-    expected = {"gamerec-shard": SHARD_FORMAT, "key": key, "outcomes": len(rows)}
-    if header != expected:
-        return None
-    outcomes = [_outcome_of(row) for row in rows]
-    return None if None in outcomes else [o for o in outcomes if o is not None]
-
-
-def _outcome_of(row: Any) -> Outcome | None:
-    """One shard-file row as an Outcome, or None when it is not one."""
-    shapes = (str, str, int, int, str, str, list)
-    if not isinstance(row, list) or len(row) != len(shapes):
-        return None
-    if not all(
-        isinstance(v, t) and not isinstance(v, bool) for v, t in zip(row, shapes, strict=True)
-    ):
-        return None
-    status, source, number, plies, text, game, codes = row
-    if status not in _STATUSES or number < 0 or plies < 0:
-        return None
-    if not all(isinstance(code, str) for code in codes):
-        return None
-    return Outcome(status, source, number, plies, text, game, tuple(codes))
-
-
-# -- the run (the client) ----------------------------------------------------------------------
 
 
 class ClusterRun:
