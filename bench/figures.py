@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -165,6 +166,20 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     rank = min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))
     return ordered[rank]
+
+
+def engine_sources(engine: object) -> list[Path]:
+    """The source files an engine's games come from: its module, or every module of its package.
+
+    An engine split into a package (``games/one/``) defines its class in one module of it; a
+    cache keyed on that module alone would not see a change in the others.
+    """
+    game = ".".join(type(engine).__module__.split(".")[:4])  # gamerec.validator.games.<game>
+    module = sys.modules[game]
+    assert module.__file__ is not None
+    if hasattr(module, "__path__"):
+        return sorted(Path(module.__file__).parent.glob("*.py"))
+    return [Path(module.__file__)]
 
 
 def source_digest(*paths: Path) -> str:

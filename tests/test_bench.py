@@ -14,11 +14,12 @@ from bench.bench_live import LiveFigures, figures
 from bench.bench_live_postgres import PostgresFigures, StoreRun
 from bench.bench_live_postgres import figures as postgres_figures
 from bench.bench_service import BENCH_ACCESS, LIMITS_NOTE
-from bench.figures import Figure, Paired, paired, percentile, table
+from bench.figures import Figure, Paired, engine_sources, paired, percentile, table
 from bench.load import Tally, plan, report
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.v1.verification_pb2 import Verification
+from gamerec.validator.games import engine
 
 
 def test_a_ratio_meets_a_least_target_or_a_most_target() -> None:
@@ -173,6 +174,13 @@ def test_the_judge_section_compares_validate_with_the_replay_of_the_same_games_p
     assert (figure.value, figure.reference_value) == (200.0, 600.0)
     assert figure.pairs == (0.5, 1 / 3, 0.25)
     assert (figure.ratio, figure.target, figure.met) == (1 / 3, 0.6, False)
+
+
+def test_cached_games_are_keyed_on_every_module_of_an_engine_package() -> None:
+    # ONE is a package whose engine class is in one/engine.py; its rules are in the others.
+    names = {path.name for path in engine_sources(engine("ONE"))}
+    assert {"engine.py", "legality.py", "state.py", "replay.py", "board.py"} <= names
+    assert {path.parent.name for path in engine_sources(engine("Oh-Wah-Ree"))} == {"ohwahree"}
 
 
 def test_the_web_figures_compare_each_connect_body_with_grpc_round_by_round() -> None:

@@ -17,15 +17,21 @@ from gamerec.validator.finding_codes import RECORD_CODES, SEAL_CODES
 from gamerec.validator.games.registry import entries
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_MODULES = {"one.py", "aronda.py", "oust.py", "ohwahree.py", "protocol.py"}
+#: The engines and their protocol under validator/games/: a module, or a package of modules.
+ENGINE_NAMES = {
+    f"{name}{suffix}"
+    for name in ("one", "aronda", "oust", "ohwahree", "protocol")
+    for suffix in ("", ".py")
+}
 CODE = re.compile(r"[A-Z][A-Z_]+[A-Z]")
 
 
 def written_codes() -> dict[str, str]:
     """Every finding code the validator's modules (engines apart) write, with where."""
     found: dict[str, str] = {}
+    games = ROOT / "validator" / "games"
     for path in sorted((ROOT / "validator").rglob("*.py")):
-        if path.parent.name == "games" and path.name in ENGINE_MODULES:
+        if games in path.parents and path.relative_to(games).parts[0] in ENGINE_NAMES:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):

@@ -1,4 +1,4 @@
-"""The rules engines, one module per game, behind the protocol of ``protocol.py``.
+"""The rules engines, one module per game, behind the protocol of ``protocol/``.
 
 Use :func:`engine` to get a game's engine by its name in any spelling (``ONE``, ``one``,
 ``Oh-Wah-Ree``, ``ohwahree``)::
