@@ -421,6 +421,7 @@ def check_mapping(
     source: str = "",
     where: str = "",
     size: int | None = None,
+    text: bytes | None = None,
 ) -> None:
     """Check the move tree of a ProtoJSON record before it is turned into a message.
 
@@ -433,6 +434,9 @@ def check_mapping(
 
     The seats and free tags are counted here too, and, when the JSON text is long enough
     (``size`` characters) to hold a list longer than the list-items limit, every list.
+    ``text``: the JSON text itself, when at hand (its length is then ``size``); a text in
+    which no key can be ``variations`` (the word is nowhere in it, nor any escape) has no
+    move to look into.
 
     Raises:
         LimitExceededError: the plies, moves, variation-depth, seats, tags or list-items limit
@@ -440,7 +444,9 @@ def check_mapping(
     """
     limits = limits or DEFAULT_LIMITS
     check = _Checker(limits, source, where)
-    if _mapping_within(value, limits):
+    if text is not None:
+        size = len(text)
+    if _mapping_within(value, limits, any_variations=text is None or _may_name_variations(text)):
         # In check_record's order; the lists only now that the move tree is known to be
         # small enough to walk (lists shared many times over make a tree far bigger than
         # its text).
@@ -489,11 +495,23 @@ def _check_mapping_part(check: _Checker, path: str, part: Any) -> None:
             check("max_list_items", f"{path}.{name}: ", len(items), "items")
 
 
-def _mapping_within(value: Mapping[str, Any], limits: Limits) -> bool:
-    """Whether :func:`check_mapping`'s walk would find every limit kept (its counts, no paths)."""
+def _may_name_variations(text: bytes) -> bool:
+    """Whether some key of a JSON text may be ``variations`` (spelled out or escaped)."""
+    return b"variations" in text or b"\\u" in text
+
+
+def _mapping_within(
+    value: Mapping[str, Any], limits: Limits, *, any_variations: bool = True
+) -> bool:
+    """Whether :func:`check_mapping`'s walk would find every limit kept (its counts, no paths).
+
+    ``any_variations``: False when no move can have any (the main line alone is counted).
+    """
     moves = _list(value.get("moves"))
     if len(moves) > limits.max_plies:
         return False
+    if not any_variations:
+        return len(moves) <= limits.max_moves
     total = 0
     lines = [(moves, 0)]
     while lines:

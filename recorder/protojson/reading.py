@@ -115,7 +115,7 @@ def read_json_serialized(
 
         where = f"line {first_line}" if first_line > 1 else ""
         return record_of_value(value, source, where, limits=limits), None
-    check_mapping(value, limits, source=source, where=f"line {first_line}", size=len(data))
+    check_mapping(value, limits, source=source, where=f"line {first_line}", text=data)
     check_seal_base64(value, source, f"line {first_line}")
     record = fast_record(value)
     if record is None:  # the fast path gives up on a clock check_clocks refuses, among others

@@ -914,7 +914,36 @@ def test_check_mapping_refuses_what_its_walk_refused(
         reference_check_mapping(mapping, limits, "line 1")
         return pb.GameRecord()
 
-    assert outcome(new) == outcome(old)
+    def with_text(text: bytes) -> Callable[[], pb.GameRecord]:
+        def check() -> pb.GameRecord:
+            check_mapping(mapping, limits, source=SOURCE, where="line 1", text=text)
+            return pb.GameRecord()
+
+        return check
+
+    # The text the mapping is read from: as orjson writes it, and with its keys escaped (a
+    # text that never spells "variations" out).
+    written = orjson.dumps(mapping)
+    escaped = written.replace(b'"variations"', b'"vari\\u0061tions"')
+    assert orjson.loads(escaped) == mapping
+    assert outcome(new) == outcome(old) == outcome(with_text(written))
+    assert outcome(with_text(escaped)) == outcome(old)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [b'"variations"', b'"vari\\u0061tions"', b'"\\u0076ariations"'],
+    ids=["plain", "escaped", "first"],
+)
+def test_variations_too_deep_are_refused_however_the_text_spells_their_key(key: bytes) -> None:
+    line: list[Any] = [{}]
+    for _ in range(3):
+        line = [{"variations": [{"moves": line}]}]
+    text = orjson.dumps({"moves": line}).replace(b'"variations"', key)
+    mapping = orjson.loads(text)
+    with pytest.raises(LimitExceededError, match="variations nested 3 deep"):
+        check_mapping(mapping, Limits(max_variation_depth=2), text=text)
+    check_mapping(mapping, Limits(max_variation_depth=3), text=text)
 
 
 def test_check_mapping_stops_as_soon_as_its_walk_did_on_shared_lists() -> None:
