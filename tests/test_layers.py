@@ -141,6 +141,12 @@ GAME_MODULES = ("one", "aronda", "oust", "ohwahree")
 GAME_FILES = {
     *(f"recorder/syntax/{game}.py" for game in GAME_MODULES),
     *(f"validator/games/{game}.py" for game in GAME_MODULES),
+    # An engine split into a package: every module of validator/games/<game>/.
+    *(
+        str(path.relative_to(ROOT))
+        for game in GAME_MODULES
+        for path in (ROOT / "validator" / "games" / game).glob("*.py")
+    ),
     *(f"validator/games/entries/{game}.py" for game in GAME_MODULES),
     "recorder/syntax/registered.py",
     # Oh-Wah-Ree's endgame tables and their command are that game's own (architecture.md).
