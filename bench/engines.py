@@ -21,10 +21,9 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from bench.figures import DATA, Figure, paired, source_digest
+from bench.figures import DATA, Figure, engine_sources, paired, source_digest
 from gamerec.validator.games import engine, game_names
 from gamerec.validator.games.protocol import Engine
 
@@ -92,9 +91,7 @@ class ReplayFigures:
 def seeded_games(case: EngineCase, count: int) -> list[list[Any]]:
     """``count`` random legal games of ``case`` (game i from ``random.Random(i)``), cached."""
     found = engine(case.game)
-    module = sys.modules[type(found).__module__]
-    assert module.__file__ is not None
-    digest = source_digest(Path(module.__file__))
+    digest = source_digest(*engine_sources(found))
     options = "-".join(f"{key}{value}" for key, value in sorted(case.options.items()))
     path = DATA / f"engine-{found.name}-{options}-{count}-{digest}.pickle"
     if path.exists():
