@@ -1,4 +1,4 @@
-"""Oust's position, ``OustState``: set-up, whole-turn enumeration and decisions.
+"""Oust's position, ``OustState``: set-up, whole-turn enumeration, decisions and ``copy``.
 
 The last class of ``OustState`` (see ``oust.stones`` for the others).
 
@@ -31,7 +31,22 @@ class OustState(_Turns):
     whole-turn enumeration (:meth:`legal_turns`, :meth:`count_turns`).
     """
 
-    __slots__ = ()
+    # Every slot is this class's own, not a base's: a slot read or written by name (getattr in
+    # _take_over) checks the instance's class against the slot's, at once when they are one.
+    __slots__ = (
+        "_board",
+        "_end",
+        "_groups",
+        "_must_pass",
+        "_over",
+        "_ply",
+        "_resigned",
+        "_seat",
+        "_stones",
+        "_turn",
+        "_variant",
+        "_winner",
+    )
 
     @classmethod
     def with_stones(
@@ -134,3 +149,16 @@ class OustState(_Turns):
             self.place(decision[0])
         else:
             self.play(decision)
+
+    def _take_over(self, other: OustState) -> None:
+        for name in OustState.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    def copy(self) -> OustState:
+        """An independent copy of this state."""
+        twin = OustState.__new__(OustState)
+        twin._take_over(self)
+        twin._stones = self._stones[:]
+        twin._groups = self._groups.copy()
+        twin._turn = self._turn[:]
+        return twin

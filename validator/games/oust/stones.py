@@ -1,16 +1,16 @@
 """The fields of an Oust position and what reads them: ``_Stones``, the base of ``OustState``.
 
 ``OustState`` (``oust.state``) is one class written in four modules, each a class on top of
-the one before: ``stones`` (every slot, the protocol's read-only facts, results, snapshots and
-``copy``), ``legality`` (legal placements and moves, the refusals), ``turns`` (``check`` and
-``play`` of turns and placements) and ``state`` (set-up and whole-turn enumeration).
+the one before: ``stones`` (every slot, the protocol's read-only facts, results and
+snapshots), ``legality`` (legal placements and moves, the refusals), ``turns`` (``check`` and
+``play`` of turns and placements) and ``state`` (set-up, whole-turn enumeration, ``copy``).
 
 May import: ``protocol``, ``oust.board``, ``oust.notation``, ``oust.variant``, ``oust.groups``.
 """
 
 from __future__ import annotations
 
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from gamerec.validator.games.oust.board import (
     HexBoard,
@@ -38,23 +38,11 @@ class _Stones:
     """The fields of an Oust position and what reads them: facts, results and snapshots.
 
     The first of the classes ``OustState`` is made of (``stones``, ``legality``, ``turns``,
-    ``state``); it holds every slot, so the others add methods only.
+    ``state``); they add methods only. The slots are ``OustState``'s own (see there).
     """
 
-    __slots__ = (
-        "_board",
-        "_end",
-        "_groups",
-        "_must_pass",
-        "_over",
-        "_ply",
-        "_resigned",
-        "_seat",
-        "_stones",
-        "_turn",
-        "_variant",
-        "_winner",
-    )
+    if not TYPE_CHECKING:  # for mypy the attributes are those __init__ sets
+        __slots__ = ()
 
     def __init__(self, variant: OustVariant, groups: _Groups | None = None) -> None:
         """The start position of ``variant``: an empty board, seat 1 to move.
@@ -165,18 +153,13 @@ class _Stones:
             best = max(best, effect(mine, theirs, low, own)[1].bit_count())
         return best
 
-    def _take_over(self, other: _Stones) -> None:
-        for name in _Stones.__slots__:  # every slot: the subclasses add none
-            setattr(self, name, getattr(other, name))
+    if TYPE_CHECKING:  # OustState's own (state.py), which names its class
 
-    def copy(self) -> Self:
-        """An independent copy of this state."""
-        twin = type(self).__new__(type(self))  # an OustState (state.py), the class in use
-        twin._take_over(self)
-        twin._stones = self._stones[:]
-        twin._groups = self._groups.copy()
-        twin._turn = self._turn[:]
-        return twin
+        def copy(self) -> Self:
+            """An independent copy of this state."""
+            ...
+
+        def _take_over(self, other: Self) -> None: ...
 
     def scores(self) -> tuple[int, ...]:
         """``(1, 0)`` or ``(0, 1)`` once a seat has won, else ``(0, 0)`` (the Result tag)."""
