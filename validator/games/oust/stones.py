@@ -1,9 +1,10 @@
 """The fields of an Oust position and what reads them: ``_Stones``, the base of ``OustState``.
 
 ``OustState`` (``oust.state``) is one class written in four modules, each a class on top of
-the one before: ``stones`` (every slot, the protocol's read-only facts, results and
+the one before: ``stones`` (``__init__``, the protocol's read-only facts, results and
 snapshots), ``legality`` (legal placements and moves, the refusals), ``turns`` (``check`` and
-``play`` of turns and placements) and ``state`` (set-up, whole-turn enumeration, ``copy``).
+``play`` of turns and placements) and ``state`` (the slots, set-up, whole-turn enumeration,
+``copy``).
 
 May import: ``protocol``, ``oust.board``, ``oust.notation``, ``oust.variant``, ``oust.groups``.
 """
