@@ -24,16 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.figures import (
-    DATA,
-    Figure,
-    Paired,
-    engine_sources,
-    paired,
-    rate_figure,
-    source_digest,
-    table,
-)
+from bench.figures import DATA, Figure, Paired, paired, rate_figure, source_digest, table
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator import generation
 from gamerec.validator.identity import identify
@@ -69,7 +60,7 @@ class JudgeRun:
 
 def records_of(game: str, tags: dict[str, str], count: int) -> list[bytes]:
     """``count`` seeded random complete records of ``game``, serialized (cached)."""
-    sources = [Path(generation.__file__), *_engine_files(game)]
+    sources = [Path(generation.__file__), *map(Path, _engine_files(game))]
     variant = "-".join(f"{key}{value}" for key, value in sorted(tags.items()))
     path = DATA / f"judge-{game}-{variant}-{count}-{source_digest(*sources)}.pickle"
     if path.exists():
@@ -81,11 +72,14 @@ def records_of(game: str, tags: dict[str, str], count: int) -> list[bytes]:
     return made
 
 
-def _engine_files(game: str) -> list[Path]:
-    """The source files of ``game``'s engine (its games change when they do)."""
+def _engine_files(game: str) -> list[str]:
+    """The source file of ``game``'s engine (its games change when it does)."""
+    import sys  # noqa: PLC0415
+
     from gamerec.validator.games import engine  # noqa: PLC0415
 
-    return engine_sources(engine(game))
+    module = sys.modules[type(engine(game)).__module__]
+    return [module.__file__] if module.__file__ else []
 
 
 def validate_all(records: list[pb.GameRecord]) -> None:

@@ -21,9 +21,10 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from bench.figures import DATA, Figure, engine_sources, paired, source_digest
+from bench.figures import DATA, Figure, paired, source_digest
 from gamerec.validator.games import engine, game_names
 from gamerec.validator.games.protocol import Engine
 
@@ -91,7 +92,9 @@ class ReplayFigures:
 def seeded_games(case: EngineCase, count: int) -> list[list[Any]]:
     """``count`` random legal games of ``case`` (game i from ``random.Random(i)``), cached."""
     found = engine(case.game)
-    digest = source_digest(*engine_sources(found))
+    module = sys.modules[type(found).__module__]
+    assert module.__file__ is not None
+    digest = source_digest(Path(module.__file__))
     options = "-".join(f"{key}{value}" for key, value in sorted(case.options.items()))
     path = DATA / f"engine-{found.name}-{options}-{count}-{digest}.pickle"
     if path.exists():

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import statistics
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -166,21 +165,6 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     rank = min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))
     return ordered[rank]
-
-
-def engine_sources(engine: object) -> list[Path]:
-    """The source files of an engine: its module, or every module of its package.
-
-    An engine split into a package (``validator/games/<game>/``) is defined in one of its
-    modules, but its games change when any of them does.
-    """
-    module = sys.modules[type(engine).__module__]
-    if module.__file__ is None:
-        return []
-    path = Path(module.__file__)
-    if module.__package__ and module.__package__ != "gamerec.validator.games":
-        return sorted(path.parent.glob("*.py"))
-    return [path]
 
 
 def source_digest(*paths: Path) -> str:

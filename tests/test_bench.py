@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import statistics
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,12 +14,11 @@ from bench.bench_live import LiveFigures, figures
 from bench.bench_live_postgres import PostgresFigures, StoreRun
 from bench.bench_live_postgres import figures as postgres_figures
 from bench.bench_service import BENCH_ACCESS, LIMITS_NOTE
-from bench.figures import Figure, Paired, engine_sources, paired, percentile, table
+from bench.figures import Figure, Paired, paired, percentile, table
 from bench.load import Tally, plan, report
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.v1.verification_pb2 import Verification
-from gamerec.validator.games import engine, game_names
 
 
 def test_a_ratio_meets_a_least_target_or_a_most_target() -> None:
@@ -220,20 +218,3 @@ def test_the_lobby_figures_compare_each_call_round_by_round() -> None:
     json_fill = found["lobby: TakeSeat filling the table p50, Connect JSON"]
     assert json_fill.reference == "the same, gRPC" and json_fill.pairs == (1.0, 1.5)
     assert all(figure.target is None for figure in found.values())
-
-
-def test_the_cached_games_of_an_engine_follow_every_module_of_its_source() -> None:
-    # Seeded games are cached under a digest of the engine's source: for an engine split into
-    # a package, a change in any of its modules (its state, its captures) must make new games.
-    for name in game_names():
-        found = engine(name)
-        module = sys.modules[type(found).__module__]
-        sources = engine_sources(found)
-        assert module.__file__ is not None
-        assert Path(module.__file__) in sources
-        if module.__package__ != "gamerec.validator.games":
-            package = Path(module.__file__).parent
-            assert sources == sorted(package.glob("*.py")), name
-            assert len(sources) > 2, name
-        else:
-            assert sources == [Path(module.__file__)], name
