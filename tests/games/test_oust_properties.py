@@ -30,6 +30,7 @@ from gamerec.validator.games.oust import (
     hex_board,
     random_game,
 )
+from gamerec.validator.games.oust.replay import _accepted_prefix
 from gamerec.validator.games.protocol import GameState, digest_of
 
 SIDES = st.sampled_from([3, 5, 7])
@@ -349,7 +350,7 @@ def test_replay_agrees_with_check_and_play_ply_for_ply(
     assert outcome.state.digest() == state.digest()
     # The fast loop itself, not only its fallback, stops exactly at the first illegal ply.
     stop = plies + 1 if illegal is not None and illegal.code != "NOT_YOUR_TURN" else plies
-    assert oust._accepted_prefix(variant, moves, min(stop, len(moves)))[0] == plies
+    assert _accepted_prefix(variant, moves, min(stop, len(moves)))[0] == plies
 
 
 def state_picture(state: GameState[Move]) -> tuple[object, ...]:
