@@ -188,7 +188,8 @@ class SectionReader:
         twice, none is too long, the free tags are within the limit, and the seat tags name
         seats 1, 2, ... in turn (one tag each). Anything else, :meth:`_read_tag_pairs` reads.
         """
-        if not pairs or pairs[0][0].lower() != "game":
+        limits = self.limits
+        if not pairs or pairs[0][0].lower() != "game" or len(pairs) > _most_tags(limits):
             return False
         tags = known_tags(pairs)
         if tags is None:
@@ -197,9 +198,9 @@ class SectionReader:
         seated = tuple(filter(None, seats))
         if (
             len(set(lowers)) < len(lowers)
-            or max(sizes) > self.limits.max_tag_chars
-            or sum(free) > self.limits.max_tags
-            or len(seated) > self.limits.max_seats
+            or max(sizes) > limits.max_tag_chars
+            or sum(free) > limits.max_tags
+            or len(seated) > limits.max_seats
             or seated != tuple(range(1, len(seated) + 1))
         ):
             return False
@@ -389,9 +390,18 @@ def _read_unknown(
             tag = _known_tag(pair[0], read)
             KNOWN_TAGS.keep(game_tag, pair, tag)
         found[index] = tag
-        if None not in found:
+        try:
+            index = found.index(None, index + 1)
+        except ValueError:
             return found  # type: ignore[return-value] # None is not in it
-        index = found.index(None, index + 1)
+
+
+def _most_tags(limits: Limits) -> int:
+    """More tags than a record within ``limits`` holds (the free tags, a few a seat, the rest).
+
+    A longer tag section is over a limit: it is read tag by tag, which stops at the limit.
+    """
+    return limits.max_tags + 8 * limits.max_seats + 64
 
 
 @lru_cache(maxsize=64)
