@@ -3,11 +3,9 @@
 ``grn_reader.RecordReader`` reads a record's text; the part of it here reads the tags, the
 record's first tokens (notation.md: tags first, then a blank line, then the move text), and
 holds what the whole reader shares: the text's places, the limits, the tokens and the deadline.
-The tags are matched as one run (``grn_lexer.TAG_PAIR``). What a tag sets is kept across
-records, by the Game tag it follows, as the bytes to merge (:data:`KNOWN_TAGS`, bounded): a
-tag section whose tags were all read before, Game first, is checked and merged in one call.
-Anything else is read tag by tag, and what cannot be read so, token by token, which places
-every error at its line and column.
+The tags are matched as one run (``grn_lexer.TAG_PAIR``) and what they set is merged in one
+call (``grn_tags.tag_fields`` keeps what a recurring tag sets); a tag section that cannot be
+read so is read token by token, which places every error at its line and column.
 """
 
 from __future__ import annotations
@@ -15,9 +13,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from functools import lru_cache
 from itertools import islice
-from typing import Final, NamedTuple
+from typing import Final
 
 from gamerec.recorder.errors import (
     DeadlineExceededError,
@@ -39,83 +36,12 @@ from gamerec.recorder.grn_tags import (
 )
 from gamerec.recorder.grn_values import unescape
 from gamerec.recorder.limits import Limits, exceeded
-from gamerec.recorder.notation import GameValue
 from gamerec.recorder.syntax import game_names, known_games
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
 #: How many tokens the reader reads between two looks at a deadline's clock.
 TOKENS_PER_CHECK: Final = 1024
-
-
-class KnownTag(NamedTuple):
-    """What one tag sets, as kept for the records that hold it again (:data:`KNOWN_TAGS`).
-
-    Attributes:
-        lower: the tag's name in lower case (names are compared so).
-        entry: what it sets, as fields of a GameRecord to merge (a seat tag: a whole entry
-            of ``seats``, which stands for the seat when it is the seat's only tag).
-        size: the longer of its name and its unescaped value, in characters.
-        free: whether it is a free tag (``metadata.extra_tags``).
-        seat: the seat number of a seat tag (0: another tag).
-    """
-
-    lower: str
-    entry: bytes
-    size: int
-    free: bool
-    seat: int
-
-
-#: Names and values of at most this many characters are kept (:class:`KnownTags`).
-KNOWN_TAG_CHARS: Final = 200
-#: How many tags a generation of :class:`KnownTags` holds at most.
-KNOWN_TAGS_ENTRIES: Final = 4096
-
-
-class KnownTags:
-    """Tags read, by the Game tag (name and raw value, as written) that starts their record.
-
-    Each tag (name and raw value) to what it sets. Bounded whatever the input: names and
-    values of at most :data:`KNOWN_TAG_CHARS` characters are kept, in two generations of at
-    most :data:`KNOWN_TAGS_ENTRIES` tags each: when the new one is full it becomes the old
-    one (the old one is forgotten), and a tag found in the old one is kept in the new one
-    again, so tags that recur stay while tags met once (``Round``) pass.
-    """
-
-    __slots__ = ("count", "new", "old")
-
-    def __init__(self) -> None:
-        """Empty."""
-        self.new: dict[tuple[str, str], dict[tuple[str, str], KnownTag]] = {}
-        self.old: dict[tuple[str, str], dict[tuple[str, str], KnownTag]] = {}
-        self.count = 0
-
-    def size(self) -> int:
-        """How many tags are kept, in both generations."""
-        return sum(map(len, self.new.values())) + sum(map(len, self.old.values()))
-
-    def find(self, game_tag: tuple[str, str], pair: tuple[str, str]) -> KnownTag | None:
-        """A tag kept in the old generation (kept in the new one again), or None."""
-        tag = self.old.get(game_tag, {}).get(pair)
-        if tag is not None:
-            self.keep(game_tag, pair, tag)
-        return tag
-
-    def keep(self, game_tag: tuple[str, str], pair: tuple[str, str], tag: KnownTag) -> None:
-        """Keep a tag read after ``game_tag``, if it and the Game tag are short enough."""
-        if max(map(len, game_tag + pair)) > KNOWN_TAG_CHARS:
-            return
-        if self.count >= KNOWN_TAGS_ENTRIES:
-            self.old, self.new, self.count = self.new, {}, 0
-        known = self.new.setdefault(game_tag, {})
-        if pair not in known:
-            known[pair] = tag
-            self.count += 1
-
-
-#: The tags kept across records.
-KNOWN_TAGS: Final = KnownTags()
 
 
 def placed(places: Places, error: RecordMalformedError, index: int) -> Exception:
@@ -162,10 +88,9 @@ class SectionReader:
     def _read_tags(self) -> re.Match[str]:
         """Read the tag section; return the first token after it.
 
-        The tags are matched as one run and read at once: as tags read before
-        (:meth:`_read_known_tags`), else tag by tag (:meth:`_read_tag_pairs`); a tag section
-        that neither can read is read again token by token (:meth:`_read_tag_tokens`), which
-        raises the error at its place.
+        The tags are matched as one run and read at once (:meth:`_read_tag_pairs`); a tag
+        section that this cannot read is read again token by token (:meth:`_read_tag_tokens`),
+        which raises the error at its place.
         """
         text = self.places.text
         end = TAG_RUN.match(text).end()  # type: ignore[union-attr] # it matches the empty text
@@ -175,39 +100,10 @@ class SectionReader:
         token = next(self.tokens)
         if token.lastgroup == "bad":  # the token after the tags is read before they are
             raise token_error(self.places, token)
-        if not (self._read_known_tags(pairs) or self._read_tag_pairs(pairs)):
+        if not self._read_tag_pairs(pairs):
             self.record.Clear()
             self._read_tag_tokens(list(islice(PLY_TOKEN.finditer(text), len(pairs))), token)
         return token
-
-    def _read_known_tags(self, pairs: list[tuple[str, str]]) -> bool:
-        """Read the tags (name, raw value) at once if Game is first and none is wrong.
-
-        The record is untouched unless they are read: what each tag sets is looked up (or
-        read and kept, :func:`known_tags`) and merged in one call, when no name is given
-        twice, none is too long, the free tags are within the limit, and the seat tags name
-        seats 1, 2, ... in turn (one tag each). Anything else, :meth:`_read_tag_pairs` reads.
-        """
-        limits = self.limits
-        if not pairs or pairs[0][0].lower() != "game" or len(pairs) > _most_tags(limits):
-            return False
-        tags = known_tags(pairs)
-        if tags is None:
-            return False
-        lowers, entries, sizes, free, seats = zip(*tags, strict=True)
-        seated = tuple(filter(None, seats))
-        if (
-            len(set(lowers)) < len(lowers)
-            or max(sizes) > limits.max_tag_chars
-            or sum(free) > limits.max_tags
-            or len(seated) > limits.max_seats
-            or seated != tuple(range(1, len(seated) + 1))
-        ):
-            return False
-        self.record.MergeFromString(b"".join(entries))
-        if "result" in lowers:
-            self.result_tag = unescape(pairs[lowers.index("result")][1])
-        return True
 
     def _read_tag_pairs(self, pairs: list[tuple[str, str]]) -> bool:
         """Read the tags (name, raw value) as :meth:`_read_tag_tokens` does, if none is wrong.
@@ -351,69 +247,3 @@ class SectionReader:
     def _check_deadline(self, deadline: float) -> None:
         if time.monotonic() > deadline:
             raise DeadlineExceededError(f"{self.tokens_read:,} tokens of a GRN record read")
-
-
-def known_tags(pairs: list[tuple[str, str]]) -> list[KnownTag] | None:
-    """What each tag sets (``pairs[0]`` the Game tag), or None for a tag not read so.
-
-    A tag not kept is read (``grn_tags.tag_fields``) and kept (:data:`KNOWN_TAGS`). None
-    when one is a seal tag (what it sets depends on the record) or cannot be read (the
-    tag-by-tag reading says why).
-    """
-    known = KNOWN_TAGS.new.get(pairs[0])
-    if known is None:
-        found: list[KnownTag | None] = [None] * len(pairs)
-    else:
-        found = list(map(known.get, pairs))
-        if None not in found:
-            return found  # type: ignore[return-value] # None is not in it
-    try:
-        return _read_unknown(pairs, found)
-    except RecordMalformedError:
-        return None
-
-
-def _read_unknown(
-    pairs: list[tuple[str, str]], found: list[KnownTag | None]
-) -> list[KnownTag] | None:
-    """``found`` with the tags not found (None) read and kept."""
-    game_tag = pairs[0]
-    index = found.index(None)
-    while True:
-        pair = pairs[index]
-        tag = KNOWN_TAGS.find(game_tag, pair)
-        if tag is None:
-            game = _game_of(game_tag) if index else pb.GAME_UNSPECIFIED
-            read = tag_fields(game, *pair)
-            if read is None:
-                return None
-            tag = _known_tag(pair[0], read)
-            KNOWN_TAGS.keep(game_tag, pair, tag)
-        found[index] = tag
-        try:
-            index = found.index(None, index + 1)
-        except ValueError:
-            return found  # type: ignore[return-value] # None is not in it
-
-
-def _most_tags(limits: Limits) -> int:
-    """More tags than a record within ``limits`` holds (the free tags, a few a seat, the rest).
-
-    A longer tag section is over a limit: it is read tag by tag, which stops at the limit.
-    """
-    return limits.max_tags + 8 * limits.max_seats + 64
-
-
-@lru_cache(maxsize=64)
-def _game_of(game_tag: tuple[str, str]) -> GameValue:
-    """The game a Game tag names."""
-    read = tag_fields(pb.GAME_UNSPECIFIED, *game_tag)
-    assert read is not None  # not a seal tag
-    return pb.GameRecord.FromString(read.data).rules.game
-
-
-def _known_tag(name: str, found: TagFields) -> KnownTag:
-    entry = found.data
-    if found.seat:
-        entry = RECORD_SEATS + encode_varint(len(entry)) + entry
-    return KnownTag(name.lower(), entry, max(len(name), found.chars), found.free, found.seat)

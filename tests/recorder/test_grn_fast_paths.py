@@ -19,7 +19,7 @@ import io
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamerec.recorder import grn_plies, grn_tag_section, grn_tags
+from gamerec.recorder import grn_plies, grn_tags
 from gamerec.recorder.grn import read_grn
 from gamerec.recorder.limits import Limits
 from tests.recorder.test_grn_against_previous import assert_read_alike
@@ -203,30 +203,8 @@ def test_a_text_tag_is_built_as_a_record_holding_it_serializes(
     assert built == grn_tags._tag_fields_by_message(game, name, raw)  # type: ignore[arg-type]
 
 
-def test_the_tags_kept_between_records_stay_within_their_bound() -> None:
-    # A million distinct tags (a new Round in each of 10,000 records of 100), a recurring
-    # Event, and tags too long to keep: the kept tags stay within two generations, the
-    # recurring one stays kept, and no long name or value is kept.
-    game = ("Game", "ONE")
-    event = ("Event", "Club night")
-    long_value = ("Site", "x" * (grn_tag_section.KNOWN_TAG_CHARS + 1))
-    sizes = []
-    for start in range(0, 1_000_000, 100):
-        rounds = [("Round", str(number)) for number in range(start, start + 100)]
-        tags = grn_tag_section.known_tags([game, event, *rounds, long_value])
-        assert tags is not None and len(tags) == 103
-        sizes.append(grn_tag_section.KNOWN_TAGS.size())
-    assert max(sizes) <= 2 * grn_tag_section.KNOWN_TAGS_ENTRIES
-    kept = grn_tag_section.KNOWN_TAGS
-    assert event in kept.new[game] or event in kept.old[game]
-    for generation in (kept.new, kept.old):
-        for game_tag, table in generation.items():
-            assert max(map(len, game_tag)) <= grn_tag_section.KNOWN_TAG_CHARS
-            assert all(max(map(len, pair)) <= grn_tag_section.KNOWN_TAG_CHARS for pair in table)
-
-
 def test_tags_read_before_set_what_they_set_when_read_tag_by_tag() -> None:
-    # The same tag section read twice (the second time from the kept tags) gives the
+    # The same tag section read twice (the second time from what the first kept) gives the
     # record the first reading gave, with seats, a free tag, a variant option and a Result.
     text = (
         '[Game "Oust"]\n[Board "5"]\n[Seat1 "Ana"]\n[Seat2 "Ben"]\n[Mood "calm"]\n'
