@@ -214,21 +214,27 @@ def plain_ply_bytes(
 ) -> list[bytes]:
     """The bytes of a run's plies, from their texts, as far as they are moves of the game.
 
-    A ply not found in ``known`` is read and kept there. The run stops at a token that is
-    not a move of the game (the token-by-token reading places the error).
+    A ply not found in ``known`` is read and kept there (only those are read one by one:
+    the others are looked up at once). The run stops at a token that is not a move of the
+    game (the token-by-token reading places the error).
     """
-    kept: list[bytes] = []
-    for rest in rests:
+    kept: list[bytes | None] = list(map(known.get, rests))
+    index = -1
+    while True:
+        try:
+            index = kept.index(None, index + 1)
+        except ValueError:
+            return kept  # type: ignore[return-value] # no None left
+        rest = rests[index]
         ply = known.get(rest)
         if ply is None:
             move, glyph, seat_argument = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
             try:
                 ply = _ply_bytes(key, game, move, seat_argument, glyph or "")
             except RecordMalformedError:
-                break
+                return kept[:index]  # type: ignore[return-value] # no None before index
             if len(rest) <= PLY_TEXT_KEPT:
                 if len(known) >= PLY_BYTES_ENTRIES:
                     known.clear()
                 known[rest] = ply
-        kept.append(ply)
-    return kept
+        kept[index] = ply

@@ -201,3 +201,17 @@ def test_a_text_tag_is_built_as_a_record_holding_it_serializes(
     # directly, not by a record made for the tag; the bytes must be the same.
     built = grn_tags._tag_fields(game, name, raw)  # type: ignore[arg-type]
     assert built == grn_tags._tag_fields_by_message(game, name, raw)  # type: ignore[arg-type]
+
+
+def test_tags_read_before_set_what_they_set_when_read_tag_by_tag() -> None:
+    # The same tag section read twice (the second time from what the first kept) gives the
+    # record the first reading gave, with seats, a free tag, a variant option and a Result.
+    text = (
+        '[Game "Oust"]\n[Board "5"]\n[Seat1 "Ana"]\n[Seat2 "Ben"]\n[Mood "calm"]\n'
+        '[Result "1-0"]\n\n1. a1 {[%seat 1]}\n'
+    )
+    first = list(read_grn(io.BytesIO(text.encode()), "a.grn"))
+    again = list(read_grn(io.BytesIO((text * 2).encode()), "b.grn"))
+    assert again == first * 2
+    assert first[0].metadata.extra_tags["Mood"] == "calm"
+    assert [seat.name for seat in first[0].seats] == ["Ana", "Ben"]

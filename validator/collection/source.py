@@ -42,12 +42,15 @@ class Entry(NamedTuple):
         number: the record's 1-based number in its input.
         frame: its raw bytes (records read from inputs), else None.
         record: the record itself (records in memory), else None.
+        main_line: once the frame is decoded (:meth:`decode`), the bytes its decoding handed
+            over for a judge to read the main line from (``Frame.decode``), else None.
     """
 
     source: str
     number: int
     frame: Frame | None = None
     record: pb.GameRecord | None = None
+    main_line: bytes | None = None
 
     @property
     def limits(self) -> Limits:
@@ -61,6 +64,19 @@ class Entry(NamedTuple):
         assert self.frame is not None
         return self.frame.parse()
 
+    def decode(self) -> tuple[Entry, pb.GameRecord]:
+        """The record, with this entry holding the main line its decoding handed over.
+
+        A judge of the record through the entry returned (:meth:`verdict`) reads the moves
+        from those bytes, as ``validate`` does (``batch.judge_item``), instead of
+        serializing the record again. Raises as :meth:`parse`.
+        """
+        if self.record is not None:
+            return self, self.record
+        assert self.frame is not None
+        record, main_line = self.frame.decode()
+        return self._replace(main_line=main_line), record
+
     def place(self) -> cpb.RecordPlace:
         """Where the record is, as a message."""
         return cpb.RecordPlace(source=self.source, record_number=self.number)
@@ -71,7 +87,9 @@ class Entry(NamedTuple):
 
     def verdict(self, record: pb.GameRecord) -> vpb.Verdict:
         """The referee's verdict on ``record`` (this entry, decoded)."""
-        serialized = self.frame.serialized if self.frame is not None else None
+        serialized = self.main_line
+        if serialized is None and self.frame is not None:
+            serialized = self.frame.serialized
         verdict = validate(record, limits=self.limits, serialized=serialized)
         verdict.source, verdict.record_number = self.source, self.number
         return verdict
@@ -156,7 +174,8 @@ def _fact_of(item: Item, fact: Callable[[Entry, pb.GameRecord], F]) -> F | Unrea
     if isinstance(item, InputFailure):
         return Unreadable(item.message)
     try:
-        return fact(item, item.parse())
+        entry, record = item.decode()
+        return fact(entry, record)
     except GamerecError as error:
         return Unreadable(str(error))
 
