@@ -5,7 +5,9 @@ hundred moves make most plies), but many multi-part moves occur once, and rememb
 fills a memo with items it never uses again, pushing out the ones it does. A reader asks
 :meth:`Sightings.seen_before` before it remembers such an item and remembers it only the
 second time. The note has a fixed size, so a hostile archive of distinct items cannot grow
-it. Pure Python; imports nothing of gamerec (``recorder`` and ``validator`` readers use it).
+it. The binary move reader (``validator.moves``) takes its long moves so; the note lives here,
+in the lower layer, so that a reader of either layer can. Pure Python; imports nothing of
+gamerec.
 """
 
 from __future__ import annotations
