@@ -420,7 +420,6 @@ def check_mapping(
     *,
     source: str = "",
     where: str = "",
-    size: int | None = None,
     text: bytes | None = None,
 ) -> None:
     """Check the move tree of a ProtoJSON record before it is turned into a message.
@@ -432,11 +431,10 @@ def check_mapping(
     The counts are taken first without paths; the walk that names the place runs only when a
     limit is exceeded.
 
-    The seats and free tags are counted here too, and, when the JSON text is long enough
-    (``size`` characters) to hold a list longer than the list-items limit, every list.
-    ``text``: the JSON text itself, when at hand (its length is then ``size``); a text in
-    which no key can be ``variations`` (the word is nowhere in it, nor any escape) has no
-    move to look into.
+    The seats and free tags are counted here too, and, unless the JSON text is at hand and
+    too short to hold a list longer than the list-items limit, every list.
+    ``text``: the JSON text the mapping was read from, when at hand; a text in which no key
+    can be ``variations`` (the word is nowhere in it, nor any escape) has no move to look into.
 
     Raises:
         LimitExceededError: the plies, moves, variation-depth, seats, tags or list-items limit
@@ -444,8 +442,6 @@ def check_mapping(
     """
     limits = limits or DEFAULT_LIMITS
     check = _Checker(limits, source, where)
-    if text is not None:
-        size = len(text)
     if _mapping_within(value, limits, any_variations=text is None or _may_name_variations(text)):
         # In check_record's order; the lists only now that the move tree is known to be
         # small enough to walk (lists shared many times over make a tree far bigger than
@@ -454,7 +450,7 @@ def check_mapping(
         extra_tags = _get(value.get("metadata"), "extraTags")
         tags = len(extra_tags) if isinstance(extra_tags, dict) else 0  # else refused later
         check("max_tags", "metadata.extra_tags: ", tags, "free tags")
-        if size is None or size > 2 * limits.max_list_items:  # "[1,1,...]": 2 chars an item
+        if text is None or len(text) > 2 * limits.max_list_items:  # "[1,1,...]": 2 chars an item
             _check_mapping_lists(check, value)
         return
     moves = _list(value.get("moves"))
