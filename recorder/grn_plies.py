@@ -219,22 +219,19 @@ def plain_ply_bytes(
     game (the token-by-token reading places the error).
     """
     kept: list[bytes | None] = list(map(known.get, rests))
-    index = -1
-    while True:
-        try:
-            index = kept.index(None, index + 1)
-        except ValueError:
-            return kept  # type: ignore[return-value] # no None left
-        rest = rests[index]
-        ply = known.get(rest)
-        if ply is None:
-            move, glyph, seat_argument = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
-            try:
-                ply = _ply_bytes(key, game, move, seat_argument, glyph or "")
-            except RecordMalformedError:
-                return kept[:index]  # type: ignore[return-value] # no None before index
-            if len(rest) <= PLY_TEXT_KEPT:
-                if len(known) >= PLY_BYTES_ENTRIES:
-                    known.clear()
-                known[rest] = ply
-        kept[index] = ply
+    if None in kept:
+        for index in [index for index, ply in enumerate(kept) if ply is None]:
+            rest = rests[index]
+            ply = known.get(rest)  # read already if it came earlier in this run
+            if ply is None:
+                move, glyph, seat_argument = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
+                try:
+                    ply = _ply_bytes(key, game, move, seat_argument, glyph or "")
+                except RecordMalformedError:
+                    return cast("list[bytes]", kept[:index])  # no None before index
+                if len(rest) <= PLY_TEXT_KEPT:
+                    if len(known) >= PLY_BYTES_ENTRIES:
+                        known.clear()
+                    known[rest] = ply
+            kept[index] = ply
+    return cast("list[bytes]", kept)
