@@ -56,15 +56,19 @@ def adjudicate(
     deadline: float | None = None,
     limits: Limits | None = None,
     engine: EngineRequest | None = None,
+    serialized: bytes | None = None,
 ) -> vpb.Ruling:
     """Rule on the result of ``record`` (see the module docstring for the cases).
+
+    ``serialized``: the bytes the record was parsed from, or its main line serialized, when
+    at hand (its moves are read from them; see ``judge.judge``).
 
     Raises:
         DeadlineExceededError: the ``deadline`` (monotonic time) passed first.
         LimitExceededError: more plies than ``limits.max_plies`` (see ``judge``).
     """
     require_record(record, "adjudicate")
-    judgement = judge(record, deadline=deadline, limits=limits)
+    judgement = judge(record, deadline=deadline, limits=limits, serialized=serialized)
     verdict = verdict_of(record, judgement)
     ruling = _rule(record, verdict, judgement)
     if engine is not None and ruling.decision == vpb.DECISION_PROVISIONAL:

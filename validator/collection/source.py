@@ -85,12 +85,21 @@ class Entry(NamedTuple):
         """``games.pbs #12``."""
         return f"{self.source} #{self.number}"
 
+    @property
+    def serialized(self) -> bytes | None:
+        """The bytes a judge of this entry's record reads the main line from, when at hand.
+
+        The main line its decoding handed over (:meth:`decode`), else the frame's own bytes
+        when they are the serialized record (binary inputs), else None (records in memory,
+        which the judge serializes).
+        """
+        if self.main_line is not None or self.frame is None:
+            return self.main_line
+        return self.frame.serialized
+
     def verdict(self, record: pb.GameRecord) -> vpb.Verdict:
         """The referee's verdict on ``record`` (this entry, decoded)."""
-        serialized = self.main_line
-        if serialized is None and self.frame is not None:
-            serialized = self.frame.serialized
-        verdict = validate(record, limits=self.limits, serialized=serialized)
+        verdict = validate(record, limits=self.limits, serialized=self.serialized)
         verdict.source, verdict.record_number = self.source, self.number
         return verdict
 

@@ -130,7 +130,7 @@ def _claimed_ranks(record: pb.GameRecord, seats: int) -> tuple[tuple[int, ...] |
 
 def table_game(entry: Entry, record: pb.GameRecord, use: Use) -> TableGame:
     """Judge one record and keep what the table needs."""
-    ruling = adjudicate(record, limits=entry.limits)
+    ruling = adjudicate(record, limits=entry.limits, serialized=entry.serialized)
     seats = len(record.seats) or len(ruling.result.scores)
     if use == "claimed":
         ranks, why = _claimed_ranks(record, seats)
