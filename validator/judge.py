@@ -204,12 +204,22 @@ def claim_findings(record: pb.GameRecord, judgement: Judgement) -> list[vpb.Find
 def _finished_claim_findings(record: pb.GameRecord, judgement: Judgement) -> list[vpb.Finding]:
     """A finished game: every part of the claim must match the rules' result."""
     computed = computed_result(record, judgement)
+    claim = record.result
+    unfinished = claim.HasField("unfinished")
+    scores_differ = (
+        not unfinished
+        and claim.HasField("scores")
+        and list(claim.scores.values) != list(computed.scores)
+    )
+    winners_differ = bool(claim.winners) and sorted(claim.winners) != sorted(computed.winners)
+    termination_differs = bool(claim.termination) and claim.termination != computed.termination
+    if not (unfinished or scores_differ or winners_differ or termination_differs):
+        return []  # the usual case: no sentence is written
     assert judgement.identity is not None
     citation = judgement.identity.entry.citation
-    claim = record.result
     findings = []
     end = f"the game ended by its rules at ply {judgement.plies}"
-    if claim.HasField("unfinished"):
+    if unfinished:
         findings.append(
             _record_finding(
                 "RESULT_MISMATCH",
@@ -217,7 +227,7 @@ def _finished_claim_findings(record: pb.GameRecord, judgement: Judgement) -> lis
                 f"{format_scores(computed.scores)} ({citation.cite(citation.end)})",
             )
         )
-    elif claim.HasField("scores") and list(claim.scores.values) != list(computed.scores):
+    elif scores_differ:
         findings.append(
             _record_finding(
                 "RESULT_MISMATCH",
@@ -225,7 +235,7 @@ def _finished_claim_findings(record: pb.GameRecord, judgement: Judgement) -> lis
                 f"give {format_scores(computed.scores)} ({citation.cite(citation.score)})",
             )
         )
-    if claim.winners and sorted(claim.winners) != sorted(computed.winners):
+    if winners_differ:
         findings.append(
             _record_finding(
                 "WINNER_MISMATCH",
@@ -233,7 +243,7 @@ def _finished_claim_findings(record: pb.GameRecord, judgement: Judgement) -> lis
                 f"{format_seats(computed.winners)} ({citation.cite(citation.ranking)})",
             )
         )
-    if claim.termination and claim.termination != computed.termination:
+    if termination_differs:
         findings.append(
             _record_finding(
                 "TERMINATION_MISMATCH",
