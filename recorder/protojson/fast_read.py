@@ -78,62 +78,124 @@ _UNIX_EPOCH: Final = datetime.datetime(1970, 1, 1)
 _SECONDS_PER_DAY: Final = 86_400
 
 
-def fast_record(mapping: dict[str, Any]) -> pb.GameRecord | None:
+def fast_record(mapping: dict[str, Any], moves_text: bytes | None = None) -> pb.GameRecord | None:
     """The record a ProtoJSON mapping stands for, or None when only json_format can tell.
 
     When it returns a record, ``json_format.ParseDict`` would return an equal one; when it
     returns None, ParseDict may still accept the mapping (it allows forms this path leaves to
-    it) or refuse it. It never raises.
+    it) or refuse it. It never raises. ``moves_text``: see :func:`fast_record_serialized`.
+    """
+    made = fast_record_serialized(mapping, moves_text)
+    return None if made is None else made[0]
+
+
+def fast_record_serialized(
+    mapping: dict[str, Any], moves_text: bytes | None = None
+) -> tuple[pb.GameRecord, bytes] | None:
+    """The record of :func:`fast_record`, with bytes that parse to it (None when it gives up).
+
+    The bytes are the record's other fields serialized, then its main line's entries as
+    ``record.SerializeToString()`` writes each move: the same record, so the limits' proof
+    by size (``limits.within_by_size``) and the judge's reading of the moves hold for them.
+    ``moves_text``: ``orjson.dumps(mapping["moves"])`` when the caller has written it already.
     """
     try:
         moves = mapping.get("moves")
         if type(moves) is not list:
-            return pb.GameRecord(**_keywords(_RECORD_FIELDS, mapping))
+            record = pb.GameRecord(**_keywords(_RECORD_FIELDS, mapping))
+            return record, record.SerializeToString()
         rest = {key: value for key, value in mapping.items() if key != "moves"}
         record = pb.GameRecord(**_keywords(_RECORD_FIELDS, rest))
-        record.MergeFromString(_moves_entries(moves))
-        return record
+        entries = _moves_entries(moves, moves_text)
+        head = record.SerializeToString()
+        record.MergeFromString(entries)
+        return record, head + entries
     except Exception:  # on any doubt json_format decides, and words the error
         return None
 
 
-def _moves_entries(moves: list[Any]) -> bytes:
+def _moves_entries(moves: list[Any], moves_text: bytes | None = None) -> bytes:
     """The main line's mappings as the record's bytes hold them (see :func:`_move_entry`).
 
-    Every move's text is written and looked up in one pass each (at C speed); only the moves
-    not remembered go through :func:`_move_entry` one by one.
+    The moves are looked up by their text cut from one writing of the whole list
+    (:func:`_split_entries`); when that cannot be cut into the moves, every move's text is
+    written on its own. Either way a lookup is one pass at C speed; only the moves not
+    remembered are converted one by one.
 
     Raises:
         _UnsureError: see :func:`_keywords`.
         orjson.JSONEncodeError: a move orjson cannot write (fast_record gives up).
     """
+    if moves_text is None:
+        try:
+            moves_text = _DUMPS(moves)
+        except orjson.JSONEncodeError:  # nested deeper than orjson writes a list: move by move
+            moves_text = b""
+    entries = _split_entries(moves_text)
+    if entries is not None:
+        return b"".join(entries)
     texts = list(map(_DUMPS, moves))
-    entries = list(map(_MOVE_ENTRIES.get, texts))
-    if None in entries:
-        for index in [index for index, entry in enumerate(entries) if entry is None]:
-            entries[index] = _move_entry(moves[index], texts[index])
-    return b"".join(cast("list[bytes]", entries))
+    found = list(map(_WHOLE_MOVE_ENTRIES.get, texts))
+    if None in found:
+        for index in [index for index, entry in enumerate(found) if entry is None]:
+            found[index] = _move_entry(moves[index], texts[index], _WHOLE_MOVE_ENTRIES)
+    return b"".join(cast("list[bytes]", found))
 
 
-def _move_entry(mapping: Any, text: bytes) -> bytes:
+def _split_entries(moves_text: bytes) -> list[bytes] | None:
+    """The moves' entries, found from the text of the whole list cut at each ``},{"seat":``.
+
+    A main line whose moves all start with their seat is written ``[{"seat":`` X1
+    ``},{"seat":`` X2 ... ``}]``; each cut piece X is looked up (a move is remembered by the
+    text after its ``{"seat":``, its *tail*). A cut may also fall inside a move (a variation's
+    moves), so the pieces are trusted only when each is a move's whole tail: when
+    ``{"seat":`` X ``}`` is one JSON object for every piece. JSON values delimit themselves, so
+    the list's text is then exactly those objects between commas: the pieces are the moves'
+    own texts, in order, and read to the very moves the list holds. A remembered tail was
+    such an object when it was remembered; a piece not remembered is read here. None when
+    the text is not cut so (a move without a leading seat, a cut inside a move).
+
+    Raises:
+        _UnsureError: see :func:`_keywords` (for a move, once the cut is proven).
+    """
+    if not (moves_text.startswith(_MOVES_START) and moves_text.endswith(_MOVES_END)):
+        return None
+    tails = moves_text[len(_MOVES_START) : -len(_MOVES_END)].split(_MOVES_BETWEEN)
+    entries = list(map(_MOVE_ENTRIES.get, tails))
+    if None not in entries:
+        return cast("list[bytes]", entries)
+    missing = [index for index, entry in enumerate(entries) if entry is None]
+    values = []
+    for index in missing:  # every piece proven a whole move before any is converted
+        try:
+            values.append(orjson.loads(_SEAT_KEY + tails[index] + b"}"))
+        except orjson.JSONDecodeError:
+            return None
+    for index, value in zip(missing, values, strict=True):
+        entries[index] = _move_entry(value, tails[index], _MOVE_ENTRIES)
+    return cast("list[bytes]", entries)
+
+
+def _move_entry(mapping: Any, text: bytes, remembered: dict[bytes, bytes]) -> bytes:
     """One main-line move's mapping as the record's bytes hold it (field key, length, move).
 
-    Moves recur (a game has a few hundred distinct ones), so each is remembered by its JSON
-    text (``text``, orjson's writing of ``mapping``): orjson writes the text of a parsed
-    mapping back in a fraction of what converting it costs, and equal texts stand for equal
-    moves.
+    Moves recur (a game has a few hundred distinct ones), so each is remembered in
+    ``remembered`` by a text that stands for it alone (``text``: its JSON text as orjson
+    writes it, or that text's tail, see :func:`_split_entries`): orjson writes the text of a
+    parsed mapping back in a fraction of what converting it costs, and equal texts stand for
+    equal moves.
 
     Raises:
         _UnsureError: see :func:`_keywords`.
     """
-    entry = _MOVE_ENTRIES.get(text)
+    entry = remembered.get(text)
     if entry is None:
         data = pb.Move(**_keywords(_MOVE_FIELDS, mapping)).SerializeToString()
         entry = _RECORD_MOVES_KEY + encode_varint(len(data)) + data
         if len(text) <= _MAX_REMEMBERED_MOVE_TEXT:
-            if len(_MOVE_ENTRIES) >= _MAX_REMEMBERED_MOVES:
-                _MOVE_ENTRIES.clear()
-            _MOVE_ENTRIES[text] = entry
+            if len(remembered) >= _MAX_REMEMBERED_MOVES:
+                remembered.clear()
+            remembered[text] = entry
     return entry
 
 
@@ -321,5 +383,14 @@ _RECORD_MOVES_KEY: Final = b"\x2a"
 #: this many, each at most this long).
 _MAX_REMEMBERED_MOVES: Final = 16_384
 _MAX_REMEMBERED_MOVE_TEXT: Final = 256
+#: Moves remembered by their text's tail (:func:`_split_entries`) and, apart, by their whole
+#: text (moves whose list cannot be cut), each table at most this many.
 _MOVE_ENTRIES: dict[bytes, bytes] = {}
+_WHOLE_MOVE_ENTRIES: dict[bytes, bytes] = {}
 _DUMPS: Final = orjson.dumps
+#: How orjson writes a list of moves that start with their seat: the list's start, its end
+#: and what stands between two moves (no whitespace, the keys as given).
+_SEAT_KEY: Final = b'{"seat":'
+_MOVES_START: Final = b"[" + _SEAT_KEY
+_MOVES_END: Final = b"}]"
+_MOVES_BETWEEN: Final = b"}," + _SEAT_KEY
