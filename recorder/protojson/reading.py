@@ -18,9 +18,13 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor
 
 from gamerec.recorder import json_keys
-from gamerec.recorder.errors import RecordMalformedError
+from gamerec.recorder.errors import GamerecError, RecordMalformedError
 from gamerec.recorder.limits import Limits, check_mapping, check_record, resolved
-from gamerec.recorder.protojson.fast_read import fast_record_serialized
+from gamerec.recorder.protojson.fast_read import (
+    cut_main_line,
+    fast_record_serialized,
+    record_of_parts,
+)
 from gamerec.recorder.protojson_strict import check_clocks, check_seal_base64
 from gamerec.v1 import record_pb2 as pb
 
@@ -100,6 +104,13 @@ def read_json_serialized(
         LimitExceededError: the record exceeds a limit (checked before and after it becomes
             a message).
     """
+    made = _read_cut(data, source, f"line {first_line}", resolved(limits))
+    if made is not None:
+        record, serialized = made
+        check_record(
+            record, limits, source=source, where=f"line {first_line}", serialized=serialized
+        )
+        return record, serialized
     try:
         value = orjson.loads(data)
         moves_text = _check_unique_keys(data, value)
@@ -133,6 +144,31 @@ def read_json_serialized(
     # parsed from would, so the limits' constant-time proof applies to them.
     check_record(record, limits, source=source, where=f"line {first_line}", serialized=serialized)
     return record, serialized
+
+
+def _read_cut(
+    data: bytes, source: str, where: str, limits: Limits
+) -> tuple[pb.GameRecord, bytes] | None:
+    """The record and its bytes read with the main line looked up, not parsed (None: parse).
+
+    ``fast_read.cut_main_line`` gives only what parsing the whole text gives; the checks
+    :func:`read_json_serialized` makes before the record becomes a message are made here on
+    what it gives (the main line counted, holding no variations), and on any refusal the
+    whole text is parsed, so that the refusal comes as it always did. Only a text too short
+    to hold a list longer than the list-items limit (see ``limits.check_mapping``).
+    """
+    if len(data) > 2 * limits.max_list_items:
+        return None
+    cut = cut_main_line(data)
+    if cut is None or cut.plies > min(limits.max_plies, limits.max_moves):
+        return None
+    try:
+        mapping = {**cut.rest, "moves": [None] * cut.plies}  # only counted: no variations
+        check_mapping(mapping, limits, source=source, where=where, text=data, moves_text=b"")
+        check_seal_base64(cut.rest, source, where)
+    except GamerecError:
+        return None
+    return record_of_parts(cut.rest, cut.entries)
 
 
 def _check_unique_keys(data: bytes, value: Any) -> bytes | None:

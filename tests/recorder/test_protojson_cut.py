@@ -1,16 +1,18 @@
 """The JSON reader's shortcuts give what the exact paths give, on any input.
 
-Two shortcuts of ``gamerec.recorder.protojson``: the moves of a main line are looked up by the
-pieces of one writing of the whole list, cut at each ``},{"seat":`` (``fast_read``), instead
-of one writing per move; and the duplicate-key check counts the colons of the main line and
-of the rest written apart, the main line's text then serving the lookup (``reading``).
-Each is held here to the exact path on drawn, mutated and hostile input, and the tables of
-remembered moves to their bound.
+Three shortcuts of ``gamerec.recorder.protojson``: the moves of a parsed main line are looked
+up by the pieces of one writing of the whole list, cut at each ``},{"seat":`` (``fast_read``),
+instead of one writing per move; the duplicate-key check counts the colons of the main line and
+of the rest written apart, the main line's text then serving the lookup (``reading``); and a
+record's main line is cut out of its text and looked up without being parsed at all, the rest
+read with a placeholder in its place (``fast_read.cut_main_line``). Each is held here to the
+exact path on drawn, mutated and hostile input, and the table of remembered moves to its bound.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from unittest import mock
 
 import orjson
 import pytest
@@ -19,11 +21,19 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gamerec.recorder import json_keys
-from gamerec.recorder.errors import RecordMalformedError
-from gamerec.recorder.protojson import fast_read, parse_json_record
+from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
+from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
+from gamerec.recorder.protojson import (
+    encode_jsonl,
+    fast_read,
+    parse_json_record,
+    read_json_serialized,
+    reading,
+)
 from gamerec.recorder.protojson.reading import _check_unique_keys
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
+from gamerec.validator.generation import generate
 from tests.recorder.test_protojson_fast import assert_never_differs, assert_parses_as_before
 from tests.strategies import records
 
@@ -283,3 +293,172 @@ def test_a_key_given_twice_beside_or_in_a_main_line_is_refused_naming_it(
     with pytest.raises(json_keys.DuplicateKeyError) as exact:
         json_keys.loads(text)
     assert str(exact.value) in str(caught.value)
+
+
+# -- the main line cut out of the text, not parsed -----------------------------------------------
+
+
+def read_outcome(data: bytes, *, cut: bool, limits: Limits = DEFAULT_LIMITS) -> tuple[Any, ...]:
+    """What reading a line gives (record and bytes, or the error), with or without the cut."""
+
+    def read() -> tuple[pb.GameRecord, bytes | None]:
+        return read_json_serialized(data, "r.jsonl", 3, limits=limits)
+
+    try:
+        if cut:
+            record, serialized = read()
+        else:
+            with mock.patch.object(reading, "_read_cut", lambda *_: None):
+                record, serialized = read()
+    except LimitExceededError as error:
+        return ("limit", str(error), error.where, error.limit, error.value)
+    except RecordMalformedError as error:
+        return ("malformed", str(error), error.where)
+    return ("read", record, serialized)
+
+
+def assert_cut_reads_as_whole(data: bytes, limits: Limits = DEFAULT_LIMITS) -> bool:
+    """The line reads the same with the cut as parsed whole; whether the cut was taken."""
+    assert read_outcome(data, cut=True, limits=limits) == read_outcome(
+        data, cut=False, limits=limits
+    )
+    return fast_read.cut_main_line(data) is not None
+
+
+def _generated_lines() -> list[bytes]:
+    lines = []
+    for game, tags in [
+        ("ONE", {"Players": "3"}),
+        ("Aronda", {}),
+        ("Oust", {}),
+        ("Oh-Wah-Ree", {"Players": "2"}),
+    ]:
+        lines += [encode_jsonl(record) for record in generate(game, tags, 3, seed=7)]
+    return lines
+
+
+LINES = _generated_lines()
+
+
+def test_the_cut_is_taken_on_written_lines_and_reads_them_as_whole() -> None:
+    for line in LINES:
+        assert assert_cut_reads_as_whole(line)  # first sightings of their moves
+        assert assert_cut_reads_as_whole(line)  # every move remembered
+        assert_cut_reads_as_whole(line.replace(b"\n", b"  \n"))
+
+
+ONE_LINE = LINES[0].rstrip(b"\n")
+AT_MAIN_LINE = ONE_LINE.index(b'"moves":[') + len(b'"moves":[')
+SEATED = b'{"seat":1,"one":{"path":[{"ring":2,"index":3}]}}'
+
+
+#: Lines the cut must leave to the whole parse, or read as it does.
+ODD_LINES = {
+    "a main line inside another key first": b'{"x":{"moves":[' + SEATED + b"]}," + ONE_LINE[1:],
+    "the main line given twice": ONE_LINE[:-1] + b',"moves":[' + SEATED + b"]}",
+    "the main line twice, the second empty": ONE_LINE[:-1] + b',"moves":[]}',
+    "a key given twice in a move": ONE_LINE.replace(b'{"seat":2,', b'{"seat":2,"seat":2,', 1),
+    "a key given twice in the rest": ONE_LINE.replace(b'{"name":', b'{"name":"A","name":', 1),
+    "the placeholder given": ONE_LINE[:-1] + b',"comment":"\\u0001"}',
+    "an escape anywhere": ONE_LINE.replace(b'"Ana"', b'"\\u0041na"', 1),
+    "spaces in the main line": ONE_LINE.replace(b'},{"seat":2', b'}, {"seat":2', 1),
+    "a variation": ONE_LINE.replace(
+        b'{"seat":2,', b'{"seat":2,"variations":[{"moves":[' + SEATED + b"," + SEATED + b"]}],", 1
+    ),
+    "a move of another key": ONE_LINE.replace(b'{"seat":2,', b'{"seat":2,"ply":1,', 1),
+    "a move as a list": ONE_LINE[:AT_MAIN_LINE] + b"[1]," + ONE_LINE[AT_MAIN_LINE:],
+    "a header": b'{"header":{},' + ONE_LINE[1:],
+    "a seal not in base64": ONE_LINE[:-1] + b',"seal":{"signature":"*"}}',
+    "not JSON after the main line": ONE_LINE[:-1] + b",}",
+    "not JSON in the main line": ONE_LINE.replace(b'{"seat":2,', b'{"seat":2,,', 1),
+    "the last move's list left open": ONE_LINE[:-2],
+    "a float seat": ONE_LINE.replace(b'{"seat":2,', b'{"seat":2.0,', 1),
+    "a seat out of range": ONE_LINE.replace(b'{"seat":2,', b'{"seat":-2,', 1),
+    "an empty main line": ONE_LINE[:AT_MAIN_LINE] + b"]}",
+}
+
+
+@pytest.mark.parametrize("name", ODD_LINES)
+def test_odd_lines_read_with_the_cut_as_whole(name: str) -> None:
+    assert_cut_reads_as_whole(ODD_LINES[name])
+
+
+def test_a_main_line_inside_another_key_is_not_taken_for_the_records() -> None:
+    line = b'{"x":{"moves":[' + SEATED + b']},"moves":[' + SEATED.replace(b"1", b"2", 1) + b"]}"
+    assert fast_read.cut_main_line(line) is None  # its pieces read, but not as the record's
+    assert read_outcome(line, cut=True)[0] == "malformed"  # an unknown key, as parsed whole
+    assert_cut_reads_as_whole(ODD_LINES["a main line inside another key first"])
+
+
+@pytest.mark.parametrize(
+    "limits", [Limits(max_variation_depth=0), Limits(max_moves=ONE_LINE.count(b'{"seat":'))]
+)
+def test_a_variation_the_cut_would_read_is_counted_as_parsed_whole(limits: Limits) -> None:
+    variation = b'"variations":[{"moves":[' + SEATED + b"]}],"
+    line = ONE_LINE.replace(b'{"seat":2,', b'{"seat":2,' + variation, 1)
+    assert fast_read.cut_main_line(line) is None  # a "v" in the main line
+    assert read_outcome(line, cut=True, limits=limits)[0] == "limit"
+    assert_cut_reads_as_whole(line, limits)
+
+
+#: What a mutation inserts or writes over.
+TOKENS = [
+    b" ",
+    b",",
+    b":",
+    b'"',
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b"}]",
+    b"0",
+    b"null",
+    b'"\\u0001"',
+    b"\\",
+    b'"moves":',
+    b'"moves":[{"seat":1}]',
+    b'},{"seat":',
+    b'"seat":1,',
+    b'"v":1,',
+    b'"header":1,',
+    SEATED,
+    SEATED + b",",
+]
+
+
+@FUZZ
+@given(
+    st.sampled_from(LINES),
+    st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(TOKENS), st.booleans()), max_size=3),
+    st.sampled_from(
+        [
+            DEFAULT_LIMITS,
+            Limits(max_plies=20),
+            Limits(max_moves=30),
+            Limits(max_list_items=2, max_seats=2),
+            Limits(max_tags=0, max_tag_chars=3),
+            Limits(max_list_items=500),
+        ]
+    ),
+)
+def test_the_cut_reads_any_mutated_line_as_the_whole_parse(
+    line: bytes, edits: list[tuple[int, bytes, bool]], limits: Limits
+) -> None:
+    data = line
+    for at, token, over in edits:
+        place = at % (len(data) + 1)
+        data = data[:place] + token + data[place + (len(token) if over else 0) :]
+    assert_cut_reads_as_whole(data, limits)
+
+
+def test_lines_of_new_moves_keep_the_table_within_its_bound() -> None:
+    bound = fast_read._MAX_REMEMBERED_MOVES
+    for first in range(0, 2 * bound, 4096):
+        moves = b",".join(
+            b'{"seat":1,"ohWahRee":{"pit":%d}}' % pit for pit in range(first, first + 4096)
+        )
+        cut = fast_read.cut_main_line(b'{"moves":[' + moves + b"]}")
+        assert cut is not None
+        assert cut.plies == 4096
+        assert 0 < len(fast_read._MOVE_ENTRIES) <= bound
