@@ -99,6 +99,10 @@ def read_json_serialized(
     An object with a ``header`` is an Abstract Play game record, read as such
     (``gamerec.recorder.foreign.abstractplay``).
 
+    A record written compactly has its main line looked up from its text, not parsed
+    (:func:`_read_cut`), whenever that gives exactly what parsing gives; any other text, and
+    any refusal, is read by parsing the whole text.
+
     Raises:
         RecordMalformedError: the text is not JSON, not an object, or not a GameRecord.
         LimitExceededError: the record exceeds a limit (checked before and after it becomes
