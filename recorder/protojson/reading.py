@@ -11,22 +11,29 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Final
 
 import orjson
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor
 
 from gamerec.recorder import json_keys
-from gamerec.recorder.errors import RecordMalformedError
+from gamerec.recorder.errors import GamerecError, RecordMalformedError
 from gamerec.recorder.limits import Limits, check_mapping, check_record, resolved
-from gamerec.recorder.protojson.fast_read import fast_record
+from gamerec.recorder.protojson.fast_read import (
+    cut_main_line,
+    fast_record_serialized,
+    record_of_parts,
+)
 from gamerec.recorder.protojson_strict import check_clocks, check_seal_base64
 from gamerec.v1 import record_pb2 as pb
 
 _FIELD_CHAIN = re.compile(r"Failed to parse (\w+) field: ")
 _AT_PATH = re.compile(r'\s+at "?GameRecord\.?([^"\s]*?)"?\.*$')
 _MAX_REASON_CHARS = 300
+#: What ``json_keys`` looks for before it trusts a count of colons: the start of a colon's
+#: escape (``\u003a``, ``\u003A``), with which a text may hold more colons than it shows.
+_COLON_ESCAPE_START: Final = b"\\u003"
 
 
 def read_json(
@@ -92,13 +99,25 @@ def read_json_serialized(
     An object with a ``header`` is an Abstract Play game record, read as such
     (``gamerec.recorder.foreign.abstractplay``).
 
+    A record written compactly has its main line looked up from its text, not parsed
+    (:func:`_read_cut`), whenever that gives exactly what parsing gives; any other text, and
+    any refusal, is read by parsing the whole text.
+
     Raises:
         RecordMalformedError: the text is not JSON, not an object, or not a GameRecord.
         LimitExceededError: the record exceeds a limit (checked before and after it becomes
             a message).
     """
+    made = _read_cut(data, source, f"line {first_line}", resolved(limits))
+    if made is not None:
+        record, serialized = made
+        check_record(
+            record, limits, source=source, where=f"line {first_line}", serialized=serialized
+        )
+        return record, serialized
     try:
-        value = json_keys.loads(data)
+        value = orjson.loads(data)
+        moves_text = _check_unique_keys(data, value)
     except orjson.JSONDecodeError as error:
         where = f"line {first_line + error.lineno - 1}, column {error.colno}"
         raise RecordMalformedError(f"not JSON: {error.msg}", source=source, where=where) from None
@@ -115,17 +134,74 @@ def read_json_serialized(
 
         where = f"line {first_line}" if first_line > 1 else ""
         return record_of_value(value, source, where, limits=limits), None
-    check_mapping(value, limits, source=source, where=f"line {first_line}", text=data)
+    where = f"line {first_line}"
+    check_mapping(value, limits, source=source, where=where, text=data, moves_text=moves_text)
     check_seal_base64(value, source, f"line {first_line}")
-    record = fast_record(value)
-    if record is None:  # the fast path gives up on a clock check_clocks refuses, among others
+    made = fast_record_serialized(value, moves_text)
+    if made is not None:
+        record, serialized = made
+    else:  # the fast path gives up on a clock check_clocks refuses, among others
         check_clocks(value, source, f"line {first_line}")
         record = _record_by_json_format(value, source, first_line)
+        serialized = record.SerializeToString()
     # Any bytes that parse to the record bound its texts and moves as well as the bytes it was
-    # parsed from would, so the limits' constant-time proof applies to its own serialization.
-    serialized = record.SerializeToString()
+    # parsed from would, so the limits' constant-time proof applies to them.
     check_record(record, limits, source=source, where=f"line {first_line}", serialized=serialized)
     return record, serialized
+
+
+def _read_cut(
+    data: bytes, source: str, where: str, limits: Limits
+) -> tuple[pb.GameRecord, bytes] | None:
+    """The record and its bytes read with the main line looked up, not parsed (None: parse).
+
+    ``fast_read.cut_main_line`` gives only what parsing the whole text gives; the checks
+    :func:`read_json_serialized` makes before the record becomes a message are made here on
+    what it gives (the main line counted, holding no variations), and on any refusal the
+    whole text is parsed, so that the refusal comes as it always did. Only a text too short
+    to hold a list longer than the list-items limit (see ``limits.check_mapping``).
+    """
+    if len(data) > 2 * limits.max_list_items:
+        return None
+    cut = cut_main_line(data)
+    if cut is None or cut.plies > min(limits.max_plies, limits.max_moves):
+        return None
+    try:
+        mapping = {**cut.rest, "moves": [None] * cut.plies}  # only counted: no variations
+        check_mapping(mapping, limits, source=source, where=where, text=data, moves_text=b"")
+        check_seal_base64(cut.rest, source, where)
+    except GamerecError:
+        return None
+    return record_of_parts(cut.rest, cut.entries)
+
+
+def _check_unique_keys(data: bytes, value: Any) -> bytes | None:
+    """Refuse a key given twice, as ``json_keys.loads`` does; the main line's text when written.
+
+    ``json_keys`` counts the text's colons against those of ``orjson.dumps(value)``; for a
+    record with a main line the same count is made of its two parts written apart, the main
+    line and the rest (one colon more: the ``moves`` key's), and the main line's text is
+    returned for the fast path to look its moves up by (``fast_read._split_entries``). Any
+    other value, a colon's escape in the text or counts that differ: ``json_keys`` decides,
+    and None is returned.
+
+    Raises:
+        json_keys.DuplicateKeyError: a key given twice, with its path.
+    """
+    moves = value.get("moves") if type(value) is dict else None
+    # A backslash is found at memchr speed; most texts hold none, and so no escape.
+    if type(moves) is list and (b"\\" not in data or _COLON_ESCAPE_START not in data):
+        try:
+            moves_text = orjson.dumps(moves)
+            rest = orjson.dumps({key: item for key, item in value.items() if key != "moves"})
+        except orjson.JSONEncodeError:  # nested deeper than orjson writes: json_keys scans it
+            pass
+        else:
+            if data.count(b":") == rest.count(b":") + 1 + moves_text.count(b":"):
+                return moves_text
+    if isinstance(value, dict | list):
+        json_keys.check_unique_keys(data, value)
+    return None
 
 
 def _record_by_json_format(value: dict[str, Any], source: str, first_line: int) -> pb.GameRecord:
