@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from itertools import compress, pairwise
+from itertools import pairwise
 from typing import Final
 
 from gamerec.validator.games.one.board import (
@@ -38,6 +38,10 @@ from gamerec.validator.games.protocol import (
 _Scoring = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 #: Cell values (0 for empty, else a seat) to the digits the digest writes for them.
 _DIGITS: Final = bytes.maketrans(bytes(range(10)), b"0123456789")
+#: Per seat, cell values to binary digits: "1" for that seat's stones, "0" for anything else.
+_SEAT_DIGITS: Final = tuple(
+    bytes(0x31 if value == seat else 0x30 for value in range(256)) for seat in range(7)
+)
 
 
 class OneState(OneLegality):
@@ -357,29 +361,35 @@ class OneState(OneLegality):
         return scored
 
     def _find_largest_groups(self) -> list[int]:
-        """largest(s) indexed by seat (entry 0 unused), every group flood-filled once.
+        """largest(s) indexed by seat (entry 0 unused).
 
-        On a list of the points' cells in board order, emptying each stone as it joins a
-        group: no stone is looked at twice, and the scan for the next group skips the
-        emptied ones.
+        A seat's stones not yet in a group are one int (:class:`GroupTables`). A group grows
+        from the lowest of them: each stone that joins brings its neighbours still in the int,
+        which leave it. Groups are taken until the stones left are no more than the largest
+        group so far: no later group can be larger.
         """
         board = self._board
-        owners = list(board.on_points(self._cells))
-        adjacent = board.adjacent
+        neighbours, places = board.group_tables()
+        # Backwards, so that the binary digits int() reads put place q on bit q.
+        owners = bytes(board.on_points(self._cells))[::-1]
         largest = [0] * len(self._captured)
-        # compress reads the list as it goes: a stone emptied by an earlier group is skipped.
-        for start in compress(range(len(owners)), owners):
-            seat = owners[start]
-            owners[start] = EMPTY
-            group = [start]
-            grow = group.append
-            for here in group:  # the list grows as the loop reads it
-                for there in adjacent[here]:
-                    if owners[there] == seat:
-                        owners[there] = EMPTY
-                        grow(there)
-            if len(group) > largest[seat]:  # noqa: PLR1730 (no call per group)
-                largest[seat] = len(group)
+        for seat in range(1, len(largest)):
+            stones = int(owners.translate(_SEAT_DIGITS[seat]), 2)
+            left = stones.bit_count()
+            best = 0
+            while left > best:
+                lowest = stones & -stones
+                stones ^= lowest
+                group = [lowest.bit_length() - 1]
+                for here in group:  # the list grows as the loop reads it
+                    joining = neighbours[here] & stones
+                    if joining:
+                        stones ^= joining
+                        group += places[joining]
+                left -= len(group)
+                if len(group) > best:  # noqa: PLR1730 (no call per group)
+                    best = len(group)
+            largest[seat] = best
         return largest
 
     # -- pictures -------------------------------------------------------------------------
