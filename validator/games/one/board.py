@@ -95,6 +95,30 @@ def _spoke_lines(rings: tuple[int, ...]) -> list[Line]:
     return spokes
 
 
+class GroupTables(NamedTuple):
+    """What the largest-group search reads (§5), made once per board on first use.
+
+    A set of points is an int: bit ``q`` for the point at place ``q`` of ``Board.points``.
+
+    Attributes:
+        neighbours: per place, the set of its neighbours.
+        places: every nonempty set of one point's neighbours, to their places in increasing
+            order (a point has at most four neighbours, so at most 15 such sets per point).
+    """
+
+    neighbours: tuple[int, ...]
+    places: dict[int, tuple[int, ...]]
+
+
+def _group_tables(adjacent: tuple[tuple[int, ...], ...]) -> GroupTables:
+    places: dict[int, tuple[int, ...]] = {}
+    for near in adjacent:
+        for chosen in range(1, 1 << len(near)):
+            subset = tuple(sorted(q for k, q in enumerate(near) if chosen >> k & 1))
+            places[sum(1 << q for q in subset)] = subset
+    return GroupTables(tuple(sum(1 << q for q in near) for near in adjacent), places)
+
+
 def _line_steps(line: Line, position: int) -> tuple[int | None, int | None]:
     """The positions before and after ``position`` on ``line`` (None past an open end)."""
     size = len(line.points)
@@ -118,7 +142,7 @@ class Board:
         points: every point code in board order (ring ``a`` first, each ring by index).
         names: the name of each point of ``points``, in the same order.
         adjacent: per point in board order, the places in ``points`` of its neighbours (the
-            flood fill works on the points alone, without the gaps of the code tables).
+            group search works on the points alone, without the gaps of the code tables).
         span: one more than the largest point code; the length of every table.
         lines: the rings (closed), then the spokes (open), each innermost / index 1 first.
         cells: the empty board: ``EMPTY`` on each point, ``NO_POINT`` elsewhere.
@@ -132,6 +156,7 @@ class Board:
     """
 
     __slots__ = (
+        "_group_tables",
         "adjacent",
         "cells",
         "jumped_between",
@@ -167,6 +192,7 @@ class Board:
         self.jumped_between = tuple({t: q for q, t in pairs} for pairs in self.jumps)
         self.opposite = self._opposites()
         self.on_points: Callable[[Sequence[int]], tuple[int, ...]] = itemgetter(*self.points)
+        self._group_tables: GroupTables | None = None
 
     def _links_and_jumps(
         self,
@@ -194,6 +220,13 @@ class Board:
                     facing = (index - 1 + size // 2) % size + 1
                     opposite[_code(ring, index)] = _code(ring, facing)
         return tuple(opposite)
+
+    def group_tables(self) -> GroupTables:
+        """The tables of the largest-group search (see :class:`GroupTables`), made on first use."""
+        tables = self._group_tables
+        if tables is None:
+            tables = self._group_tables = _group_tables(self.adjacent)
+        return tables
 
     def has_point(self, code: int) -> bool:
         """Whether ``code`` names a point of this board."""

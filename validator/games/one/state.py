@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from itertools import compress, pairwise
+from itertools import pairwise
 from typing import Final
 
 from gamerec.validator.games.one.board import (
@@ -34,10 +34,15 @@ from gamerec.validator.games.protocol import (
     rank_seats,
 )
 
-#: What a position's scoring makes at once: largest groups, scores and ranks, in seat order.
-_Scoring = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+#: What a position's scoring makes at once: largest groups, scores and ranks, in seat order,
+#: and the points' cells in board order as bytes (which the digest reads too).
+_Scoring = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], bytes]
 #: Cell values (0 for empty, else a seat) to the digits the digest writes for them.
 _DIGITS: Final = bytes.maketrans(bytes(range(10)), b"0123456789")
+#: Per seat, cell values to binary digits: "1" for that seat's stones, "0" for anything else.
+_SEAT_DIGITS: Final = tuple(
+    bytes(0x31 if value == seat else 0x30 for value in range(256)) for seat in range(7)
+)
 
 
 class OneState(OneLegality):
@@ -79,8 +84,9 @@ class OneState(OneLegality):
         self._to_move = 1
         self._ply = 0
         self._ending = False
-        # largest_groups(), scores() and ranking(), made together once and remembered until
-        # the position changes: _end_ply (every ply) and every write outside play() reset it.
+        # largest_groups(), scores() and ranking() (and the cells as bytes), made together once
+        # and remembered until the position changes: _end_ply (every ply) and every write
+        # outside play() reset it.
         self._scored: _Scoring | None = None
         self._banned = NO_POINT
         self._stones = 0
@@ -339,7 +345,8 @@ class OneState(OneLegality):
 
     def _score(self) -> _Scoring:
         """Make and remember largest groups, scores and ranks in one pass (§6.3, §6.4, §7)."""
-        largest = self._find_largest_groups()
+        owners = bytes(self._board.on_points(self._cells))
+        largest = self._find_largest_groups(owners)
         captured = self._captured
         seats = range(1, len(captured))
         scores = tuple([largest[seat] + 2 * captured[seat] for seat in seats])
@@ -353,33 +360,45 @@ class OneState(OneLegality):
             tuple(largest[1:]),
             scores,
             rank_seats(keys, self._resigned),
+            owners,
         )
         return scored
 
-    def _find_largest_groups(self) -> list[int]:
-        """largest(s) indexed by seat (entry 0 unused), every group flood-filled once.
+    def _find_largest_groups(self, owners: bytes) -> list[int]:
+        """largest(s) indexed by seat (entry 0 unused), from the points' cells in board order.
 
-        On a list of the points' cells in board order, emptying each stone as it joins a
-        group: no stone is looked at twice, and the scan for the next group skips the
-        emptied ones.
+        A seat's stones not yet in a group are one int (:class:`GroupTables`). A group grows
+        from the lowest of them: each stone that joins brings its neighbours still in the int,
+        which leave it. Groups are taken until the stones left are no more than the largest
+        group so far: no later group can be larger.
         """
-        board = self._board
-        owners = list(board.on_points(self._cells))
-        adjacent = board.adjacent
+        neighbours, places = self._board.group_tables()
+        backwards = owners[::-1]  # int() reads the first binary digit as the highest bit
         largest = [0] * len(self._captured)
-        # compress reads the list as it goes: a stone emptied by an earlier group is skipped.
-        for start in compress(range(len(owners)), owners):
-            seat = owners[start]
-            owners[start] = EMPTY
-            group = [start]
-            grow = group.append
-            for here in group:  # the list grows as the loop reads it
-                for there in adjacent[here]:
-                    if owners[there] == seat:
-                        owners[there] = EMPTY
-                        grow(there)
-            if len(group) > largest[seat]:  # noqa: PLR1730 (no call per group)
-                largest[seat] = len(group)
+        for seat in range(1, len(largest)):
+            stones = int(backwards.translate(_SEAT_DIGITS[seat]), 2)
+            left = stones.bit_count()
+            best = 0
+            while left > best:
+                lowest = stones & -stones
+                stones ^= lowest
+                joining = neighbours[lowest.bit_length() - 1] & stones
+                if not joining:  # a lone stone, common enough to skip the list
+                    left -= 1
+                    best = best or 1
+                    continue
+                stones ^= joining
+                group = [*places[joining]]  # the stones after the first
+                for here in group:  # the list grows as the loop reads it
+                    joining = neighbours[here] & stones
+                    if joining:
+                        stones ^= joining
+                        group += places[joining]
+                size = len(group) + 1
+                left -= size
+                if size > best:  # noqa: PLR1730 (no call per group)
+                    best = size
+            largest[seat] = best
         return largest
 
     # -- pictures -------------------------------------------------------------------------
@@ -411,7 +430,9 @@ class OneState(OneLegality):
             "1" if self._ending else "0",
             "-" if banned == NO_POINT else point_name(banned),
         )
-        points = bytes(self._board.on_points(self._cells)).translate(_DIGITS)
+        scored = self._scored  # when the scoring is remembered, so are the cells as bytes
+        owners = scored[3] if scored else bytes(self._board.on_points(self._cells))
+        points = owners.translate(_DIGITS)
         return digest_of(b"".join((_digest_head(self._variant), points, rest.encode("ascii"))))
 
     def diagram(self) -> str:
