@@ -104,6 +104,10 @@ _METADATA_TEXT_TAGS = {
     "Client": "client",
 }
 _METADATA_FIELDS = {tag.lower(): field for tag, field in _METADATA_TEXT_TAGS.items()}
+#: The tags, as the writer names them, whose values are new in most records (Round, Result):
+#: a reader that keeps what whole tag sections set keeps it by the other tags' values
+#: (``grn_tag_section``) and reads these again in every record.
+VOLATILE_TAGS = frozenset([*_METADATA_TEXT_TAGS, "StartTime", "Result"])
 _OTHER_TAGS = ("Game", "RulesVersion", "FormatVersion", "StartTime", "Result", "Winner")
 _TERMINATION_NAMES = {value: name for name, value in _TERMINATIONS.items()}
 #: Every tag name with a field of its own, lower-cased (seat tags apart).
