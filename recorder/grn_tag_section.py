@@ -240,18 +240,20 @@ class SectionReader:
         its checks then; the volatile tags are read and checked here.
         """
         limits = self.limits
-        if (
-            known.longest > limits.max_tag_chars
-            or known.seat > limits.max_seats
-            or known.free > limits.max_tags
-        ):
+        longest, most_seats = limits.max_tag_chars, limits.max_seats
+        if known.longest > longest or known.seat > most_seats or known.free > limits.max_tags:
             return False
         pieces = [known.chunks[0]]
         try:
             for place, chunk in zip(known.slots, known.chunks[1:], strict=True):
                 name, raw = pairs[place]
                 found = tag_fields(known.game, name, raw)
-                if found is None or not self._fits(name, found):
+                if (  # as _fits
+                    found is None
+                    or len(name) > longest
+                    or found.chars > longest
+                    or found.seat > most_seats
+                ):
                     return False
                 pieces += (found.data, chunk)
         except RecordMalformedError:

@@ -290,8 +290,10 @@ def test_a_text_tag_is_built_as_a_record_holding_it_serializes(
 ) -> None:
     # Round, Date and the like are new in nearly every record: their fields are written
     # directly, not by a record made for the tag; the bytes must be the same.
+    # tag_fields writes them so without keeping them (Round, as the writer names it).
     built = grn_tags._tag_fields(game, name, raw)  # type: ignore[arg-type]
     assert built == grn_tags._tag_fields_by_message(game, name, raw)  # type: ignore[arg-type]
+    assert grn_tags.tag_fields(game, name, raw) == built  # type: ignore[arg-type]
 
 
 def test_tags_read_before_set_what_they_set_when_read_tag_by_tag() -> None:
@@ -337,20 +339,23 @@ def test_tag_sections_of_one_shape_read_alike_whatever_their_volatile_values(
 
 
 def test_a_tag_section_of_a_shape_read_before_is_read_from_its_shape() -> None:
-    # The second record's section has the first's shape: it is read from what was kept
-    # (its Round, Result and Event read again), and gives what a first reading gives.
+    # A section whose tags but Round and Result are the first's has its shape: it is read
+    # from what was kept (its Round and Result read again), and gives what a first reading
+    # gives; another Event makes another shape.
     grn_tag_section.SECTIONS.clear()
     first = '[Game "Oust"]\n[Round "1"]\n[Seat1 "Ana"]\n[Result "1-0"]\n[Event "a"]\n\n1. a1\n'
-    second = first.replace('"1"', '"2"').replace("1-0", "0-1").replace('"a"', '"b"')
-    records = list(read_grn(io.BytesIO(f"{first}\n{second}".encode()), "a.grn"))
-    shape = (("Game", "Oust"), "Round", ("Seat1", "Ana"), "Result", "Event")
-    assert list(grn_tag_section.SECTIONS) == [shape]
-    assert grn_tag_section.SECTIONS[shape].slots == (1, 3, 4)
+    second = first.replace('"1"', '"2"').replace("1-0", "0-1")
+    third = second.replace('"a"', '"b"')
+    records = list(read_grn(io.BytesIO(f"{first}\n{second}\n{third}".encode()), "a.grn"))
+    shape = (("Game", "Oust"), "Round", ("Seat1", "Ana"), "Result", ("Event", "a"))
+    assert list(grn_tag_section.SECTIONS) == [shape, (*shape[:-1], ("Event", "b"))]
+    assert grn_tag_section.SECTIONS[shape].slots == (1, 3)
     grn_tag_section.SECTIONS.clear()
-    [alone] = read_grn(io.BytesIO(second.encode()), "b.grn")
-    assert records[1] == alone
-    assert (alone.metadata.round, alone.metadata.event, alone.seats[0].name) == ("2", "b", "Ana")
-    assert list(alone.result.scores.values) == [0, 1]
+    alone = [next(read_grn(io.BytesIO(text.encode()), "b.grn")) for text in (second, third)]
+    assert records[1:] == alone
+    assert (alone[0].metadata.round, alone[0].metadata.event) == ("2", "a")
+    assert list(alone[0].result.scores.values) == [0, 1]
+    assert alone[1].metadata.event == "b"
 
 
 def test_a_million_tag_sections_keep_at_most_the_bound() -> None:
