@@ -15,7 +15,10 @@ line and column) must be those of ``tests/previous_grn``.
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from itertools import islice
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,6 +29,8 @@ from gamerec.recorder.grn import read_grn
 from gamerec.recorder.limits import Limits
 from gamerec.v1 import record_pb2 as pb
 from tests.recorder.test_grn_against_previous import assert_read_alike
+
+ROOT = Path(__file__).resolve().parents[2]
 
 TAG_NAMES = [
     "Game",
@@ -384,3 +389,20 @@ def test_the_tag_sections_kept_between_records_stay_within_their_bound() -> None
     assert [record.metadata.extra_tags["Mood"] for record in records[-2:]] == ["m2998", "m2999"]
     assert 0 < len(grn_tag_section.SECTIONS) <= grn_tag_section.SECTIONS_ENTRIES
     assert all("Site" not in shape for shape in grn_tag_section.SECTIONS)
+
+
+def test_reading_a_record_without_a_seal_loads_no_signing() -> None:
+    # The seal's keys and signatures (signing, hashlib and OpenSSL behind it) are loaded for
+    # a sealed record only: GRN's start-up, in every validate of a .grn file, goes without.
+    code = (
+        "import io, sys\n"
+        "from gamerec.recorder.grn import read_grn\n"
+        "from gamerec.recorder.grn_writer import format_grn\n"
+        "[record] = read_grn(io.BytesIO(b'[Game \"ONE\"]\\n\\n1. a1 {[%seat 1]}\\n'), 'a.grn')\n"
+        "format_grn(record)\n"
+        "print(sorted(m for m in sys.modules if m.endswith(('.signing', '.seal', 'hashlib'))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.split() == ["[]"]
