@@ -163,9 +163,11 @@ class RecordReader(SectionReader):
             room = min(room, self.limits.max_plies - len(moves))
         text, start = self.places.text, token.start()
         game = self.record.rules.game
-        seated = seated_run(text[start:], line.first_ply + len(moves), room, line.key, game)
-        if seated is not None:  # the usual move text: the rest of the record is such a run
-            return self._seated_plies(line, seated)
+        if token.group("ply_seat") is not None:  # the usual move text: maybe plies with seats
+            first = line.first_ply + len(moves)
+            seated = seated_run(text[start:], first, room, line.key, game)
+            if seated is not None:  # the rest of the record is such a run
+                return self._seated_plies(line, seated)
         numbers, rests, stops = zip(*PLAIN_PLIES.findall(text, start), strict=True)
         found = numbers.index("")
         room = min(max(room, 0), found)
