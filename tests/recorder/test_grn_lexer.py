@@ -233,3 +233,9 @@ def test_a_record_of_plies_with_seats_is_passed_over_at_once() -> None:
     with patch.object(grn_lexer, "_SPLIT", Counting()):
         assert [raw.data for raw in records(data)] == [data[:second], data[second:]]
     assert starts == [0, second, len(data)]
+
+
+@given(st.binary(max_size=300))
+def test_the_characters_of_bytes_are_the_bytes_that_start_one(data: bytes) -> None:
+    # ASCII bytes are counted without a copy; any other bytes by their continuation bytes.
+    assert grn_lexer._characters(data) == sum(not 0x80 <= byte < 0xC0 for byte in data)
