@@ -113,6 +113,8 @@ PLAIN_RUN: Final = re.compile("(?:" + _uncaptured(_PLAIN_PLY) + ")++")
 PLAIN_PLIES: Final = re.compile(
     r"\s*+(?:" + _PLAIN_PLY.removeprefix(r"\s*+") + r"|(.?).*)", re.DOTALL
 )
+#: One tag pair alone, its name and raw value as groups (a line of a tag section).
+TAG_BODY: Final = re.compile(_TAG_BODY)
 #: One tag pair after optional white space, its name and raw value as groups (for ``findall``).
 TAG_PAIR: Final = re.compile(r"\s*+" + _TAG_BODY)
 #: The run of tag pairs a record starts with (maybe none): the tokens before the move text.

@@ -23,6 +23,7 @@ from gamerec.recorder.errors import (
 )
 from gamerec.recorder.grn_lexer import (
     PLY_TOKEN,
+    TAG_BODY,
     TAG_PAIR,
     TAG_RUN,
     Places,
@@ -93,6 +94,43 @@ class Section(NamedTuple):
 SECTIONS: dict[tuple[str | tuple[str, str], ...], Section] = {}
 SECTIONS_ENTRIES: Final = 1024
 SECTION_CHARS_KEPT: Final = 4096
+
+
+#: Tag lines read (``[Round "2"]``), to their name and raw value. Bounded whatever the input:
+#: emptied when it holds :data:`TAG_LINES_ENTRIES` lines, none longer than
+#: :data:`TAG_LINE_CHARS_KEPT` characters kept.
+TAG_LINES: dict[str, tuple[str, str]] = {}
+TAG_LINES_ENTRIES: Final = 4096
+TAG_LINE_CHARS_KEPT: Final = 256
+
+
+def tag_lines(text: str) -> tuple[list[tuple[str, str]], int] | None:
+    """The tag pairs of a record's text that starts with a tag a line, then a blank line.
+
+    Returns the tags (name, raw value) and where they end: what ``grn_lexer.TAG_RUN`` and
+    ``TAG_PAIR`` find in such a text (each line is one tag and nothing else, and no tag follows
+    the blank line), found by its lines, most of which were read before (:data:`TAG_LINES`).
+    None for any other text.
+    """
+    end = text.find("\n\n")
+    if end <= 0:
+        return None
+    pairs = []
+    for line in text[:end].split("\n"):
+        pair = TAG_LINES.get(line)
+        if pair is None:
+            match = TAG_BODY.fullmatch(line)
+            if match is None:
+                return None
+            pair = (match[1], match[2])
+            if len(line) <= TAG_LINE_CHARS_KEPT:
+                if len(TAG_LINES) >= TAG_LINES_ENTRIES:
+                    TAG_LINES.clear()
+                TAG_LINES[line] = pair
+        pairs.append(pair)
+    if TAG_PAIR.match(text, end) is not None:  # a tag after the blank line: the run goes on
+        return None
+    return pairs, end
 
 
 def keep_section(shape: tuple[str | tuple[str, str], ...], section: Section) -> None:
@@ -182,8 +220,12 @@ class SectionReader:
         which raises the error at its place.
         """
         text = self.places.text
-        end = TAG_RUN.match(text).end()  # type: ignore[union-attr] # it matches the empty text
-        pairs = TAG_PAIR.findall(text, 0, end)
+        lines = tag_lines(text)
+        if lines is None:
+            end = TAG_RUN.match(text).end()  # type: ignore[union-attr] # it matches the empty text
+            pairs = TAG_PAIR.findall(text, 0, end)
+        else:
+            pairs, end = lines
         self.tokens_read += len(pairs)
         self._tokens_from(end)
         token = next(self.tokens)

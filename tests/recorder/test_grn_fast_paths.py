@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from gamerec.recorder import grn_plies, grn_tag_section, grn_tags
 from gamerec.recorder.grn import read_grn
+from gamerec.recorder.grn_lexer import TAG_PAIR, TAG_RUN
 from gamerec.recorder.limits import Limits
 from gamerec.v1 import record_pb2 as pb
 from tests.recorder.test_grn_against_previous import assert_read_alike
@@ -405,3 +406,49 @@ def test_reading_a_record_without_a_seal_loads_no_signing() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stdout.split() == ["[]"]
+
+
+#: Tag sections a tag a line (what tag_lines reads), now and then with a space or a tab
+#: around a tag, a line of two tags, or a broken tag.
+TAG_LINE_NOISE = ["", "", "", "", "", "", " ", "\t", '[Event "x"]', "[Event x]", "\r"]
+#: What ends a tag section: a blank line mostly.
+SECTION_ENDS = ["", "\n", "\n\n", "\n\n", "\n \n", " \n\n", "\r\n\r\n", '\n\n[Site "s"]']
+
+
+@st.composite
+def tag_line_sections(draw: st.DrawFn) -> str:
+    """Tags drawn from the pools, one a line, with a little noise."""
+    tags = draw(st.lists(st.tuples(st.sampled_from(TAG_NAMES), st.sampled_from(TAG_VALUES))))
+    noise = st.sampled_from(TAG_LINE_NOISE)
+    lines = [f'[{name} "{value}"]' + draw(noise) for name, value in tags]
+    return "\n".join(['[Game "ONE"]', *lines])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(tag_sections(), tag_line_sections()), st.sampled_from(SECTION_ENDS), move_texts())
+def test_a_section_read_by_its_lines_gives_the_tags_the_run_gives(
+    tags: str, blank: str, moves: str
+) -> None:
+    # tag_lines answers only for a tag a line then a blank line, and then with what
+    # TAG_RUN and TAG_PAIR find (read twice: the second time from the lines it kept).
+    text = tags.rstrip("\n") + blank + moves
+    end = TAG_RUN.match(text).end()  # type: ignore[union-attr]
+    for _ in range(2):
+        found = grn_tag_section.tag_lines(text)
+        if found is not None:
+            assert found == (TAG_PAIR.findall(text, 0, end), end)
+
+
+def test_a_million_tag_lines_keep_at_most_the_bound() -> None:
+    # A million distinct Round lines, and lines too long to keep: the table of lines read
+    # never holds more than its entries, nor a long line.
+    grn_tag_section.TAG_LINES.clear()
+    long_site = '[Site "' + "s" * grn_tag_section.TAG_LINE_CHARS_KEPT + '"]'
+    sizes = []
+    for number in range(1_000_000):
+        found = grn_tag_section.tag_lines(f'[Game "ONE"]\n[Round "{number}"]\n{long_site}\n\n1.')
+        assert found is not None and found[0][1] == ("Round", str(number))
+        if not number % 997:
+            sizes.append(len(grn_tag_section.TAG_LINES))
+    assert 0 < max(sizes) <= grn_tag_section.TAG_LINES_ENTRIES
+    assert max(map(len, grn_tag_section.TAG_LINES)) <= grn_tag_section.TAG_LINE_CHARS_KEPT
