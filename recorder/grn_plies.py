@@ -197,6 +197,14 @@ PLY_BYTES_ENTRIES: Final = 16384
 PLY_TEXT_KEPT: Final = 32
 
 
+def _keep(known: dict[str, bytes], text: str, ply: bytes) -> None:
+    """Keep a ply read by its text, within the bounds of its table (a long text is not kept)."""
+    if len(text) <= PLY_TEXT_KEPT:
+        if len(known) >= PLY_BYTES_ENTRIES:
+            known.clear()
+        known[text] = ply
+
+
 def numbered(numbers: Sequence[str], first: int) -> int:
     """How many of a run's ply numbers, from the first, are ``first``, ``first + 1``, ..."""
     last = first + len(numbers)
@@ -229,10 +237,7 @@ def plain_ply_bytes(
                     ply = _ply_bytes(key, game, move, seat_argument, glyph or "")
                 except RecordMalformedError:
                     return cast("list[bytes]", kept[:index])  # no None before index
-                if len(rest) <= PLY_TEXT_KEPT:
-                    if len(known) >= PLY_BYTES_ENTRIES:
-                        known.clear()
-                    known[rest] = ply
+                _keep(known, rest, ply)
             kept[index] = ply
     return cast("list[bytes]", kept)
 
@@ -281,10 +286,7 @@ def seated_run(text: str, first: int, room: int, key: bytes, game: GameValue) ->
             ply = _seated_ply_bytes(key, game, word)
             if ply is None:
                 return None
-            if len(word) <= PLY_TEXT_KEPT:
-                if len(known) >= PLY_BYTES_ENTRIES:
-                    known.clear()
-                known[word] = ply
+            _keep(known, word, ply)
         plies[index] = ply
     return cast("list[bytes]", plies)
 
