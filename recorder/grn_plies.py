@@ -306,16 +306,16 @@ def _seated_ply_bytes(key: bytes, game: GameValue, word: str) -> bytes | None:
     past a seat number's range.
     """
     move, mark, seat = word.partition(_SEAT_MARK)
-    parts = PLY_PARTS.fullmatch(move)
     number = seat[:-2]
-    if (
-        parts is None
-        or not mark
-        or not seat.endswith("]}")
-        or not (number.isascii() and number.isdigit())
-    ):
+    if not mark or not seat.endswith("]}") or not (number.isascii() and number.isdigit()):
         return None
+    token, glyph = move, ""
+    if not (move.isascii() and move.replace(",", "").isalnum()):  # else a glyph, or no move
+        parts = PLY_PARTS.fullmatch(move)
+        if parts is None:
+            return None
+        token, glyph = parts[1], parts[2] or ""
     try:
-        return _ply_bytes(key, game, parts[1], number, parts[2] or "")
+        return _ply_bytes(key, game, token, number, glyph)
     except RecordMalformedError:
         return None
