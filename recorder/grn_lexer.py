@@ -113,6 +113,8 @@ PLAIN_RUN: Final = re.compile("(?:" + _uncaptured(_PLAIN_PLY) + ")++")
 PLAIN_PLIES: Final = re.compile(
     r"\s*+(?:" + _PLAIN_PLY.removeprefix(r"\s*+") + r"|(.?).*)", re.DOTALL
 )
+#: One tag pair alone, its name and raw value as groups (a line of a tag section).
+TAG_BODY: Final = re.compile(_TAG_BODY)
 #: One tag pair after optional white space, its name and raw value as groups (for ``findall``).
 TAG_PAIR: Final = re.compile(r"\s*+" + _TAG_BODY)
 #: The run of tag pairs a record starts with (maybe none): the tokens before the move text.
@@ -414,6 +416,8 @@ class _Cut:
 
 def _characters(data: bytes) -> int:
     """The characters UTF-8 bytes hold (continuation bytes do not start one)."""
+    if data.isascii():  # most records: one byte a character, found without a copy
+        return len(data)
     return len(data) - len(data.translate(None, _NOT_CONTINUATION))
 
 
@@ -464,10 +468,13 @@ def _cut_records(cut: _Cut, end: int, at_end: bool) -> Iterator[tuple[bytes, int
     """The records that end before ``end``.
 
     Each as its data, first line and column, index in the buffer, and the characters of the
-    input before it.
+    input before it. The move text after a record's tags is passed over at once when it is
+    plain (:func:`_plain_move_text`).
     """
     buffer = cut.buffer
-    for match in _SPLIT.finditer(buffer, cut.scanned, end):
+    position = cut.scanned
+    while (match := _SPLIT.search(buffer, position, end)) is not None:
+        position = match.end()
         if match.group(4) is not None and not at_end:  # a comment not closed yet: read on
             cut.scanned = match.start()
             return
@@ -482,8 +489,36 @@ def _cut_records(cut: _Cut, end: int, at_end: bool) -> Iterator[tuple[bytes, int
                 yield data, cut.line, cut.column, cut.start, cut.chars_before
             cut.advance(data)
             cut.start, cut.content = tag, False
-        cut.tag_end = match.end()
+        cut.tag_end = position
+        passed = _plain_move_text(buffer, position, end)
+        if passed > position:
+            position, cut.content = passed, True
     cut.scanned = end
+
+
+def _plain_move_text(buffer: bytes, start: int, end: int) -> int:
+    """Where :data:`_SPLIT`'s matches from ``start`` reach, if that is plain; else ``start``.
+
+    The text up to the next line that starts with ``[`` (or up to ``end``) is read by
+    :data:`_SPLIT` as white space and then one match of move text, which ends at that ``[``,
+    when it holds no backslash, every ``[`` in it comes right after a ``{`` (so it is inside
+    a comment) and its last ``{`` is closed by a ``}`` in it (so every comment is): the move
+    text of nearly every record, whose comments are ``{[%seat N]}``. Returns where that
+    match ends, or ``start`` when the text is not so, or only white space.
+    """
+    stop = buffer.find(b"\n[", start, end)
+    stop = end if stop < 0 else stop + 1
+    if (
+        _SPACES.match(buffer, start, stop).end() == stop  # type: ignore[union-attr] # it matches
+        or buffer.find(b"\\", start, stop) >= 0
+        or buffer.count(b"[", start, stop) != buffer.count(b"{[", start, stop)
+        or buffer.rfind(b"}", start, stop) < buffer.rfind(b"{", start, stop)
+    ):
+        return start
+    return stop
+
+
+_SPACES: Final = re.compile(rb"\s*+")
 
 
 def _check_size(cut: _Cut, source: str, max_record_chars: int) -> None:

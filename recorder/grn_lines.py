@@ -155,8 +155,8 @@ class Line:
 
     def finish_move(self) -> None:
         """Give the last move its comment (collected piece by piece, joined once)."""
-        if self.comment.pieces:
+        if self.comment.pieces:  # (an empty comment stays: it holds nothing)
             last = self.last
             if last is not None:
                 last.comment = self.comment.text()
-        self.comment = Comment()
+            self.comment = Comment()

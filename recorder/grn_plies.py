@@ -197,6 +197,14 @@ PLY_BYTES_ENTRIES: Final = 16384
 PLY_TEXT_KEPT: Final = 32
 
 
+def _keep(known: dict[str, bytes], text: str, ply: bytes) -> None:
+    """Keep a ply read by its text, within the bounds of its table (a long text is not kept)."""
+    if len(text) <= PLY_TEXT_KEPT:
+        if len(known) >= PLY_BYTES_ENTRIES:
+            known.clear()
+        known[text] = ply
+
+
 def numbered(numbers: Sequence[str], first: int) -> int:
     """How many of a run's ply numbers, from the first, are ``first``, ``first + 1``, ..."""
     last = first + len(numbers)
@@ -229,9 +237,85 @@ def plain_ply_bytes(
                     ply = _ply_bytes(key, game, move, seat_argument, glyph or "")
                 except RecordMalformedError:
                     return cast("list[bytes]", kept[:index])  # no None before index
-                if len(rest) <= PLY_TEXT_KEPT:
-                    if len(known) >= PLY_BYTES_ENTRIES:
-                        known.clear()
-                    known[rest] = ply
+                _keep(known, rest, ply)
             kept[index] = ply
     return cast("list[bytes]", kept)
+
+
+#: A run of plain plies that all carry a seat command is read from its words (:func:`seated_run`):
+#: the seat command's opening with the space or new line before it is first replaced by one
+#: character no GRN text holds unread, so that the run splits at white space into two words a
+#: ply (``12.``, then ``c7!?`` + that character + the seat's digits + ``]}``).
+_SEAT_OPENINGS: Final = (" {[%seat ", "\n{[%seat ")
+_SEAT_MARK: Final = "\x00"
+#: The words of the ply numbers up to a few thousand, as a run writes them (``12.``).
+_PLY_WORDS: Final = [f"{number}." for number in range(4096)]
+#: Plies read by :func:`seated_run`, by line key and game: the ply's word (move, glyph, mark,
+#: seat) to its bytes. Bounded as :data:`PLY_BYTES`: at most eight tables of at most 16,384
+#: entries, each word at most :data:`PLY_TEXT_KEPT` characters.
+SEATED_PLY_BYTES: dict[tuple[bytes, GameValue], dict[str, bytes]] = {}
+
+
+def seated_run(text: str, first: int, room: int, key: bytes, game: GameValue) -> list[bytes] | None:
+    """The bytes of the plies of ``text`` if it holds nothing but plain plies with seats.
+
+    ``text`` is the rest of a record's move text from a plain ply on. It is read so when it
+    is, but for white space, ``12. c7!? {[%seat 2]}`` again and again (the record's usual
+    move text): plies numbered ``first``, ``first + 1``... without a leading zero, each a move
+    of the game with at most a glyph, then one space or new line and its seat command with one
+    space before the number; at most ``room`` of them. These are the plies
+    :data:`grn_lexer.PLAIN_PLIES` finds in such a text, read as ``grn_lexer.PLY_TOKEN`` reads
+    them, up to the end of the text. None for any other text (the run is then read by its
+    ``findall``, which places any error).
+    """
+    if _SEAT_MARK in text:
+        return None
+    before_space, before_line = _SEAT_OPENINGS
+    words = text.replace(before_space, _SEAT_MARK).replace(before_line, _SEAT_MARK).split()
+    count, extra = divmod(len(words), 2)
+    if extra or not 0 < count <= room or words[0::2] != _ply_words(first, first + count):
+        return None
+    known = SEATED_PLY_BYTES.setdefault((key, game), {})
+    plies: list[bytes | None] = list(map(known.get, words[1::2]))
+    if None not in plies:
+        return cast("list[bytes]", plies)
+    for index in [index for index, ply in enumerate(plies) if ply is None]:
+        word = words[2 * index + 1]
+        ply = known.get(word)  # read already if it came earlier in this run
+        if ply is None:
+            ply = _seated_ply_bytes(key, game, word)
+            if ply is None:
+                return None
+            _keep(known, word, ply)
+        plies[index] = ply
+    return cast("list[bytes]", plies)
+
+
+def _ply_words(first: int, last: int) -> list[str]:
+    """The words of the ply numbers ``first`` to ``last - 1`` (``12.``)."""
+    if last <= len(_PLY_WORDS):
+        return _PLY_WORDS[first:last]
+    return [f"{number}." for number in range(first, last)]
+
+
+def _seated_ply_bytes(key: bytes, game: GameValue, word: str) -> bytes | None:
+    """A ply's bytes from its word, or None if it is not a plain ply with a seat.
+
+    The word is a move token with at most a glyph (``c7!?``), the seat command's mark, the
+    seat's digits and ``]}``; None too when the move is not one of the game or the seat is
+    past a seat number's range.
+    """
+    move, mark, seat = word.partition(_SEAT_MARK)
+    number = seat[:-2]
+    if not mark or not seat.endswith("]}") or not (number.isascii() and number.isdigit()):
+        return None
+    token, glyph = move, ""
+    if not (move.isascii() and move.replace(",", "").isalnum()):  # else a glyph, or no move
+        parts = PLY_PARTS.fullmatch(move)
+        if parts is None:
+            return None
+        token, glyph = parts[1], parts[2] or ""
+    try:
+        return _ply_bytes(key, game, token, number, glyph)
+    except RecordMalformedError:
+        return None

@@ -38,6 +38,7 @@ from gamerec.recorder.grn_plies import (
     numbered,
     plain_ply_bytes,
     seat_number,
+    seated_run,
 )
 from gamerec.recorder.grn_seal import parse_ply_seal
 from gamerec.recorder.grn_tag_section import TOKENS_PER_CHECK, SectionReader, placed
@@ -161,15 +162,21 @@ class RecordReader(SectionReader):
         if len(self.lines) == 1:
             room = min(room, self.limits.max_plies - len(moves))
         text, start = self.places.text, token.start()
+        game = self.record.rules.game
+        if token.group("ply_seat") is not None:  # the usual move text: maybe plies with seats
+            first = line.first_ply + len(moves)
+            seated = seated_run(text[start:], first, room, line.key, game)
+            if seated is not None:  # the rest of the record is such a run
+                return self._seated_plies(line, seated)
         numbers, rests, stops = zip(*PLAIN_PLIES.findall(text, start), strict=True)
         found = numbers.index("")
         room = min(max(room, 0), found)
         read = numbered(numbers[:room], line.first_ply + len(moves))
-        known = PLY_BYTES.setdefault((line.key, self.record.rules.game), {})
+        known = PLY_BYTES.setdefault((line.key, game), {})
         try:
             kept = list(map(known.__getitem__, rests[:read]))
         except KeyError:  # a ply not read before
-            kept = plain_ply_bytes(rests[:read], known, line.key, self.record.rules.game)
+            kept = plain_ply_bytes(rests[:read], known, line.key, game)
             read = len(kept)
         if not read:
             return token
@@ -184,6 +191,15 @@ class RecordReader(SectionReader):
             end = len(text)
         self.tokens_read += read - 1  # the first was counted as it was read
         self._tokens_from(end)
+        return next(self.tokens)
+
+    def _seated_plies(self, line: Line, plies: list[bytes]) -> re.Match[str]:
+        """Keep a run of plies with seats that ends the text; return the end token after it."""
+        line.moves += plies
+        self.moves_read += len(plies)
+        line.commands = _SEAT_ONLY
+        self.tokens_read += len(plies) - 1  # the first was counted as it was read
+        self._tokens_from(len(self.places.text))
         return next(self.tokens)
 
     def _whole_ply(self, token: re.Match[str]) -> None:

@@ -23,16 +23,12 @@ exactly ``ssh-ed25519 <base64>`` (no comment: nothing in the file may go unseale
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterable
 from typing import Final
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.grn_values import parse_uint32
-from gamerec.recorder.seal import HOST
-from gamerec.recorder.signing import KeyFileError, openssh_line, parse_openssh_line
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
 
@@ -73,6 +69,14 @@ def read_seal_tag(record: pb.GameRecord, name: str, value: str, max_seats: int) 
 
 
 def _read_key(seal: spb.Seal, name: str, value: str, max_seats: int) -> None:
+    # Signing (and hashlib, OpenSSL) is loaded for a sealed record only: reading GRN starts
+    # faster without it.
+    from gamerec.recorder.signing import (  # noqa: PLC0415 (a sealed record's key)
+        KeyFileError,
+        openssh_line,
+        parse_openssh_line,
+    )
+
     match = SEAL_KEY_TAG.fullmatch(name)
     assert match is not None
     key = b""
@@ -101,6 +105,9 @@ def _read_key(seal: spb.Seal, name: str, value: str, max_seats: int) -> None:
 
 def _bytes(text: str, what: str) -> bytes:
     """Strict base64: the one text b64encode makes of the bytes (padding, zero pad bits)."""
+    import base64  # noqa: PLC0415 (a sealed record's bytes)
+    import binascii  # noqa: PLC0415
+
     try:
         data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
@@ -124,6 +131,8 @@ def parse_signatures(words: Iterable[str], what: str) -> list[spb.Signature]:
     Raises:
         RecordMalformedError: a word that is not a signer and base64.
     """
+    from gamerec.recorder.seal import HOST  # noqa: PLC0415 (a sealed record's signatures)
+
     signatures = []
     for word in words:
         signer, colon, text = word.partition(":")
@@ -156,11 +165,15 @@ def parse_ply_seal(argument: str) -> spb.SealedPly:
 
 
 def _b64(data: bytes) -> str:
+    import base64  # noqa: PLC0415 (a sealed record's bytes)
+
     return base64.b64encode(data).decode()
 
 
 def format_signatures(signatures: Iterable[spb.Signature]) -> str:
     """``1:<base64> host:<base64>``."""
+    from gamerec.recorder.seal import HOST  # noqa: PLC0415 (a sealed record's signatures)
+
     return " ".join(
         f"{'host' if entry.signer == HOST else entry.signer}:{_b64(entry.signature)}"
         for entry in signatures
@@ -199,6 +212,8 @@ def seal_tags(record: pb.GameRecord) -> list[tuple[str, str]]:
 def _key_text(key: bytes) -> str:
     if key and len(key) != 32:
         raise EncodingError(f"a seal key has {len(key)} bytes, not 32, so GRN cannot write it")
+    from gamerec.recorder.signing import openssh_line  # noqa: PLC0415 (a sealed record's key)
+
     return openssh_line(key) if key else ""
 
 

@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Iterator
 from itertools import islice
-from typing import Final
+from typing import Final, NamedTuple
 
 from gamerec.recorder.errors import (
     DeadlineExceededError,
@@ -23,6 +23,7 @@ from gamerec.recorder.errors import (
 )
 from gamerec.recorder.grn_lexer import (
     PLY_TOKEN,
+    TAG_BODY,
     TAG_PAIR,
     TAG_RUN,
     Places,
@@ -30,12 +31,14 @@ from gamerec.recorder.grn_lexer import (
 )
 from gamerec.recorder.grn_plies import RECORD_SEATS
 from gamerec.recorder.grn_tags import (
+    VOLATILE_TAGS,
     TagFields,
     read_tag,
     tag_fields,
 )
 from gamerec.recorder.grn_values import unescape
 from gamerec.recorder.limits import Limits, exceeded
+from gamerec.recorder.notation import GameValue
 from gamerec.recorder.syntax import game_names, known_games
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
@@ -57,6 +60,130 @@ def placed(places: Places, error: RecordMalformedError, index: int) -> Exception
             maximum=error.maximum,
         )
     return type(error)(error.reason, source=places.source, where=where)
+
+
+class Section(NamedTuple):
+    """What a tag section sets, kept for the sections of its shape (:data:`SECTIONS`).
+
+    Attributes:
+        game: the record's game.
+        chunks: the fields the section sets, serialized, cut at the volatile tags (one more
+            chunk than ``slots``): the fields are ``chunks[0]``, the first volatile tag's,
+            ``chunks[1]``... (the Game tag's first, the seats' last, as a first reading
+            merges them).
+        slots: the places of the volatile tags among the section's tags.
+        longest: the longest name or value (unescaped) of the other tags.
+        seat: the highest seat number they name (0: none).
+        free: how many free tags they are.
+        result: the place of the Result tag (-1: none).
+    """
+
+    game: GameValue
+    chunks: tuple[bytes, ...]
+    slots: tuple[int, ...]
+    longest: int
+    seat: int
+    free: int
+    result: int
+
+
+#: Tag sections read, by their shape: each tag as (name, raw value), but the volatile tags
+#: (``grn_tags.VOLATILE_TAGS``, such as Round) by their name alone. Bounded whatever the
+#: input: emptied when it holds :data:`SECTIONS_ENTRIES` shapes, and a section of more than
+#: :data:`SECTION_CHARS_KEPT` characters (or with a seal tag) is not kept.
+SECTIONS: dict[tuple[str | tuple[str, str], ...], Section] = {}
+SECTIONS_ENTRIES: Final = 1024
+SECTION_CHARS_KEPT: Final = 4096
+
+
+#: Tag lines read (``[Round "2"]``), to their name and raw value. Bounded whatever the input:
+#: emptied when it holds :data:`TAG_LINES_ENTRIES` lines, none longer than
+#: :data:`TAG_LINE_CHARS_KEPT` characters kept.
+TAG_LINES: dict[str, tuple[str, str]] = {}
+TAG_LINES_ENTRIES: Final = 4096
+TAG_LINE_CHARS_KEPT: Final = 256
+
+
+def tag_lines(text: str) -> tuple[list[tuple[str, str]], int] | None:
+    """The tag pairs of a record's text that starts with a tag a line, then a blank line.
+
+    Returns the tags (name, raw value) and where they end: what ``grn_lexer.TAG_RUN`` and
+    ``TAG_PAIR`` find in such a text (each line is one tag and nothing else, and no tag follows
+    the blank line), found by its lines, most of which were read before (:data:`TAG_LINES`).
+    None for any other text.
+    """
+    end = text.find("\n\n")
+    if end <= 0:
+        return None
+    pairs = []
+    for line in text[:end].split("\n"):
+        pair = TAG_LINES.get(line)
+        if pair is None:
+            match = TAG_BODY.fullmatch(line)
+            if match is None:
+                return None
+            pair = (match[1], match[2])
+            if len(line) <= TAG_LINE_CHARS_KEPT:
+                if len(TAG_LINES) >= TAG_LINES_ENTRIES:
+                    TAG_LINES.clear()
+                TAG_LINES[line] = pair
+        pairs.append(pair)
+    if TAG_PAIR.match(text, end) is not None:  # a tag after the blank line: the run goes on
+        return None
+    return pairs, end
+
+
+def keep_section(shape: tuple[str | tuple[str, str], ...], section: Section) -> None:
+    """Keep a section by its shape in :data:`SECTIONS` (emptied first when it is full)."""
+    if len(SECTIONS) >= SECTIONS_ENTRIES:
+        SECTIONS.clear()
+    SECTIONS[shape] = section
+
+
+def _joined(found: list[tuple[int, TagFields]]) -> bytes:
+    """The fields of the tags found, serialized: the others' in order, then each seat's."""
+    fields: list[bytes] = []
+    seats: dict[int, list[bytes]] = {}
+    for _, tag in found:
+        if tag.seat:
+            seats.setdefault(tag.seat, []).append(tag.data)
+        else:
+            fields.append(tag.data)
+    if seats:
+        for number in range(1, max(seats) + 1):
+            body = b"".join(seats.get(number, ()))
+            fields.append(RECORD_SEATS + encode_varint(len(body)) + body)
+    return b"".join(fields)
+
+
+def _section(
+    game: GameValue, pairs: list[tuple[str, str]], found: list[tuple[int, TagFields]], result: int
+) -> Section:
+    """The :class:`Section` of tags read (``found``: the Game tag's first, no seal tag)."""
+    chunks: list[bytes] = []
+    slots: list[int] = []
+    chunk: list[bytes] = []
+    seated: list[tuple[int, TagFields]] = []
+    for place, tag in found:
+        if tag.seat:
+            seated.append((place, tag))
+        elif pairs[place][0] in VOLATILE_TAGS:
+            chunks.append(b"".join(chunk))
+            chunk = []
+            slots.append(place)
+        else:
+            chunk.append(tag.data)
+    chunks.append(b"".join(chunk) + _joined(seated))
+    fixed = [(pairs[place][0], tag) for place, tag in found if place not in slots]
+    return Section(
+        game,
+        tuple(chunks),
+        tuple(slots),
+        longest=max(max(len(name), tag.chars) for name, tag in fixed),
+        seat=max(tag.seat for _, tag in fixed),
+        free=sum(tag.free for _, tag in fixed),
+        result=result,
+    )
 
 
 class SectionReader:
@@ -93,25 +220,37 @@ class SectionReader:
         which raises the error at its place.
         """
         text = self.places.text
-        end = TAG_RUN.match(text).end()  # type: ignore[union-attr] # it matches the empty text
-        pairs = TAG_PAIR.findall(text, 0, end)
+        lines = tag_lines(text)
+        if lines is None:
+            end = TAG_RUN.match(text).end()  # type: ignore[union-attr] # it matches the empty text
+            pairs = TAG_PAIR.findall(text, 0, end)
+        else:
+            pairs, end = lines
         self.tokens_read += len(pairs)
         self._tokens_from(end)
         token = next(self.tokens)
         if token.lastgroup == "bad":  # the token after the tags is read before they are
             raise token_error(self.places, token)
-        if not self._read_tag_pairs(pairs):
+        if not self._read_tag_pairs(pairs, end):
             self.record.Clear()
             self._read_tag_tokens(list(islice(PLY_TOKEN.finditer(text), len(pairs))), token)
         return token
 
-    def _read_tag_pairs(self, pairs: list[tuple[str, str]]) -> bool:
+    def _read_tag_pairs(self, pairs: list[tuple[str, str]], chars: int) -> bool:
         """Read the tags (name, raw value) as :meth:`_read_tag_tokens` does, if none is wrong.
 
         What the tags set (:func:`tag_fields`) is merged in one call at the end (seal tags
-        apart). Returns False, the record half read, at the first thing
-        :meth:`_read_tag_tokens` would refuse (or might: it decides).
+        apart). A section of at most :data:`SECTION_CHARS_KEPT` characters (``chars``) is
+        kept by its shape (:data:`SECTIONS`), and a section of a shape kept is read from it.
+        Returns False, the record half read, at the first thing :meth:`_read_tag_tokens`
+        would refuse (or might: it decides).
         """
+        shape = None
+        if chars <= SECTION_CHARS_KEPT:
+            shape = tuple([pair if pair[0] not in VOLATILE_TAGS else pair[0] for pair in pairs])
+            known = SECTIONS.get(shape)
+            if known is not None and self._read_known(known, pairs):
+                return True
         names = [name.lower() for name, _ in pairs]
         if "game" not in names or len(set(names)) < len(names):
             return False
@@ -121,14 +260,49 @@ class SectionReader:
             if game is None or not self._fits(pairs[first][0], game):
                 return False
             self.record.MergeFromString(game.data)
-            fields = self._tag_fields(pairs[:first] + pairs[first + 1 :])
+            found = self._tag_fields(pairs, first)
         except RecordMalformedError:
             return False
-        if fields is None:
+        if found is None:
             return False
-        self.record.MergeFromString(fields)
-        if "result" in names:
-            self.result_tag = unescape(pairs[names.index("result")][1])
+        self.record.MergeFromString(_joined(found))
+        result = names.index("result") if "result" in names else -1
+        if result >= 0:
+            self.result_tag = unescape(pairs[result][1])
+        if shape is not None and len(found) == len(pairs) - 1:  # no seal tag
+            keep_section(
+                shape, _section(self.record.rules.game, pairs, [(first, game), *found], result)
+            )
+        return True
+
+    def _read_known(self, known: Section, pairs: list[tuple[str, str]]) -> bool:
+        """Read tags of a shape kept; False, nothing read, where the tags must be read anew.
+
+        The tags but the volatile ones set what they set when the shape was kept, and passed
+        its checks then; the volatile tags are read and checked here.
+        """
+        limits = self.limits
+        longest, most_seats = limits.max_tag_chars, limits.max_seats
+        if known.longest > longest or known.seat > most_seats or known.free > limits.max_tags:
+            return False
+        pieces = [known.chunks[0]]
+        try:
+            for place, chunk in zip(known.slots, known.chunks[1:], strict=True):
+                name, raw = pairs[place]
+                found = tag_fields(known.game, name, raw)
+                if (  # as _fits
+                    found is None
+                    or len(name) > longest
+                    or found.chars > longest
+                    or found.seat > most_seats
+                ):
+                    return False
+                pieces += (found.data, chunk)
+        except RecordMalformedError:
+            return False
+        self.record.MergeFromString(b"".join(pieces))
+        if known.result >= 0:
+            self.result_tag = unescape(pairs[known.result][1])
         return True
 
     def _fits(self, name: str, fields: TagFields) -> bool:
@@ -140,8 +314,10 @@ class SectionReader:
             and fields.seat <= self.limits.max_seats
         )
 
-    def _tag_fields(self, pairs: list[tuple[str, str]]) -> bytes | None:
-        """What the tags after the Game tag set, serialized; seal tags are read.
+    def _tag_fields(
+        self, pairs: list[tuple[str, str]], first: int
+    ) -> list[tuple[int, TagFields]] | None:
+        """What each tag but the Game tag (at ``first``) sets, with its place; seal tags are read.
 
         None at a name or a value too long, a seat past the limit, a free tag too many.
 
@@ -150,10 +326,11 @@ class SectionReader:
         """
         game = self.record.rules.game
         longest, most_seats = self.limits.max_tag_chars, self.limits.max_seats
-        fields: list[bytes] = []
-        seats: dict[int, list[bytes]] = {}
+        fields: list[tuple[int, TagFields]] = []
         free = 0
-        for name, raw in pairs:
+        for place, (name, raw) in enumerate(pairs):
+            if place == first:
+                continue
             found = tag_fields(game, name, raw)
             if found is None:  # a seal tag
                 value = unescape(raw)
@@ -164,15 +341,8 @@ class SectionReader:
             free += found.free
             if not self._fits(name, found) or free > self.limits.max_tags:
                 return None
-            if found.seat:
-                seats.setdefault(found.seat, []).append(found.data)
-            else:
-                fields.append(found.data)
-        if seats:
-            for number in range(1, max(seats) + 1):
-                body = b"".join(seats.get(number, ()))
-                fields.append(RECORD_SEATS + encode_varint(len(body)) + body)
-        return b"".join(fields)
+            fields.append((place, found))
+        return fields
 
     def _read_tag_tokens(self, tags: list[re.Match[str]], token: re.Match[str]) -> None:
         """Read the tags, given as tokens, one by one; ``token`` is the one after them.

@@ -104,6 +104,11 @@ _METADATA_TEXT_TAGS = {
     "Client": "client",
 }
 _METADATA_FIELDS = {tag.lower(): field for tag, field in _METADATA_TEXT_TAGS.items()}
+#: The tags, as the writer names them, whose values are new in most records of an archive
+#: (Event, Site, Client and the like mostly stay): a reader that keeps what whole tag sections
+#: set keeps it by the other tags' values (``grn_tag_section``) and reads these again in every
+#: record.
+VOLATILE_TAGS = frozenset(["Round", "Date", "StartTime", "Result"])
 _OTHER_TAGS = ("Game", "RulesVersion", "FormatVersion", "StartTime", "Result", "Winner")
 _TERMINATION_NAMES = {value: name for name, value in _TERMINATIONS.items()}
 #: Every tag name with a field of its own, lower-cased (seat tags apart).
@@ -202,6 +207,9 @@ def tag_fields(game: GameValue, name: str, raw: str) -> TagFields | None:
     Raises:
         RecordMalformedError: as :func:`read_tag` would.
     """
+    text_field = _METADATA_TEXT_TAGS.get(name)
+    if text_field is not None and "\\" not in raw:  # new in most records: not kept
+        return TagFields(_game_bytes(game) + _metadata_text(text_field, raw), len(raw), False, 0)
     if len(raw) <= _KEPT_VALUE_CHARS and len(name) <= _KEPT_VALUE_CHARS:
         return _kept_tag_fields(game, name, raw)
     return _tag_fields(game, name, raw)

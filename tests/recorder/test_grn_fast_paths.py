@@ -15,14 +15,23 @@ line and column) must be those of ``tests/previous_grn``.
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+from itertools import islice
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamerec.recorder import grn_plies, grn_tags
+from gamerec.recorder import grn_plies, grn_tag_section, grn_tags
 from gamerec.recorder.grn import read_grn
+from gamerec.recorder.grn_lexer import TAG_PAIR, TAG_RUN
 from gamerec.recorder.limits import Limits
+from gamerec.v1 import record_pb2 as pb
 from tests.recorder.test_grn_against_previous import assert_read_alike
+
+ROOT = Path(__file__).resolve().parents[2]
 
 TAG_NAMES = [
     "Game",
@@ -171,21 +180,108 @@ def test_the_same_tags_read_alike_in_records_of_each_game(
     assert_read_alike(f'[Game "{game}"]\n{tags}\n\n1. a1\n'.encode(), drawn)
 
 
-def test_the_plies_kept_between_records_stay_within_their_bound() -> None:
-    # 30,000 distinct Oust plies (two cells each, seat commands), then a few long ones: the
-    # table of plies read keeps at most its number of entries, and no long text.
+@pytest.mark.parametrize("seats", [True, False])
+def test_the_plies_kept_between_records_stay_within_their_bound(seats: bool) -> None:
+    # 30,000 distinct Oust plies (two cells each, with seat commands or without), then a few
+    # long ones: the table of plies read keeps at most its number of entries, and no long
+    # text (with seats, the run is read from its words: grn_plies.seated_run).
     cells = [f"{letter}{number}" for letter in "abcdefghijk" for number in range(1, 12)]
     tokens = [f"{a},{b}" for a in cells for b in cells][:30_000] + ["a1," * 20 + "b2"] * 3
     plies = " ".join(
-        f"{ply}. {token} {{[%seat {2 - ply % 2}]}}" for ply, token in enumerate(tokens, 1)
+        f"{ply}. {token}" + (f" {{[%seat {2 - ply % 2}]}}" if seats else "")
+        for ply, token in enumerate(tokens, 1)
     )
+    grn_plies.PLY_BYTES.clear()
+    grn_plies.SEATED_PLY_BYTES.clear()
     [record] = read_grn(io.BytesIO(f'[Game "Oust"]\n\n{plies}\n'.encode()), "many.grn")
     assert len(record.moves) == len(tokens)
     assert [len(move.oust.placements) for move in record.moves[-4:]] == [2, 21, 21, 21]
-    assert grn_plies.PLY_BYTES, "the plies were kept"
-    for table in grn_plies.PLY_BYTES.values():
-        assert len(table) <= grn_plies.PLY_BYTES_ENTRIES
-        assert max(map(len, table), default=0) <= grn_plies.PLY_TEXT_KEPT
+    assert [move.seat for move in record.moves[:3]] == ([1, 2, 1] if seats else [0, 0, 0])
+    tables = grn_plies.SEATED_PLY_BYTES if seats else grn_plies.PLY_BYTES
+    assert tables, "the plies were kept"
+    assert not (grn_plies.PLY_BYTES if seats else grn_plies.SEATED_PLY_BYTES)
+    for table in tables.values():
+        assert 0 < len(table) <= grn_plies.PLY_BYTES_ENTRIES
+        assert max(map(len, table)) <= grn_plies.PLY_TEXT_KEPT
+
+
+def test_a_million_distinct_seated_plies_keep_at_most_the_bound() -> None:
+    # Fed directly (a million plies read through records would take minutes): a table of
+    # plies read from their words never holds more than its entries.
+    grn_plies.SEATED_PLY_BYTES.clear()
+    cells = [f"{letter}{number}" for letter in "abcdefghijk" for number in range(1, 12)]
+    turns = (f"{a},{b},{c}" for a in cells for b in cells for c in cells)
+    batch: list[str] = []
+    first = 1
+    for count, turn in enumerate(islice(turns, 1_000_000), 1):
+        batch.append(f"{len(batch) + first}. {turn} {{[%seat 1]}}")
+        if len(batch) == 4000 or count == 1_000_000:
+            text = " ".join(batch)
+            plies = grn_plies.seated_run(text, first, 10**6, b"\x2a", pb.GAME_OUST)
+            assert plies is not None and len(plies) == len(batch)
+            first, batch = 1, []
+    [table] = grn_plies.SEATED_PLY_BYTES.values()
+    assert 0 < len(table) <= grn_plies.PLY_BYTES_ENTRIES
+
+
+#: White space between the words of a ply: mostly a space or a new line, sometimes any other
+#: character Python's ``\s`` and ``str.split`` take as white space, or none.
+GAPS = [" "] * 12 + ["\n"] * 4 + ["  ", "\t", "\r\n", "\x0b", "\x1c", "\x85", "\u00a0"]
+GAPS += ["\u2028", "\u3000", ""]
+SEAT_WORDS = ["{[%seat 1]}", "{[%seat 2]}", "{[%seat 3]}", "{[%seat 0]}", "{[%seat 10]}"]
+#: Seat words a run read from its words must not take for a plain ply's seat command.
+ODD_SEAT_WORDS = [
+    *("{[%seat 01]}", "{[%seat  1]}", "{[%seat\t1]}", "{[%seat\n2]}", "{[%seat 99999999999]}"),
+    *("{[%seat \u0661]}", "{[%seat 1] }", "{[%seat 1]}x", "{[%seat 1]}{[%seat 2]}", "\x00"),
+    *("{[%seat 2]}\x00", "{[%seat ]}", "{[%Seat 1]}", "{[%seat 1]", "x1]}", "{[%seat 2]}!"),
+    *("{[%seat 1]} {c}", "{[%seat 1]} (2. a1)", "{[%seat 1]} *", "{[%seat 1]} 2-1"),
+]
+ODD_NUMBERS = ["0{}.", "{}", "{}..", "{}.5", "x{}.", "\u0661."]
+ODD_MOVES = ["c7.", "1-0", "c7!!?", "c7\x00", "é1", "c7{", "", "a1,", "*"]
+
+
+@st.composite
+def seated_move_texts(draw: st.DrawFn) -> str:
+    """Plies each with its seat command, mostly all plain, now and then one that is not."""
+    words = []
+    for number in range(1, draw(st.integers(1, 40)) + 1):
+        odd = draw(st.integers(0, 59))
+        written = f"{number}."
+        if odd == 0:
+            written = draw(st.sampled_from(ODD_NUMBERS)).format(number)
+        move = draw(st.sampled_from(MOVES)) + draw(st.sampled_from(GLYPHS))
+        if odd == 1:
+            move = draw(st.sampled_from(ODD_MOVES))
+        seat = draw(st.sampled_from(ODD_SEAT_WORDS if odd == 2 else SEAT_WORDS))
+        words += [written, move, seat]
+    gaps = draw(st.lists(st.sampled_from(GAPS), min_size=len(words), max_size=len(words)))
+    return "".join(word + gap for word, gap in zip(words, gaps, strict=True))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["ONE", "Oust", "Aronda", "Oh-Wah-Ree"]), seated_move_texts()),
+        min_size=1,
+        max_size=3,
+    ),
+    limits(),
+)
+def test_runs_of_plies_with_seats_read_alike(records: list[tuple[str, str]], drawn: Limits) -> None:
+    # The usual move text, read from its words when it is nothing else (grn_plies.seated_run),
+    # reads as the first release's reader reads it, and so does every near miss.
+    data = "\n".join(f'[Game "{game}"]\n\n{text}' for game, text in records)
+    assert_read_alike(data.encode(), drawn)
+
+
+def test_a_record_of_plies_with_seats_is_read_from_its_words() -> None:
+    # The path is taken: the plies are kept by their words, as the record's own reading.
+    grn_plies.SEATED_PLY_BYTES.clear()
+    text = '[Game "ONE"]\n\n1. c7 {[%seat 1]}\n2. c9!? {[%seat 2]}\n'
+    [record] = read_grn(io.BytesIO(text.encode()), "a.grn")
+    assert [(move.seat, move.glyph) for move in record.moves] == [(1, 0), (2, 5)]
+    [table] = grn_plies.SEATED_PLY_BYTES.values()
+    assert set(table) == {"c7\x001]}", "c9!?\x002]}"}
 
 
 @settings(max_examples=300, deadline=None)
@@ -199,8 +295,10 @@ def test_a_text_tag_is_built_as_a_record_holding_it_serializes(
 ) -> None:
     # Round, Date and the like are new in nearly every record: their fields are written
     # directly, not by a record made for the tag; the bytes must be the same.
+    # tag_fields writes them so without keeping them (Round, as the writer names it).
     built = grn_tags._tag_fields(game, name, raw)  # type: ignore[arg-type]
     assert built == grn_tags._tag_fields_by_message(game, name, raw)  # type: ignore[arg-type]
+    assert grn_tags.tag_fields(game, name, raw) == built  # type: ignore[arg-type]
 
 
 def test_tags_read_before_set_what_they_set_when_read_tag_by_tag() -> None:
@@ -215,3 +313,142 @@ def test_tags_read_before_set_what_they_set_when_read_tag_by_tag() -> None:
     assert again == first * 2
     assert first[0].metadata.extra_tags["Mood"] == "calm"
     assert [seat.name for seat in first[0].seats] == ["Ana", "Ben"]
+
+
+#: Values of the volatile tags (Round, Result...) that differ from record to record, some
+#: of them wrong or long.
+VOLATILE_VALUES = ["1", "2", "17", "", "x" * 20, "31-24", "1-2-3", "*", "x", "-1", "2026-11-29"]
+VOLATILE_VALUES += ["2026-11-29T20:15:03Z", 'say \\"hi\\"', "tab\\u0009end", "C:\\\\x", "é"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tag_sections(),
+    st.lists(st.lists(st.sampled_from(VOLATILE_VALUES), min_size=8, max_size=8), max_size=4),
+    limits(),
+)
+def test_tag_sections_of_one_shape_read_alike_whatever_their_volatile_values(
+    tags: str, values: list[list[str]], drawn: Limits
+) -> None:
+    # A section is kept by its shape, the volatile tags' values left out (SECTIONS): records
+    # of the same shape but for those values must read as the first release reads them.
+    section = f'[Game "ONE"]\n[Round "1"]\n{tags}[Event "e"]\n[Result "1-2"]\n'
+    records = [section + "\n1. a1\n"]
+    volatile = ["Round", "Event", "Result", "Site", "Date", "StartTime", "TimeControl", "Client"]
+    for drawn_values in values:
+        text = section
+        for name, value in zip(volatile, drawn_values, strict=True):
+            text = text.replace(f'[{name} "', f'[{name} "{value}', 1)
+        records.append(text + "\n1. a1\n")
+    assert_read_alike("\n".join(records).encode(), drawn)
+
+
+def test_a_tag_section_of_a_shape_read_before_is_read_from_its_shape() -> None:
+    # A section whose tags but Round and Result are the first's has its shape: it is read
+    # from what was kept (its Round and Result read again), and gives what a first reading
+    # gives; another Event makes another shape.
+    grn_tag_section.SECTIONS.clear()
+    first = '[Game "Oust"]\n[Round "1"]\n[Seat1 "Ana"]\n[Result "1-0"]\n[Event "a"]\n\n1. a1\n'
+    second = first.replace('"1"', '"2"').replace("1-0", "0-1")
+    third = second.replace('"a"', '"b"')
+    records = list(read_grn(io.BytesIO(f"{first}\n{second}\n{third}".encode()), "a.grn"))
+    shape = (("Game", "Oust"), "Round", ("Seat1", "Ana"), "Result", ("Event", "a"))
+    assert list(grn_tag_section.SECTIONS) == [shape, (*shape[:-1], ("Event", "b"))]
+    assert grn_tag_section.SECTIONS[shape].slots == (1, 3)
+    grn_tag_section.SECTIONS.clear()
+    alone = [next(read_grn(io.BytesIO(text.encode()), "b.grn")) for text in (second, third)]
+    assert records[1:] == alone
+    assert (alone[0].metadata.round, alone[0].metadata.event) == ("2", "a")
+    assert list(alone[0].result.scores.values) == [0, 1]
+    assert alone[1].metadata.event == "b"
+
+
+def test_a_million_tag_sections_keep_at_most_the_bound() -> None:
+    # Fed directly: a million distinct shapes never make the table hold more than its bound.
+    grn_tag_section.SECTIONS.clear()
+    section = grn_tag_section.Section(pb.GAME_ONE, (b"",), (), 0, 0, 1, -1)
+    sizes = []
+    for number in range(1_000_000):
+        grn_tag_section.keep_section((("Game", "ONE"), ("Mood", str(number))), section)
+        if not number % 997:
+            sizes.append(len(grn_tag_section.SECTIONS))
+    assert 0 < max(sizes) <= grn_tag_section.SECTIONS_ENTRIES
+    assert len(grn_tag_section.SECTIONS) <= grn_tag_section.SECTIONS_ENTRIES
+
+
+def test_the_tag_sections_kept_between_records_stay_within_their_bound() -> None:
+    # 3,000 records of distinct shapes (a free tag's value), every tenth with a section too
+    # long to keep: at most the table's entries are kept, and no long section.
+    grn_tag_section.SECTIONS.clear()
+    long_site = "s" * grn_tag_section.SECTION_CHARS_KEPT
+    texts = []
+    for number in range(3000):
+        site = f'[Site "{long_site}"]\n' if number % 10 == 0 else ""
+        texts.append(f'[Game "ONE"]\n[Round "{number}"]\n{site}[Mood "m{number}"]\n\n1. a1\n')
+    records = list(read_grn(io.BytesIO("\n".join(texts).encode()), "many.grn"))
+    assert [record.metadata.extra_tags["Mood"] for record in records[-2:]] == ["m2998", "m2999"]
+    assert 0 < len(grn_tag_section.SECTIONS) <= grn_tag_section.SECTIONS_ENTRIES
+    assert all("Site" not in shape for shape in grn_tag_section.SECTIONS)
+
+
+def test_reading_a_record_without_a_seal_loads_no_signing() -> None:
+    # The seal's keys and signatures (signing, hashlib and OpenSSL behind it) are loaded for
+    # a sealed record only: GRN's start-up, in every validate of a .grn file, goes without.
+    code = (
+        "import io, sys\n"
+        "from gamerec.recorder.grn import read_grn\n"
+        "from gamerec.recorder.grn_writer import format_grn\n"
+        "[record] = read_grn(io.BytesIO(b'[Game \"ONE\"]\\n\\n1. a1 {[%seat 1]}\\n'), 'a.grn')\n"
+        "format_grn(record)\n"
+        "print(sorted(m for m in sys.modules if m.endswith(('.signing', '.seal', 'hashlib'))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.split() == ["[]"]
+
+
+#: Tag sections a tag a line (what tag_lines reads), now and then with a space or a tab
+#: around a tag, a line of two tags, or a broken tag.
+TAG_LINE_NOISE = ["", "", "", "", "", "", " ", "\t", '[Event "x"]', "[Event x]", "\r"]
+#: What ends a tag section: a blank line mostly.
+SECTION_ENDS = ["", "\n", "\n\n", "\n\n", "\n \n", " \n\n", "\r\n\r\n", '\n\n[Site "s"]']
+
+
+@st.composite
+def tag_line_sections(draw: st.DrawFn) -> str:
+    """Tags drawn from the pools, one a line, with a little noise."""
+    tags = draw(st.lists(st.tuples(st.sampled_from(TAG_NAMES), st.sampled_from(TAG_VALUES))))
+    noise = st.sampled_from(TAG_LINE_NOISE)
+    lines = [f'[{name} "{value}"]' + draw(noise) for name, value in tags]
+    return "\n".join(['[Game "ONE"]', *lines])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(tag_sections(), tag_line_sections()), st.sampled_from(SECTION_ENDS), move_texts())
+def test_a_section_read_by_its_lines_gives_the_tags_the_run_gives(
+    tags: str, blank: str, moves: str
+) -> None:
+    # tag_lines answers only for a tag a line then a blank line, and then with what
+    # TAG_RUN and TAG_PAIR find (read twice: the second time from the lines it kept).
+    text = tags.rstrip("\n") + blank + moves
+    end = TAG_RUN.match(text).end()  # type: ignore[union-attr]
+    for _ in range(2):
+        found = grn_tag_section.tag_lines(text)
+        if found is not None:
+            assert found == (TAG_PAIR.findall(text, 0, end), end)
+
+
+def test_a_million_tag_lines_keep_at_most_the_bound() -> None:
+    # A million distinct Round lines, and lines too long to keep: the table of lines read
+    # never holds more than its entries, nor a long line.
+    grn_tag_section.TAG_LINES.clear()
+    long_site = '[Site "' + "s" * grn_tag_section.TAG_LINE_CHARS_KEPT + '"]'
+    sizes = []
+    for number in range(1_000_000):
+        found = grn_tag_section.tag_lines(f'[Game "ONE"]\n[Round "{number}"]\n{long_site}\n\n1.')
+        assert found is not None and found[0][1] == ("Round", str(number))
+        if not number % 997:
+            sizes.append(len(grn_tag_section.TAG_LINES))
+    assert 0 < max(sizes) <= grn_tag_section.TAG_LINES_ENTRIES
+    assert max(map(len, grn_tag_section.TAG_LINES)) <= grn_tag_section.TAG_LINE_CHARS_KEPT

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import io
+import re
+from unittest.mock import patch
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamerec.recorder import grn_lexer
 from gamerec.recorder.errors import LimitExceededError, RecordMalformedError
 from gamerec.recorder.grn_lexer import (
     Kind,
@@ -173,3 +176,66 @@ def test_the_splitter_reads_no_further_than_the_record_it_returns() -> None:
     first = next(split_records(stream, "endless.grn", 1 << 20, chunk_bytes=4096))
     assert first.data.strip() == b'[Game "ONE"]\n\n1. a1 2. a2'
     assert reads <= 2
+
+
+#: Pieces of move text around comments, for the splitter: seat commands, brackets and braces
+#: inside and outside comments, escapes, tags on their own line or after move text, blank
+#: lines, a comment left open.
+SPLIT_PIECES = [
+    *(" 1. a1", " 2. b2!?", "\n3. c3", " {[%seat 1]}", "\n{[%seat 2]}", " {[%clk 0:01:00]}"),
+    *(
+        " {a [b] c}",
+        ' {x\n[Game "ONE"]\ny}',
+        " {esc \\} [c}",
+        " {x \\}",
+        " {y \\\\}",
+        " {esc \\\\}",
+        " {open",
+    ),
+    *(" }", " [", " ]", " {{[", "\\", " (4. d4)", "\n", "\n\n", "\r\n", " \t"),
+    *('\n[Game "ONE"]\n', '\n\n[Game "Oust"]\n[Event "e"]\n\n', ' [Game "ONE"]', "\n[broken"),
+    *('\n[ Game "x" ]\n', "{[%seat 3]}{[%seat 4]}", "é", " 5-4"),
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from(SPLIT_PIECES), max_size=30),
+    st.integers(1, 200),
+)
+def test_plain_move_text_is_passed_over_as_the_splitter_reads_it(
+    pieces: list[str], chunk_bytes: int
+) -> None:
+    # The splitter passes over move text whose comments are plain at once
+    # (grn_lexer._plain_move_text); the records must be those it cuts matching every byte,
+    # whatever the text and wherever the chunks end.
+    data = ('[Game "ONE"]\n' + "".join(pieces)).encode()
+    fast = records(data, chunk_bytes)
+    with patch.object(grn_lexer, "_plain_move_text", lambda buffer, start, end: start):
+        assert records(data, chunk_bytes) == fast
+        assert records(data) == fast
+
+
+def test_a_record_of_plies_with_seats_is_passed_over_at_once() -> None:
+    # The usual move text: the splitter's own matching never starts inside it.
+    data = b'[Game "ONE"]\n\n1. a1 {[%seat 1]} 2. b2\n{[%seat 2]}\n\n[Game "ONE"]\n\n1. c3\n'
+    tag_end, second = data.index(b"\n\n"), data.index(b"[Game", 1)
+    assert grn_lexer._plain_move_text(data, tag_end, len(data)) == second
+    starts: list[int] = []
+    search = grn_lexer._SPLIT.search
+
+    class Counting:
+        def search(self, buffer: bytes, start: int, end: int) -> re.Match[bytes] | None:
+            if buffer == data:  # (then the splitter keeps only the record in progress)
+                starts.append(start)
+            return search(buffer, start, end)
+
+    with patch.object(grn_lexer, "_SPLIT", Counting()):
+        assert [raw.data for raw in records(data)] == [data[:second], data[second:]]
+    assert starts == [0, second, len(data)]
+
+
+@given(st.binary(max_size=300))
+def test_the_characters_of_bytes_are_the_bytes_that_start_one(data: bytes) -> None:
+    # ASCII bytes are counted without a copy; any other bytes by their continuation bytes.
+    assert grn_lexer._characters(data) == sum(not 0x80 <= byte < 0xC0 for byte in data)
