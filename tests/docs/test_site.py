@@ -11,6 +11,7 @@ one, and the site's search must find ``seal``, ``standings`` and ``Verify``.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import os
@@ -26,6 +27,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from typer.testing import CliRunner
 
 import gamerec
@@ -310,6 +312,16 @@ def test_search_finds(
     page.locator("input.md-search__input").press_sequentially(word)
     results = page.locator(".md-search-result__item a")
     results.first.wait_for(timeout=60_000)
+    # The list is filled as the worker answers: wait for the page among the results as they
+    # come, rather than judge the first ones drawn (on a busy machine, a partial list).
+    wanted = served + expected_page
+    with contextlib.suppress(PlaywrightTimeoutError):  # the assertion names what was found
+        page.wait_for_function(
+            "(wanted) => [...document.querySelectorAll('.md-search-result__item a')]"
+            ".some((link) => link.href.startsWith(wanted))",
+            arg=wanted,
+            timeout=60_000,
+        )
     hrefs = results.evaluate_all("(links) => links.map((link) => link.href)")
-    assert any(href.startswith(served + expected_page) for href in hrefs), hrefs
+    assert any(href.startswith(wanted) for href in hrefs), hrefs
     assert word.lower() in page.inner_text(".md-search-result__list").lower()
