@@ -43,6 +43,14 @@ def _watched(monkeypatch: pytest.MonkeyPatch) -> list[bytes | None]:
     return handed
 
 
+def _written(tmp_path: Path, suffix: str) -> tuple[list[pb.GameRecord], Path]:
+    """The planted records, and a file of them in the encoding ``suffix`` names."""
+    records = planted()
+    path = tmp_path / f"planted.{suffix}"
+    write_records(records, str(path))
+    return records, path
+
+
 def _record(found: Found | InputFailure) -> pb.GameRecord:
     assert isinstance(found, Found)
     return found.record
@@ -52,9 +60,7 @@ def _record(found: Found | InputFailure) -> pb.GameRecord:
 def test_stats_judge_the_main_line_the_reader_handed_over(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
 ) -> None:
-    records = planted()
-    path = tmp_path / f"planted.{suffix}"
-    write_records(records, str(path))
+    records, path = _written(tmp_path, suffix)
     in_memory = collection_stats(records)
     handed = _watched(monkeypatch)
     assert collection_stats([str(path)]) == in_memory
@@ -64,9 +70,7 @@ def test_stats_judge_the_main_line_the_reader_handed_over(
 def test_find_judges_the_main_line_the_grn_reader_handed_over(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    records = planted()
-    path = tmp_path / "planted.grn"
-    write_records(records, str(path))
+    records, path = _written(tmp_path, "grn")
     invalid = [found for found in find(records, Criteria(valid=False))]
     handed = _watched(monkeypatch)
     found = [item for item in find([str(path)], Criteria(valid=False))]
@@ -78,9 +82,7 @@ def test_find_judges_the_main_line_the_grn_reader_handed_over(
 def test_standings_adjudicate_the_main_line_the_reader_handed_over(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
 ) -> None:
-    records = planted()
-    path = tmp_path / f"planted.{suffix}"
-    write_records(records, str(path))
+    records, path = _written(tmp_path, suffix)
     before = standings([str(path)])
     handed: list[bytes | None] = []
 
