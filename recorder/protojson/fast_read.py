@@ -230,8 +230,14 @@ def _last_tail_end(last: bytes) -> int | None:
     return None
 
 
-def _tail_entries(tails: list[bytes]) -> list[bytes] | None:
+def _tail_entries(
+    tails: list[bytes], read: Callable[[bytes], Any] | None = None
+) -> list[bytes] | None:
     """The entries of moves known by their tails, or None when a tail is not a move's.
+
+    A tail not remembered is read by ``read`` (default :func:`_written_move`), which gives
+    its move's mapping or None when ``{"seat":`` tail ``}`` is not one whole move; every
+    such tail is read before any is converted.
 
     Raises:
         _UnsureError: see :func:`_keywords` (a move the fast path cannot convert).
@@ -239,7 +245,7 @@ def _tail_entries(tails: list[bytes]) -> list[bytes] | None:
     entries = list(map(_MOVE_ENTRIES.get, tails))
     if None in entries:
         missing = [index for index, entry in enumerate(entries) if entry is None]
-        values = [_written_move(tails[index]) for index in missing]
+        values = list(map(read or _written_move, [tails[index] for index in missing]))
         if None in values:
             return None
         for index, value in zip(missing, values, strict=True):
@@ -304,19 +310,19 @@ def _split_entries(moves_text: bytes) -> list[bytes] | None:
     if not (moves_text.startswith(_MOVES_START) and moves_text.endswith(_MOVES_END)):
         return None
     tails = moves_text[len(_MOVES_START) : -len(_MOVES_END)].split(_MOVES_BETWEEN)
-    entries = list(map(_MOVE_ENTRIES.get, tails))
-    if None not in entries:
-        return cast("list[bytes]", entries)
-    missing = [index for index, entry in enumerate(entries) if entry is None]
-    values = []
-    for index in missing:  # every piece proven a whole move before any is converted
-        try:
-            values.append(orjson.loads(_SEAT_KEY + tails[index] + b"}"))
-        except orjson.JSONDecodeError:
-            return None
-    for index, value in zip(missing, values, strict=True):
-        entries[index] = _move_entry(value, tails[index], _MOVE_ENTRIES)
-    return cast("list[bytes]", entries)
+    return _tail_entries(tails, _parsed_move)
+
+
+def _parsed_move(tail: bytes) -> Any:
+    """The move read from ``{"seat":`` tail ``}``, a piece of orjson's own writing; else None.
+
+    orjson wrote the text, so a piece that reads as one object is that object's writing (no
+    need to write it back and compare, as :func:`_written_move` does for a text as given).
+    """
+    try:
+        return orjson.loads(_SEAT_KEY + tail + b"}")
+    except orjson.JSONDecodeError:
+        return None
 
 
 def _move_entry(mapping: Any, text: bytes, remembered: dict[bytes, bytes]) -> bytes:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any, BinaryIO, Final
+from typing import Any, BinaryIO
 
 import orjson
 from google.protobuf import json_format
@@ -31,9 +31,6 @@ from gamerec.v1 import record_pb2 as pb
 _FIELD_CHAIN = re.compile(r"Failed to parse (\w+) field: ")
 _AT_PATH = re.compile(r'\s+at "?GameRecord\.?([^"\s]*?)"?\.*$')
 _MAX_REASON_CHARS = 300
-#: What ``json_keys`` looks for before it trusts a count of colons: the start of a colon's
-#: escape (``\u003a``, ``\u003A``), with which a text may hold more colons than it shows.
-_COLON_ESCAPE_START: Final = b"\\u003"
 
 
 def read_json(
@@ -189,8 +186,7 @@ def _check_unique_keys(data: bytes, value: Any) -> bytes | None:
         json_keys.DuplicateKeyError: a key given twice, with its path.
     """
     moves = value.get("moves") if type(value) is dict else None
-    # A backslash is found at memchr speed; most texts hold none, and so no escape.
-    if type(moves) is list and (b"\\" not in data or _COLON_ESCAPE_START not in data):
+    if type(moves) is list and json_keys.colons_countable(data):
         try:
             moves_text = orjson.dumps(moves)
             rest = orjson.dumps({key: item for key, item in value.items() if key != "moves"})
