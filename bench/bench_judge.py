@@ -2,16 +2,26 @@
 
 For each game (ONE and Oh-Wah-Ree with two seats, Aronda, Oust) 2,000 seeded random complete
 records are generated (``gamerec generate``'s generator; not timed, cached in ``bench/.data``
-with a digest of the sources that make them). Two things are timed in turn (A, B, A, B, ...):
+with a digest of the sources that make them). Four things are timed, each against B in turn
+(A, B, A, B, ...; then C, B, C, B, ...; then D and B):
 
 - A: ``gamerec.validator.judge.validate(record)`` of every record (the library's main job:
   read the moves, replay them, compute the result, compare the claim, shape the verdict);
 - B: ``Engine.replay`` of the same games, their engine moves and seats read beforehand (the
-  engine's checked replay alone, the floor of A).
+  engine's checked replay alone, the floor of A);
+- C: the engine's whole share of a verdict: B, then the final position's scores, ranks,
+  winners and digest (what any ``validate`` must have its engine compute, with reading the
+  moves and shaping the verdict costing nothing);
+- D: C with each record's moves read in the run, as ``validate`` reads them
+  (``MoveReader.main_line``: the record serialized, split into its moves' bytes, each looked
+  up), and only the verdict's shaping left out.
 
-The figure is A's plies/s against B's, the median of the pairs' ratios with their spread
-(the issue's target: at least 0.6x for each game). Every verdict must be valid, every replay
-legal: a benchmark that is not doing the job fails instead of printing a figure.
+The first figure is A's plies/s against B's, the median of the pairs' ratios with their
+spread (the issue's target: at least 0.6x for each game). The second and third are C's and
+D's against B's, with no target: C is the ceiling of the first, the most any ``validate``
+built on this engine could reach; D is that ceiling once the moves are read. Every verdict
+must be valid, every replay legal: a benchmark that is not doing the job fails instead of
+printing a figure.
 
 Run: ``.venv/bin/python -m bench.bench_judge [--records 2000] [--repeat 5] [GAME ...]``.
 """
@@ -52,19 +62,24 @@ RECORDS = 2_000
 
 @dataclass(frozen=True, slots=True)
 class JudgeRun:
-    """One game's two timings, taken in turn.
+    """One game's timings, each pair taken in turn.
 
     Attributes:
         game: the game and its variant, as the table names it.
         records: records validated (and games replayed) per run.
         plies: plies in all of them.
         times: the runs of validate (first) and of Engine.replay (second).
+        ceiling: the runs of the engine's share of a verdict (first) and of Engine.replay
+            (second).
+        read_ceiling: the same with the moves read in the run (first) and Engine.replay.
     """
 
     game: str
     records: int
     plies: int
     times: Paired
+    ceiling: Paired
+    read_ceiling: Paired
 
 
 def records_of(game: str, tags: dict[str, str], count: int) -> list[bytes]:
@@ -111,15 +126,49 @@ def replayer(records: list[pb.GameRecord]) -> Callable[[], None]:
     return replay_all
 
 
+def engine_share(records: list[pb.GameRecord], *, reading: bool) -> Callable[[], None]:
+    """What a verdict needs of the engine: the replay, then the final position's result.
+
+    The result is its scores, ranks, winners and digest. ``reading``: each record's moves
+    are read in the run (``MoveReader.main_line``, as ``validate`` reads them), not
+    beforehand.
+    """
+    games = []
+    for record in records:
+        identity = identify(record)
+        reader = reader_for(identity)
+        games.append((record, reader, identity, reader.main_line(record)))
+
+    def share_all() -> None:
+        for record, reader, identity, read in games:
+            moves = reader.main_line(record) if reading else read
+            outcome = identity.engine.replay(identity.variant, moves.moves, moves.seats)
+            state = outcome.state
+            if outcome.illegal is not None or not state.is_over:
+                raise AssertionError("a generated record does not replay to its end")
+            scores, ranks, winners = state.scores(), state.ranking(), state.winners()
+            if len(scores) != len(ranks) or not winners or not state.digest():
+                raise AssertionError("a finished game has no result")
+
+    return share_all
+
+
 def measure_game(game: str, tags: dict[str, str], count: int, repetitions: int) -> JudgeRun:
-    """Time validate against Engine.replay for one game, in turn."""
+    """Time validate, then the engine's share without and with the reading, against the replay.
+
+    Each is timed in turn with ``Engine.replay`` of the same games.
+    """
     records = [pb.GameRecord.FromString(data) for data in records_of(game, tags, count)]
     plies = sum(len(record.moves) for record in records)
     replay_all = replayer(records)
     validate_all(records)  # warm: every move of the archive read once, as a long run has
     times = paired(lambda: validate_all(records), replay_all, repetitions)
+    shares = tuple(
+        paired(engine_share(records, reading=reading), replay_all, repetitions)
+        for reading in (False, True)
+    )
     label = game + "".join(f", {value} {key.lower()}" for key, value in tags.items())
-    return JudgeRun(label, len(records), plies, times)
+    return JudgeRun(label, len(records), plies, times, shares[0], shares[1])
 
 
 def measure(
@@ -134,18 +183,34 @@ def measure(
 
 
 def figures(runs: list[JudgeRun]) -> list[Figure]:
-    """A row per game: validate's plies/s against Engine.replay's (at least 0.6x)."""
-    return [
-        rate_figure(
-            f"{run.game}: validate(record), {run.records:,} records",
-            run.plies,
-            "plies/s",
-            "Engine.replay, same games",
-            run.times,
-            target=0.6,
+    """Three rows per game, each in plies/s against Engine.replay's.
+
+    They are validate (at least 0.6x); the engine's share of a verdict (validate's ceiling:
+    no target); that share with the moves read in the run (the ceiling once the moves are
+    read as validate reads them).
+    """
+    rows = []
+    for run in runs:
+        rows.append(
+            rate_figure(
+                f"{run.game}: validate(record), {run.records:,} records",
+                run.plies,
+                "plies/s",
+                "Engine.replay, same games",
+                run.times,
+                target=0.6,
+            )
         )
-        for run in runs
-    ]
+        for name, times in (
+            ("ceiling: replay, score, digest", run.ceiling),
+            ("the same, moves read in the run", run.read_ceiling),
+        ):
+            rows.append(
+                rate_figure(
+                    f"{run.game}: {name}", run.plies, "plies/s", "Engine.replay, same games", times
+                )
+            )
+    return rows
 
 
 def main() -> None:

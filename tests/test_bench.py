@@ -168,12 +168,18 @@ def test_the_bench_servers_let_the_bench_own_load_through() -> None:
 def test_the_judge_section_compares_validate_with_the_replay_of_the_same_games_pair_by_pair() -> (
     None
 ):
-    # validate took 2 s, 3 s, 4 s; the replay of the same 600 plies 1 s each time.
-    run = JudgeRun("Oust", 10, 600, Paired((2.0, 3.0, 4.0), (1.0, 1.0, 1.0)))
-    (figure,) = judge_figures([run])
+    # validate took 2 s, 3 s, 4 s; the replay of the same 600 plies 1 s each time; the replay
+    # with its scoring and digest 1.5 s against 1 s, then 1.25 s against 0.5 s.
+    ceiling = Paired((1.5, 1.25), (1.0, 0.5))
+    read = Paired((1.6,), (1.0,))
+    run = JudgeRun("Oust", 10, 600, Paired((2.0, 3.0, 4.0), (1.0, 1.0, 1.0)), ceiling, read)
+    figure, top, read_top = judge_figures([run])
     assert (figure.value, figure.reference_value) == (200.0, 600.0)
     assert figure.pairs == (0.5, 1 / 3, 0.25)
     assert (figure.ratio, figure.target, figure.met) == (1 / 3, 0.6, False)
+    assert "ceiling" in top.name and top.reference == figure.reference
+    assert (top.pairs, top.target, top.met) == ((2 / 3, 0.4), None, None)
+    assert "read" in read_top.name and (read_top.ratio, read_top.met) == (1 / 1.6, None)
 
 
 def test_cached_games_are_keyed_on_every_module_of_an_engine_package() -> None:
