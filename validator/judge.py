@@ -206,12 +206,12 @@ def _finished_claim_findings(record: pb.GameRecord, judgement: Judgement) -> lis
     computed = computed_result(record, judgement)
     claim = record.result
     unfinished = claim.HasField("unfinished")
+    # A slice ([:]) copies a repeated field to a list in C, several times faster than list().
     scores_differ = (
-        not unfinished
-        and claim.HasField("scores")
-        and list(claim.scores.values) != list(computed.scores)
+        not unfinished and claim.HasField("scores") and claim.scores.values[:] != computed.scores[:]
     )
-    winners_differ = bool(claim.winners) and sorted(claim.winners) != sorted(computed.winners)
+    winners = claim.winners[:]
+    winners_differ = bool(winners) and sorted(winners) != sorted(computed.winners[:])
     termination_differs = bool(claim.termination) and claim.termination != computed.termination
     if not (unfinished or scores_differ or winners_differ or termination_differs):
         return []  # the usual case: no sentence is written
