@@ -91,7 +91,7 @@ def main_line_keys(record: pb.GameRecord, serialized: bytes | None = None) -> li
     """
     data = record.SerializeToString() if serialized is None else serialized
     view: Any = _MAIN_LINE_VIEW.FromString(data)
-    return list(view.moves)
+    return view.moves[:]  # a slice copies in C; list() would iterate
 
 
 class UnreadableMoveError(GamerecError):
@@ -182,7 +182,10 @@ class MoveReader:
         engine_moves = list(map(self._move_by_key.get, keys))
         # The two dicts hold the same keys, so a remembered move has its seat here too.
         seats: list[Any] = list(map(self._seat_by_key.get, keys))
-        if None in engine_moves:  # some moves are new (or long): translate those one by one
+        # Some moves are new (or long): translate those one by one. all() is the cheaper test
+        # (a truth test per move, not an == None); a falsy engine move (ONE's resignation is
+        # the empty tuple) only costs the loop, which skips what is not None.
+        if not all(engine_moves):
             for index, engine_move in enumerate(engine_moves):
                 if engine_move is not None:
                     continue

@@ -131,3 +131,18 @@ def test_a_flood_of_distinct_long_moves_keeps_the_note_and_the_table_bounded() -
             # Each was seen once: only a collision in the note (at most 6% of its bits are
             # set) remembers one, so few of them take room in the table.
             assert len(reader._move_by_key) - before < 7_000
+
+
+def test_a_remembered_falsy_engine_move_is_read_again_as_itself() -> None:
+    # ONE's resignation is the empty tuple, the one falsy engine move: a main line holding it
+    # takes the loop over the moves not remembered, which must leave it as it is.
+    (record,) = generate("ONE", {"Players": "2"}, 1, 7)
+    resign = pb.Move(seat=1, resign=pb.Resign())
+    del record.moves[4:]
+    record.moves.append(resign)
+    reader = reader_for(identify(record))
+    first = reader.main_line(record)
+    again = reader.main_line(record)  # every move remembered now, the last one falsy
+    assert first == again
+    assert again.problem is None and again.moves[-1] == () and again.seats[-1] == 1
+    assert all(again.moves[:-1]) and again.moves == reader.engine_moves(record.moves).moves
