@@ -91,7 +91,8 @@ def main_line_keys(record: pb.GameRecord, serialized: bytes | None = None) -> li
     """
     data = record.SerializeToString() if serialized is None else serialized
     view: Any = _MAIN_LINE_VIEW.FromString(data)
-    return view.moves[:]  # a slice copies in C; list() would iterate
+    keys: list[bytes] = view.moves[:]  # a slice copies in C; list() would iterate
+    return keys
 
 
 class UnreadableMoveError(GamerecError):
