@@ -46,9 +46,9 @@ from bench.figures import (
 )
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator import generation
-from gamerec.validator.identity import identify
+from gamerec.validator.identity import RulesIdentity, identify
 from gamerec.validator.judge import validate
-from gamerec.validator.moves import reader_for
+from gamerec.validator.moves import MoveReader, ReadMoves, reader_for
 
 #: The games and their variants (the registry's names and GRN variant tags).
 CASES: tuple[tuple[str, dict[str, str]], ...] = (
@@ -110,13 +110,24 @@ def validate_all(records: list[pb.GameRecord]) -> None:
             raise AssertionError(f"a generated {record.rules.game} record is not valid")
 
 
-def replayer(records: list[pb.GameRecord]) -> Callable[[], None]:
-    """``Engine.replay`` of every record, its moves and seats read now (not timed)."""
+def _read_games(
+    records: list[pb.GameRecord],
+) -> list[tuple[pb.GameRecord, RulesIdentity, MoveReader, ReadMoves]]:
+    """Each record with its rules identity, its move reader and its main line, read now."""
     games = []
     for record in records:
         identity = identify(record)
-        read = reader_for(identity).main_line(record)
-        games.append((identity.engine.replay, identity.variant, read.moves, read.seats))
+        reader = reader_for(identity)
+        games.append((record, identity, reader, reader.main_line(record)))
+    return games
+
+
+def replayer(records: list[pb.GameRecord]) -> Callable[[], None]:
+    """``Engine.replay`` of every record, its moves and seats read now (not timed)."""
+    games = [
+        (identity.engine.replay, identity.variant, read.moves, read.seats)
+        for _, identity, _, read in _read_games(records)
+    ]
 
     def replay_all() -> None:
         for replay, variant, moves, seats in games:
@@ -133,14 +144,10 @@ def engine_share(records: list[pb.GameRecord], *, reading: bool) -> Callable[[],
     are read in the run (``MoveReader.main_line``, as ``validate`` reads them), not
     beforehand.
     """
-    games = []
-    for record in records:
-        identity = identify(record)
-        reader = reader_for(identity)
-        games.append((record, reader, identity, reader.main_line(record)))
+    games = _read_games(records)
 
     def share_all() -> None:
-        for record, reader, identity, read in games:
+        for record, identity, reader, read in games:
             moves = reader.main_line(record) if reading else read
             outcome = identity.engine.replay(identity.variant, moves.moves, moves.seats)
             state = outcome.state
