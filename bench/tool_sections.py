@@ -58,7 +58,7 @@ def startup_figures(scale: Scale) -> list[Figure]:
     if measured.chess:
         figures.append(Figure(chess, statistics.median(measured.chess) * 1000, "ms"))
         figures.append(versus(validate, measured.validate, chess, measured.chess, 0.8))
-    through_typer = "the same through Typer (validate --workers 0)"
+    through_typer = "the same through Typer (validate --from pb)"
     figures.append(versus(through_typer, measured.typer, validate, measured.validate))
     label = "import record_pb2: protobuf and the record's descriptors"
     extra = tuple(a - b for a, b in zip(measured.record_pb2, measured.python, strict=True))

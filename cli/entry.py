@@ -1,8 +1,9 @@
 """The ``gamerec`` command's entry point: the main job without Typer, everything else with it.
 
-``gamerec validate PATH...`` (with ``-q``/``--quiet`` and ``--json`` at most) is the command
-people run most, often on one file from a script or a hook, where start-up is most of the
-time; Typer's import alone was a third of it (issue 39). That plain form is run here with
+``gamerec validate PATH...`` (with ``-q``/``--quiet``, ``--json`` and ``--workers N``/``-j N``
+at most) is the command people run most, often on one file from a script or a hook, where
+start-up is most of the time; Typer's import alone was a third of it (issue 39). That plain
+form is run here with
 :func:`gamerec.cli.validating.run_validate`, the very function the Typer command calls with
 the same options; any other argument list (another command, another option, ``--help``, a
 mistake) goes to the Typer application (:mod:`gamerec.cli.main`), which reads and answers it
@@ -17,39 +18,73 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Final, NamedTuple
 
 #: The flags the plain form takes: each sets one option of ``gamerec validate``.
 PLAIN_FLAGS: Final = {"-q": "quiet", "--quiet": "quiet", "--json": "as_json"}
+#: The spellings of ``--workers`` whose value is the next word (``--workers=N`` and ``-jN``
+#: carry it in the word itself).
+WORKERS_OPTIONS: Final = ("--workers", "-j")
 
 
 class PlainValidate(NamedTuple):
-    """A ``gamerec validate`` command line with paths and plain flags only."""
+    """A ``gamerec validate`` command line with paths, plain flags and a worker count only.
+
+    ``workers`` is the ``--workers`` value (0, all cores, when it is not given).
+    """
 
     paths: list[str]
     quiet: bool
     as_json: bool
+    workers: int = 0
 
 
 def plain_validate(arguments: Sequence[str]) -> PlainValidate | None:
     """The plain form of ``gamerec validate`` that ``arguments`` spell, or None.
 
     Plain: the word ``validate``, then at least one path (a word not starting with ``-``,
-    or ``-`` for standard input) and the flags of :data:`PLAIN_FLAGS`, in any order.
+    or ``-`` for standard input), the flags of :data:`PLAIN_FLAGS` and at most one worker
+    count (``--workers N``, ``--workers=N``, ``-j N`` or ``-jN``, N in ASCII digits), in any
+    order. Anything else, a worker count given twice or spelled otherwise included, is for
+    the Typer command to read (or refuse with its usage error).
     """
     if not arguments or arguments[0] != "validate":
         return None
     paths: list[str] = []
     flags = {"quiet": False, "as_json": False}
-    for word in arguments[1:]:
+    workers: list[int] = []
+    words = iter(arguments[1:])
+    for word in words:
         if word in PLAIN_FLAGS:
             flags[PLAIN_FLAGS[word]] = True
         elif word == "-" or not word.startswith("-"):
             paths.append(word)
         else:
-            return None
-    return PlainValidate(paths, **flags) if paths else None
+            value = _workers_value(word, words)
+            if value is None:
+                return None
+            workers.append(value)
+    if not paths or len(workers) > 1:
+        return None
+    return PlainValidate(paths, **flags, workers=workers[0] if workers else 0)
+
+
+def _workers_value(word: str, following: Iterator[str]) -> int | None:
+    """The worker count ``word`` gives (taking its value from ``following`` if need be).
+
+    None when ``word`` is not a spelling of ``--workers`` or its value is not ASCII digits
+    (a value Typer refuses or reads otherwise: ``-1``, ``+2``, ``x``, none at all).
+    """
+    if word in WORKERS_OPTIONS:
+        value = next(following, "")
+    elif word.startswith("--workers="):
+        value = word.removeprefix("--workers=")
+    elif word.startswith("-j") and not word.startswith("-j="):
+        value = word.removeprefix("-j")
+    else:
+        return None
+    return int(value) if value.isascii() and value.isdigit() else None
 
 
 def main() -> None:
@@ -72,7 +107,9 @@ def _run_plain(plain: PlainValidate) -> int:
     from gamerec.cli.validating import run_validate
 
     try:
-        return run_validate(plain.paths, as_json=plain.as_json, quiet=plain.quiet)
+        return run_validate(
+            plain.paths, as_json=plain.as_json, quiet=plain.quiet, workers=plain.workers
+        )
     except KeyboardInterrupt:
         return 130
     except OSError as error:  # the reader of our output went away (``| head``)

@@ -14,8 +14,10 @@ from bench.bench_live import LiveFigures, figures
 from bench.bench_live_postgres import PostgresFigures, StoreRun
 from bench.bench_live_postgres import figures as postgres_figures
 from bench.bench_service import BENCH_ACCESS, LIMITS_NOTE
+from bench.bench_startup import THROUGH_TYPER
 from bench.figures import Figure, Paired, engine_sources, paired, percentile, table
 from bench.load import Tally, plan, report
+from gamerec.cli.entry import plain_validate
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.v1.verification_pb2 import Verification
@@ -232,3 +234,9 @@ def test_the_lobby_figures_compare_each_call_round_by_round() -> None:
     json_fill = found["lobby: TakeSeat filling the table p50, Connect JSON"]
     assert json_fill.reference == "the same, gRPC" and json_fill.pairs == (1.0, 1.5)
     assert all(figure.target is None for figure in found.values())
+
+
+def test_the_start_up_section_times_the_same_job_through_both_doors() -> None:
+    """The plain command starts without Typer; the options of the other row send it to Typer."""
+    assert plain_validate(["validate", "one.pb"]) is not None
+    assert plain_validate(["validate", *THROUGH_TYPER, "one.pb"]) is None

@@ -1,8 +1,9 @@
 """The plain ``gamerec validate PATH...`` runs without Typer, and answers as the Typer command.
 
-:mod:`gamerec.cli.entry` takes the plain form (paths, ``-q``/``--quiet``, ``--json``) and
-calls the function the Typer command calls; everything else goes to the Typer application.
-Each test runs real processes: the script's entry point, and the Typer application itself.
+:mod:`gamerec.cli.entry` takes the plain form (paths, ``-q``/``--quiet``, ``--json``, one
+``--workers N``) and calls the function the Typer command calls; everything else goes to the
+Typer application. Each test runs real processes: the script's entry point, and the Typer
+application itself.
 """
 
 from __future__ import annotations
@@ -34,8 +35,19 @@ TIMING = re.compile(r"in [0-9.]+ s \([0-9,]+ records/s, [0-9,]+ plies/s\)")
         (["validate"], None),
         (["validate", "-q"], None),
         (["validate", "--help"], None),
-        (["validate", "-j", "1", "a"], None),
-        (["validate", "--workers=1", "a"], None),
+        (["validate", "-j", "1", "a"], PlainValidate(["a"], False, False, workers=1)),
+        (["validate", "a", "--workers=2"], PlainValidate(["a"], False, False, workers=2)),
+        (["validate", "--workers", "0", "-q", "a"], PlainValidate(["a"], True, False, workers=0)),
+        (["validate", "-j12", "a", "b"], PlainValidate(["a", "b"], False, False, workers=12)),
+        (["validate", "--workers", "2", "3"], PlainValidate(["3"], False, False, workers=2)),
+        (["validate", "--workers", "1", "-j", "2", "a"], None),  # given twice: Typer decides
+        (["validate", "a", "--workers"], None),
+        (["validate", "--workers", "-1", "a"], None),
+        (["validate", "--workers", "+1", "a"], None),
+        (["validate", "--workers", "\uff12", "a"], None),  # a digit, but not ASCII
+        (["validate", "--workers=", "a"], None),
+        (["validate", "-j=1", "a"], None),
+        (["validate", "--workersx", "a"], None),
         (["validate", "--", "a"], None),
         (["validate", "-qj1", "a"], None),
         (["convert", "a", "b"], None),
@@ -73,6 +85,10 @@ CASES = {
     "missing file": ["validate", "no-such-file.pb", str(VALID_PB)],
     "empty folder": ["validate", "tests/cli"],
     "standard input": ["validate", "-"],
+    "one worker": ["validate", "-q", "--workers", "1", str(GAMES), str(INVALID)],
+    "two workers": ["validate", "-j2", str(GAMES), str(GAMES), str(GAMES), str(INVALID)],
+    "workers given twice": ["validate", "-j", "1", "--workers=2", str(VALID_PB)],
+    "a negative worker count": ["validate", "--workers", "-1", str(VALID_PB)],
 }
 
 
@@ -86,14 +102,15 @@ def test_the_plain_path_answers_as_the_typer_command(case: str) -> None:
     assert plain[0] in {0, 1, 2} and (plain[1] or plain[2])
 
 
-def test_the_plain_path_imports_no_typer() -> None:
+@pytest.mark.parametrize("options", [[], ["--workers", "2"], ["-j1", "-q"]])
+def test_the_plain_path_imports_no_typer(options: list[str]) -> None:
     program = (
         "import sys\nfrom gamerec.cli.entry import main\n"
         "try:\n    main()\nexcept SystemExit as stop:\n    code = stop.code\n"
         "print(code, 'typer' in sys.modules, 'typer' in str(sorted(sys.modules)))\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", program, "validate", str(VALID_PB)],
+        [sys.executable, "-c", program, "validate", *options, str(VALID_PB)],
         capture_output=True,
         text=True,
         cwd=ROOT,
