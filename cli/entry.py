@@ -3,11 +3,11 @@
 ``gamerec validate PATH...`` (with ``-q``/``--quiet``, ``--json`` and ``--workers N``/``-j N``
 at most) is the command people run most, often on one file from a script or a hook, where
 start-up is most of the time; Typer's import alone was a third of it (issue 39). That plain
-form is run here with
-:func:`gamerec.cli.validating.run_validate`, the very function the Typer command calls with
-the same options; any other argument list (another command, another option, ``--help``, a
-mistake) goes to the Typer application (:mod:`gamerec.cli.main`), which reads and answers it
-as always. tests/cli/test_entry.py holds the two doors to the same output and exit code.
+form is run here with :func:`gamerec.cli.validating.run_validate`, the very function the
+Typer command calls with the same options; any other argument list (another command, another
+option, ``--help``, a mistake) goes to the Typer application (:mod:`gamerec.cli.main`), which
+reads and answers it as always. tests/cli/test_entry.py holds the two doors to the same
+output and exit code.
 
 Imports: the standard library, ``gamerec.cli.validating`` (and ``gamerec.cli.main`` when the
 Typer application runs).

@@ -86,7 +86,8 @@ CASES = {
     "empty folder": ["validate", "tests/cli"],
     "standard input": ["validate", "-"],
     "one worker": ["validate", "-q", "--workers", "1", str(GAMES), str(INVALID)],
-    "two workers": ["validate", "-j2", str(GAMES), str(GAMES), str(GAMES), str(INVALID)],
+    # 144 records and one more: three chunks, so the worker pool runs (batch.CHUNK_RECORDS).
+    "two workers": ["validate", "-j2", *[str(GAMES)] * 8, str(INVALID)],
     "workers given twice": ["validate", "-j", "1", "--workers=2", str(VALID_PB)],
     "a negative worker count": ["validate", "--workers", "-1", str(VALID_PB)],
 }
