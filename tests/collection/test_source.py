@@ -8,6 +8,7 @@ serialized again, and the verdicts are those of the record judged alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,7 @@ import pytest
 
 from gamerec.recorder.codecs import write_records
 from gamerec.recorder.inputs import InputFailure
-from gamerec.recorder.limits import Limits
 from gamerec.v1 import record_pb2 as pb
-from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator import adjudication
 from gamerec.validator.collection import source
 from gamerec.validator.collection.find import Criteria, Found, find
@@ -27,19 +26,23 @@ from gamerec.validator.judge import Judgement, judge, validate
 from tests.collection.planted import planted
 
 
+def _watching_judge(handed: list[bytes | None]) -> Callable[..., Judgement]:
+    """``judge`` noting the bytes it is handed, each judgement checked against one alone."""
+
+    def judged(record: pb.GameRecord, **options: Any) -> Judgement:
+        handed.append(options.get("serialized"))
+        judgement = judge(record, **options)
+        alone = judge(record, limits=options.get("limits"))
+        assert (judgement.plies, judgement.findings) == (alone.plies, alone.findings)
+        return judgement
+
+    return judged
+
+
 def _watched(monkeypatch: pytest.MonkeyPatch) -> list[bytes | None]:
-    """The bytes each judge of an entry is handed; each verdict checked against one alone."""
+    """The bytes each judge of an entry is handed (see :func:`_watching_judge`)."""
     handed: list[bytes | None] = []
-
-    def judged(
-        record: pb.GameRecord, *, limits: Limits | None = None, serialized: bytes | None = None
-    ) -> vpb.Verdict:
-        handed.append(serialized)
-        verdict = validate(record, limits=limits, serialized=serialized)
-        assert verdict == validate(record, limits=limits)
-        return verdict
-
-    monkeypatch.setattr(source, "validate", judged)
+    monkeypatch.setattr(source, "judge", _watching_judge(handed))
     return handed
 
 
@@ -85,14 +88,24 @@ def test_standings_adjudicate_the_main_line_the_reader_handed_over(
     records, path = _written(tmp_path, suffix)
     before = standings([str(path)])
     handed: list[bytes | None] = []
-
-    def judged(record: pb.GameRecord, **options: Any) -> Judgement:
-        handed.append(options.get("serialized"))
-        judgement = judge(record, **options)
-        alone = judge(record, limits=options.get("limits"))
-        assert (judgement.plies, judgement.findings) == (alone.plies, alone.findings)
-        return judgement
-
-    monkeypatch.setattr(adjudication, "judge", judged)
+    monkeypatch.setattr(adjudication, "judge", _watching_judge(handed))
     assert standings([str(path)]) == before
     assert len(handed) == len(records) and None not in handed
+
+
+@pytest.mark.parametrize("suffix", ["grn", "pbs", "jsonl"])
+def test_an_entry_s_verdict_is_validate_s_and_without_the_digest_only_lacks_it(
+    tmp_path: Path, suffix: str
+) -> None:
+    records, path = _written(tmp_path, suffix)
+    entries = [item for item in source.entries([str(path)]) if isinstance(item, source.Entry)]
+    assert len(entries) == len(records)
+    for entry, record in zip(entries, records, strict=True):
+        decoded, parsed = entry.decode()
+        expected = validate(record)
+        expected.source, expected.record_number = entry.source, entry.number
+        assert decoded.verdict(parsed) == expected
+        without = decoded.verdict(parsed, digest=False)
+        assert without.final_digest == "" and (expected.final_digest or not expected.plies_replayed)
+        expected.final_digest = ""
+        assert without == expected

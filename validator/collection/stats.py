@@ -98,8 +98,8 @@ def player_name(seat: pb.Seat, number: int) -> str:
 
 
 def record_figures(entry: Entry, record: pb.GameRecord) -> RecordFigures:
-    """Judge one record and keep what the figures need."""
-    verdict = entry.verdict(record)
+    """Judge one record and keep what the figures need (no final digest: none is kept)."""
+    verdict = entry.verdict(record, digest=False)
     finished = verdict.status == vpb.GAME_STATUS_FINISHED
     return RecordFigures(
         game=game_label(record.rules.game, f"?{record.rules.game}"),
