@@ -352,13 +352,15 @@ def validate(
     deadline: float | None = None,
     limits: Limits | None = None,
     serialized: bytes | None = None,
+    digest: bool = True,
 ) -> vpb.Verdict:
     """Judge ``record``: is it a legal game under its rules, and is its claim right?
 
     ``valid`` is true only when there is no finding. A record that claims no end (Result
     ``*`` or none, no Termination) is valid when every ply is legal; its status is then
     ``GAME_STATUS_UNFINISHED``. ``serialized``: the bytes the record was parsed from, or its
-    main line serialized, when at hand (see :func:`judge`).
+    main line serialized, when at hand (see :func:`judge`). ``digest``: False leaves
+    ``final_digest`` empty, for a caller that never reads it (see :func:`verdict_of`).
 
     Raises:
         DeadlineExceededError: the ``deadline`` (monotonic time) passed first.
@@ -368,7 +370,7 @@ def validate(
     """
     require_record(record, "validate")
     judgement = judge(record, deadline=deadline, limits=limits, serialized=serialized)
-    return verdict_of(record, judgement)
+    return verdict_of(record, judgement, digest=digest)
 
 
 def score(

@@ -17,23 +17,28 @@ import pytest
 from gamerec.recorder.codecs import write_records
 from gamerec.recorder.inputs import InputFailure
 from gamerec.v1 import record_pb2 as pb
+from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator import adjudication
+from gamerec.validator import judge as judge_module
 from gamerec.validator.collection import source
 from gamerec.validator.collection.find import Criteria, Found, find
 from gamerec.validator.collection.standings import standings
 from gamerec.validator.collection.stats import collection_stats
-from gamerec.validator.judge import Judgement, judge, validate
+from gamerec.validator.judge import Judgement, judge, validate, verdict_of
 from tests.collection.planted import planted
 
 
 def _watching_judge(handed: list[bytes | None]) -> Callable[..., Judgement]:
-    """``judge`` noting the bytes it is handed, each judgement checked against one alone."""
+    """``judge`` noting the bytes it is handed, each judgement checked against one alone.
+
+    The check is of the whole verdict each judgement gives (``verdict_of``).
+    """
 
     def judged(record: pb.GameRecord, **options: Any) -> Judgement:
         handed.append(options.get("serialized"))
         judgement = judge(record, **options)
         alone = judge(record, limits=options.get("limits"))
-        assert (judgement.plies, judgement.findings) == (alone.plies, alone.findings)
+        assert verdict_of(record, judgement) == verdict_of(record, alone)
         return judgement
 
     return judged
@@ -42,7 +47,7 @@ def _watching_judge(handed: list[bytes | None]) -> Callable[..., Judgement]:
 def _watched(monkeypatch: pytest.MonkeyPatch) -> list[bytes | None]:
     """The bytes each judge of an entry is handed (see :func:`_watching_judge`)."""
     handed: list[bytes | None] = []
-    monkeypatch.setattr(source, "judge", _watching_judge(handed))
+    monkeypatch.setattr(judge_module, "judge", _watching_judge(handed))
     return handed
 
 
@@ -106,6 +111,7 @@ def test_an_entry_s_verdict_is_validate_s_and_without_the_digest_only_lacks_it(
         expected.source, expected.record_number = entry.source, entry.number
         assert decoded.verdict(parsed) == expected
         without = decoded.verdict(parsed, digest=False)
-        assert without.final_digest == "" and (expected.final_digest or not expected.plies_replayed)
+        replayed = expected.status != vpb.GAME_STATUS_NOT_REPLAYED
+        assert without.final_digest == "" and bool(expected.final_digest) == replayed
         expected.final_digest = ""
         assert without == expected

@@ -24,7 +24,7 @@ from gamerec.v1 import collections_pb2 as cpb
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.validator.batch import map_chunks
-from gamerec.validator.judge import judge, verdict_of
+from gamerec.validator.judge import validate
 
 #: Paths (files, folders, ``-``) or records in memory.
 Collection: TypeAlias = Iterable[str | os.PathLike[str]] | Iterable[pb.GameRecord]
@@ -103,8 +103,7 @@ class Entry(NamedTuple):
         ``digest``: False leaves ``final_digest`` empty, for a caller that never reads it
         (``stats``), as ``gamerec validate --quiet`` does for a valid record.
         """
-        judgement = judge(record, limits=self.limits, serialized=self.serialized)
-        verdict = verdict_of(record, judgement, digest=digest)
+        verdict = validate(record, limits=self.limits, serialized=self.serialized, digest=digest)
         verdict.source, verdict.record_number = self.source, self.number
         return verdict
 
