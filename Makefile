@@ -13,11 +13,14 @@ STAMP  := $(VENV)/.installed-stamp
 RUNTIME_STAMP := $(VENV)/.runtime-stamp
 
 # uv uses this machine's Python (never one it downloads) and keeps quiet about what it does.
+# It compiles what it installs to bytecode: where PYTHONDONTWRITEBYTECODE is set (as on these
+# machines and their CI), a process would otherwise compile every module it imports from
+# source, each time (a `gamerec` command then starts in about 0.2 s instead of 0.08 s).
 export UV_PYTHON_DOWNLOADS := never
 export UV_NO_PROGRESS := 1
-UV_SYNC := $(UV) sync --quiet --python $(PYTHON)
+UV_SYNC := $(UV) sync --quiet --compile-bytecode --python $(PYTHON)
 
-.PHONY: install runtime demo test test-all lint typecheck proto proto-check bench bench-peers fuzz load \
+.PHONY: install runtime bytecode demo test test-all lint typecheck proto proto-check bench bench-peers fuzz load \
 	clean \
 	node-client browser docs docs-serve docs-update lock lock-check web web-deps web-check
 
@@ -33,6 +36,12 @@ $(RUNTIME_STAMP): pyproject.toml uv.lock $(UV)
 	touch $(RUNTIME_STAMP)
 
 runtime: $(RUNTIME_STAMP)
+
+# gamerec's own modules as bytecode too (see UV_SYNC): uv compiles what it installs, but the
+# editable install runs the sources in place. compileall skips the symlinked packages under
+# gamerec/ unless they are named. Quick when nothing changed; a changed file is compiled again.
+bytecode: $(RUNTIME_STAMP)
+	$(PY) -m compileall -q -j 0 gamerec cli recorder validator
 
 # The developer's toolchain (the dev extra, with the docs, cluster and postgresql extras it
 # names): .venv becomes exactly that part of the lock. --locked fails when pyproject.toml and
@@ -60,7 +69,7 @@ lock-check: $(UV)
 DEMO_INVALID := fixtures/invalid/one-landing-occupied.grn fixtures/invalid/oust-must-place-again.grn \
 	fixtures/invalid/result-mismatch.grn
 
-demo: runtime
+demo: runtime bytecode
 	$(VENV)/bin/gamerec validate fixtures/games $(DEMO_INVALID) || [ $$? -eq 1 ]
 	$(VENV)/bin/gamerec adjudicate fixtures/games/aronda-timeout.grn
 
@@ -134,10 +143,11 @@ docs-update: install node-client
 
 # --dist loadgroup: the tests that share one real Dask cluster (tests/cluster) run in one
 # pytest process, one after another; the rest spread over the cores as usual.
-test: lock-check install proto-check web-check lint typecheck node-client browser bench-peers
+test: lock-check install proto-check web-check lint typecheck node-client browser bench-peers \
+	bytecode
 	$(PY) -m pytest -n auto --dist loadgroup
 
-test-all: install node-client browser
+test-all: install node-client browser bytecode
 	$(PY) -m pytest -n auto --dist loadgroup -m ''
 
 # Benchmarks beside their peers (open_spiel, python-chess, sgfmill: the `bench` extra), one
@@ -149,7 +159,7 @@ $(BENCH_STAMP): pyproject.toml uv.lock $(STAMP)
 	$(UV_SYNC) --frozen --inexact --extra dev --extra bench
 	touch $(BENCH_STAMP)
 
-bench: $(BENCH_STAMP)
+bench: $(BENCH_STAMP) bytecode
 	$(PY) -m bench $(BENCH_ARGS)
 
 # The peers too, for the tests that play or compare against them (tests/search's OpenSpiel

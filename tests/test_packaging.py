@@ -22,7 +22,10 @@ from typing import NamedTuple
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIPPED = {".venv", ".tools", ".git", "node_modules", "build", "dist", ".mypy_cache", ".ruff_cache"}
+SKIPPED = {
+    ".venv", ".tools", ".git", "node_modules", "build", "dist", ".mypy_cache", ".ruff_cache",
+    "__pycache__",
+}  # fmt: skip
 
 
 def _copy_of_the_repository(target: Path) -> Path:
