@@ -19,31 +19,19 @@ import sysconfig
 
 import pytest
 
-#: Prints, as JSON, every module imported by the code it is given whose bytecode is missing or
-#: does not match its source (the header's size and mtime, as the import system checks them).
-_STALE = """
-import importlib.util, json, os, sys
+#: Prints, as JSON, the source file of every module that the code it is given imports and the
+#: import system compiles from source, because no fresh bytecode was there to load: its own
+#: decision (``SourceLoader.get_code`` calls ``source_to_code`` only then), noted as it is made.
+_COMPILED = """
+import importlib.machinery, json
+compiled = []
+compile_source = importlib.machinery.SourceFileLoader.source_to_code
+def noted(self, data, path, *, _optimize=-1):
+    compiled.append(path)
+    return compile_source(self, data, path, _optimize=_optimize)
+importlib.machinery.SourceFileLoader.source_to_code = noted
 {imports}
-stale = []
-for module in list(sys.modules.values()):
-    spec = getattr(module, "__spec__", None)
-    origin, cached = getattr(spec, "origin", None), getattr(spec, "cached", None)
-    if not origin or not origin.endswith(".py") or not cached:
-        continue
-    source = os.stat(origin)
-    try:
-        with open(cached, "rb") as file:
-            header = file.read(16)
-    except OSError:
-        stale.append(origin)
-        continue
-    flags = int.from_bytes(header[4:8], "little")
-    mtime = int.from_bytes(header[8:12], "little")
-    size = int.from_bytes(header[12:16], "little")
-    expected = (int(source.st_mtime) & 0xFFFFFFFF, source.st_size & 0xFFFFFFFF)
-    if header[:4] != importlib.util.MAGIC_NUMBER or (flags == 0 and (mtime, size) != expected):
-        stale.append(origin)
-print(json.dumps(sorted(stale)))
+print(json.dumps(sorted(compiled)))
 """
 
 
@@ -51,7 +39,7 @@ def _without_bytecode(imports: str) -> list[str]:
     """The dependencies' modules that ``imports`` loads with no fresh bytecode to load from."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     done = subprocess.run(
-        [sys.executable, "-c", _STALE.format(imports=imports)],
+        [sys.executable, "-c", _COMPILED.format(imports=imports)],
         capture_output=True,
         text=True,
         check=True,
