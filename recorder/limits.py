@@ -227,7 +227,8 @@ def check_record(
     iterative, so no nesting can exhaust the stack. The message names the field. When the
     record was parsed from ``serialized``, the walk is skipped whenever those bytes alone
     prove that no text, comment, move count or variation depth can exceed its limit (see
-    :func:`within_by_size`): the answer is the same, found in constant time. Otherwise the
+    :func:`within_by_size`; ``serialized`` must parse to the record): the answer is the
+    same, found in constant time or one parse of the bytes. Otherwise the
     move tree is counted without paths first, and walked with them only to name the place of
     a limit exceeded.
 
@@ -300,18 +301,29 @@ def within_by_size(serialized: bytes, limits: Limits) -> bool:
     - more than N / 2 moves and variations (each element of a repeated message field takes
       at least its tag byte and its length byte);
     - a variation at all, when no byte is the first byte of the variations field's tag (see
-      :data:`VARIATION_TAG_FIRST_BYTES`), so its variation depth is 0.
+      :data:`VARIATION_TAG_FIRST_BYTES`), or else when no move of the main line has a
+      variations field (every variation hangs from one; read by one parse of the bytes,
+      ``recorder.main_line``): its variation depth is 0.
 
-    The seats, plies and free-tag counts are not covered (they cost nothing to count).
+    ``serialized`` must parse to the record (the bytes it was read from, or its
+    serialization). The seats, plies and free-tag counts are not covered (they cost nothing
+    to count).
     """
     size = len(serialized)
-    return (
+    if not (
         size <= limits.max_list_items
         and size <= limits.max_tag_chars
         and size <= limits.max_comment_chars
         and size // 2 <= limits.max_moves
-        and not any(first in serialized for first in VARIATION_TAG_FIRST_BYTES)
-    )
+    ):
+        return False
+    if not any(first in serialized for first in VARIATION_TAG_FIRST_BYTES):
+        return True
+    # A tag byte is also any 'j' of a name or any byte of a clock: ask the main line itself.
+    from gamerec.recorder.main_line import main_line_fields  # noqa: PLC0415 (protobuf, late)
+
+    fields = main_line_fields(serialized)
+    return fields is not None and not fields.variations
 
 
 def check_lists(

@@ -4,8 +4,9 @@ A record move (protobuf) maps straight to the engine's move through the game's r
 (``move_of``); a move that is no plain move of the game goes through its notation.md token
 (``recorder.notation``) and ``Engine.parse_move``, whose errors say what is wrong with it.
 Reading a move's fields costs about a microsecond, so a reader remembers each move it has
-translated, keyed by the move's serialized bytes (its action and stated seat; an annotated
-move has its own key and simply takes the slow path).
+translated, keyed by the move's serialized bytes: its action and stated seat (a record whose
+moves carry annotations, such as a clock on every move, is looked up by its moves' actions
+alone, read in one parse: ``recorder.main_line``).
 Readers are shared by every record of the same game and variant, since the same few hundred
 moves recur across a whole archive. Engine moves are immutable, so sharing them is safe.
 """
@@ -16,10 +17,8 @@ from collections.abc import Iterable
 from itertools import islice
 from typing import Any, Final, NamedTuple
 
-from google.protobuf import descriptor_pool, message_factory
-from google.protobuf.message import Message
-
 from gamerec.recorder.errors import EncodingError, GamerecError
+from gamerec.recorder.main_line import action_of, main_line_actions, main_line_moves
 from gamerec.recorder.notation import SPECIAL_ACTIONS, format_action
 from gamerec.recorder.sightings import DEFAULT_NOTES, Sightings
 from gamerec.v1 import record_pb2 as pb
@@ -51,48 +50,17 @@ MAX_READERS: Final = 256
 _SERIALIZE: Final = pb.Move.SerializeToString
 
 
-#: The serialized FileDescriptorProto of :func:`_main_line_view`'s message: one field,
-#: ``repeated bytes moves = 5`` (the number of ``GameRecord.moves``). Kept as bytes because
-#: building it with ``descriptor_pb2`` costs a one-file ``validate`` about 40 ms of start-up
-#: (issue 39); tests/validator/test_moves.py builds it that way and compares.
-MAIN_LINE_VIEW_FILE: Final = (
-    b"\n%gamerec_internal/main_line_view.proto\x12\x10gamerec_internal"
-    b'"\x1d\n\x0cMainLineView\x12\r\n\x05moves\x18\x05 \x03(\x0cb\x06proto3'
-)
-
-
-def _main_line_view() -> type[Message]:
-    """A message that reads a serialized GameRecord's main line as the bytes of each move.
-
-    It has one field, ``repeated bytes moves``, with the number of ``GameRecord.moves``: a
-    length-delimited field reads as bytes as well as a message, so parsing a record's bytes
-    with it gives every move's own serialized bytes at C speed (the other fields are kept
-    as unknown fields and ignored).
-    """
-    pool = descriptor_pool.DescriptorPool()
-    pool.AddSerializedFile(MAIN_LINE_VIEW_FILE)
-    return message_factory.GetMessageClass(
-        pool.FindMessageTypeByName("gamerec_internal.MainLineView")
-    )
-
-
-_MAIN_LINE_VIEW: Final = _main_line_view()
-
-
 def main_line_keys(record: pb.GameRecord, serialized: bytes | None = None) -> list[bytes]:
     """The serialized bytes of every move of the record's main line, in order.
 
     The same bytes as ``move.SerializeToString()`` for each move, found in one parse of the
-    record's bytes instead of one call per move (a third of the time for a 100-ply record).
-    ``serialized``, when at hand (the record is then not serialized again): a serialized
-    GameRecord whose ``moves`` entries are the record's main line exactly as
-    ``record.SerializeToString()`` writes them; the bytes the record was parsed from (binary),
-    or the main line alone as the GRN reader hands it over (``Frame.decode``).
+    record's bytes instead of one call per move (a third of the time for a 100-ply record;
+    ``recorder.main_line``). ``serialized``, when at hand (the record is then not serialized
+    again): a serialized GameRecord whose ``moves`` entries are the record's main line exactly
+    as ``record.SerializeToString()`` writes them; the bytes the record was parsed from
+    (binary), or the main line alone as the GRN reader hands it over (``Frame.decode``).
     """
-    data = record.SerializeToString() if serialized is None else serialized
-    view: Any = _MAIN_LINE_VIEW.FromString(data)
-    keys: list[bytes] = view.moves[:]  # a slice copies in C; list() would iterate
-    return keys
+    return main_line_moves(record.SerializeToString() if serialized is None else serialized)
 
 
 class UnreadableMoveError(GamerecError):
@@ -176,10 +144,19 @@ class MoveReader:
 
     def main_line(self, record: pb.GameRecord, serialized: bytes | None = None) -> ReadMoves:
         """:meth:`engine_moves` of the record's whole main line (see :func:`main_line_keys`)."""
-        return self.engine_moves_of_keys(main_line_keys(record, serialized))
+        data = record.SerializeToString() if serialized is None else serialized
+        return self.engine_moves_of_keys(main_line_moves(data), data)
 
-    def engine_moves_of_keys(self, keys: list[bytes]) -> ReadMoves:
-        """:meth:`engine_moves` of moves given as their serialized bytes."""
+    def engine_moves_of_keys(self, keys: list[bytes], serialized: bytes | None = None) -> ReadMoves:
+        """:meth:`engine_moves` of moves given as their serialized bytes.
+
+        ``serialized``: bytes of a GameRecord whose main line the keys are (see
+        :func:`main_line_keys`). With them, a line whose first move not remembered carries an
+        annotation (a clock, a timestamp, a comment: its bytes are its own, so it is never
+        remembered) is looked up again by its moves' seats and actions alone
+        (``recorder.main_line.main_line_actions``): a record with a clock on every move reads
+        as fast as one without.
+        """
         engine_moves = list(map(self._move_by_key.get, keys))
         # The two dicts hold the same keys, so a remembered move has its seat here too.
         seats: list[Any] = list(map(self._seat_by_key.get, keys))
@@ -187,6 +164,8 @@ class MoveReader:
         # (a truth test per move, not an == None); a falsy engine move (ONE's resignation is
         # the empty tuple) only costs the loop, which skips what is not None.
         if not all(engine_moves):
+            if serialized is not None and _first_unknown_is_annotated(keys, engine_moves):
+                return self.engine_moves_of_keys(main_line_actions(serialized))
             for index, engine_move in enumerate(engine_moves):
                 if engine_move is not None:
                     continue
@@ -246,6 +225,15 @@ class MoveReader:
             return self.token(move)
         except UnreadableMoveError:
             return "?"
+
+
+def _first_unknown_is_annotated(keys: list[bytes], engine_moves: list[Any]) -> bool:
+    """Whether the first move not remembered has more bytes than its seat and action."""
+    index = next((at for at, engine_move in enumerate(engine_moves) if engine_move is None), None)
+    if index is None:  # every move was remembered (a falsy one made all() false)
+        return False
+    key = keys[index]
+    return action_of(key) != key
 
 
 _READERS: dict[tuple[str, Any], MoveReader] = {}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from google.protobuf import descriptor_pb2
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -11,7 +10,6 @@ from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.generation import generate
 from gamerec.validator.identity import identify
 from gamerec.validator.moves import (
-    MAIN_LINE_VIEW_FILE,
     MAX_NOTED_LONG_KEYS,
     MAX_REMEMBERED_KEY_BYTES,
     MAX_REMEMBERED_LONG_KEY_BYTES,
@@ -67,21 +65,6 @@ def test_a_flood_of_distinct_moves_stays_within_the_bound_and_common_moves_stay_
     assert sizes[-1] >= MAX_REMEMBERED_MOVES // 2  # forgotten by halves, never all at once
     # The cache is big enough that one game's archive is not translated twice.
     assert MAX_REMEMBERED_MOVES >= 16_404 + 1
-
-
-def test_the_main_line_views_file_is_the_descriptor_it_names() -> None:
-    """The bytes kept in moves.py are the FileDescriptorProto that descriptor_pb2 builds."""
-    field = descriptor_pb2.FieldDescriptorProto
-    file = descriptor_pb2.FileDescriptorProto(
-        name="gamerec_internal/main_line_view.proto", package="gamerec_internal", syntax="proto3"
-    )
-    file.message_type.add(name="MainLineView").field.add(
-        name="moves",
-        number=pb.GameRecord.DESCRIPTOR.fields_by_name["moves"].number,
-        type=field.TYPE_BYTES,
-        label=field.LABEL_REPEATED,
-    )
-    assert descriptor_pb2.FileDescriptorProto.FromString(MAIN_LINE_VIEW_FILE) == file
 
 
 def _oust_turn(seat: int, *cells: tuple[int, int]) -> bytes:
@@ -146,3 +129,47 @@ def test_a_remembered_falsy_engine_move_is_read_again_as_itself() -> None:
     assert first == again
     assert again.problem is None and again.moves[-1] == () and again.seats[-1] == 1
     assert all(again.moves[:-1]) and again.moves == reader.engine_moves(record.moves).moves
+
+
+def _annotated(record: pb.GameRecord) -> pb.GameRecord:
+    """The record with a clock, a timestamp and a comment on every move (as live play has)."""
+    copy = pb.GameRecord()
+    copy.CopyFrom(record)
+    for ply, move in enumerate(copy.moves):
+        move.clock.seconds, move.clock.nanos = 600 - ply, 987_654_321
+        move.timestamp.seconds, move.timestamp.nanos = 1_796_000_000 + ply, 106_106_106
+        move.comment = "jb"
+    return copy
+
+
+def test_annotated_moves_read_as_their_plain_moves_and_are_remembered_as_those() -> None:
+    for path in GAMES:
+        (record,) = read_records(str(path))
+        identity = identify(record)
+        reader = MoveReader(identity)
+        annotated = _annotated(record)
+        assert reader.main_line(annotated) == MoveReader(identity).main_line(record)
+        assert reader._move_by_key  # the short moves at least
+        for key in reader._move_by_key:
+            move = pb.Move.FromString(key)
+            assert not move.HasField("clock") and not move.comment, path
+        # Read again, the annotated line finds every move it can remember by its action.
+        assert reader.main_line(annotated) == reader.main_line(record)
+
+
+def test_an_unreadable_annotated_move_is_named_at_its_ply_as_the_plain_one() -> None:
+    record = next(generate("ONE", {"Players": "2"}, 1, seed=3))
+    record.moves[4].ClearField("one")
+    record.moves[4].aronda.SetInParent()  # a move of another game
+    plain = MoveReader(identify(record)).main_line(record)
+    read = MoveReader(identify(record)).main_line(_annotated(record))
+    assert plain.problem is not None and read.problem is not None
+    assert (
+        (len(read.moves), read.problem.code)
+        == (len(plain.moves), plain.problem.code)
+        == (
+            4,
+            "MOVE_OF_OTHER_GAME",
+        )
+    )
+    assert str(read.problem) == str(plain.problem)

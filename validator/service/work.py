@@ -113,8 +113,9 @@ def record_of(
     """The record a request holds, decoded when it came as bytes.
 
     ``raw`` is the whole serialized request: a record message inside it is checked against
-    every limit of gamerec.recorder.limits, as the decoders check one that came as bytes, and its
-    bytes are part of ``raw``, so what ``raw`` proves about sizes holds for it too.
+    every limit of gamerec.recorder.limits, as the decoders check one that came as bytes, with
+    the record's own bytes (``raw``'s part when the request holds the record alone, else the
+    record serialized again: the checks read the record's main line from them).
 
     Raises:
         BadFieldError: no record, an unknown encoding, bytes that are not one record, or a
@@ -124,9 +125,12 @@ def record_of(
     """
     source = request.WhichOneof("source")
     if source == "record":
+        # The checks' fast proofs read bytes that parse to the record itself.
+        exact = sole_record_bytes(raw) if not prefix else None
+        serialized = request.record.SerializeToString() if exact is None else exact
         try:
-            check_record(request.record, serialized=raw)
-            check_times(request.record, raw)
+            check_record(request.record, serialized=serialized)
+            check_times(request.record, serialized)
         except RecordMalformedError as error:
             raise BadFieldError(prefix + "record", _problem(error)) from None
         return request.record
