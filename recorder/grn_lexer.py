@@ -90,19 +90,32 @@ PLY_TOKEN: Final = re.compile(
     + ")",
     re.VERBOSE | re.DOTALL,
 )
-#: One plain ply as :data:`PLY_TOKEN`'s ``whole_ply`` reads it, as two groups for ``findall``
-#: over a run of them: the ply number, and the rest (move, glyph, seat command) as written,
-#: which :data:`PLY_PARTS` splits. The rest is the same text for the same ply wherever it
-#: stands, so a reader can keep what it read of it.
+#: The comment of a plain ply: one to three of the commands a writer puts there, ``[%seat 2]``,
+#: ``[%clk 0:09:58]`` and ``[%ts 2026-11-29T20:15:03Z]``, one space apart, each argument a
+#: word without white space, brackets, braces or backslashes (so the comment is one comment
+#: token, and its commands are those ``grn_lines.split_comment`` finds, with no text). The
+#: arguments are read as the commands read them (``grn_plies.plain_ply_bytes``); a ply whose
+#: comment they refuse, or that gives a command twice, ends the run and is read token by token.
+_PLY_COMMAND = r"\[%(?:seat|clk|ts)\ [^\]\\{}\s]++\]"
+_PLY_COMMANDS = _PLY_COMMAND + r"(?:\ " + _PLY_COMMAND + r"){0,2}"
+_PLY_COMMENT = r"\{" + _PLY_COMMANDS + r"\}"
+#: One plain ply as :data:`PLY_TOKEN`'s ``whole_ply`` reads it (but for a comment of times
+#: too), as two groups for ``findall`` over a run of them: the ply number, and the rest (move,
+#: glyph, commands) as written, which :data:`PLY_PARTS` splits. The rest is the same text for
+#: the same ply wherever it stands, so a reader can keep what it read of it.
 _PLAIN_PLY = (
     r"""\s*+([0-9]+)\.\s*+([A-Za-z0-9,]++(?!-[0-9]|(?<=[0-9])\.)(?:"""
     + _GLYPH
-    + r""")?(?:\s*+\{\[%seat\ [0-9]+\]\})?)"""
+    + r""")?(?:\s*+"""
+    + _PLY_COMMENT
+    + r""")?)"""
 )
 PLAIN_PLY: Final = re.compile(_PLAIN_PLY)
 #: The rest of a plain ply (:data:`PLAIN_PLY`'s second group) in its three parts: move, glyph
-#: (None when absent), seat (None when absent).
-PLY_PARTS: Final = re.compile(r"([A-Za-z0-9,]+)(" + _GLYPH + r")?(?:\s*+\{\[%seat\ ([0-9]+)\]\})?")
+#: (None when absent), the commands between the comment's braces (None when absent).
+PLY_PARTS: Final = re.compile(
+    r"([A-Za-z0-9,]+)(" + _GLYPH + r")?(?:\s*+\{(" + _PLY_COMMANDS + r")\})?"
+)
 #: A run of plain plies one after the other (the same pattern, its groups not capturing).
 PLAIN_RUN: Final = re.compile("(?:" + _uncaptured(_PLAIN_PLY) + ")++")
 #: The run of plain plies from a place on, for ``findall``: ``(number, rest, "")`` a ply,

@@ -1,8 +1,9 @@
 """A GRN ply's bytes: its move serialized as its parent message holds it, built and kept.
 
-The reader (``gamerec.recorder.grn``) keeps every plain ply (move token, glyph, seat command)
-as bytes: the field key of the line's ``moves``, the length, and the move's fields in the
-order of their numbers, exactly as ``Move.SerializeToString()`` writes them. A line's plies
+The reader (``gamerec.recorder.grn``) keeps every plain ply (move token, glyph, and the seat,
+clock and timestamp commands a writer puts in its comment) as bytes: the field key of the
+line's ``moves``, the length, and the move's fields in the order of their numbers, exactly as
+``Move.SerializeToString()`` writes them. A line's plies
 are then parsed into their parent in one call, and a judge keys the moves by the same bytes
 (``grn.read_grn_main_line``). Tokens and plies recur across an archive, so what is built is
 kept, in tables bounded whatever the input.
@@ -18,16 +19,21 @@ from google.protobuf.descriptor import Descriptor
 
 from gamerec.recorder.errors import RecordMalformedError
 from gamerec.recorder.grn_lexer import PLY_PARTS
-from gamerec.recorder.grn_values import parse_uint32
+from gamerec.recorder.grn_values import parse_clock, parse_timestamp, parse_uint32
 from gamerec.recorder.grn_writer import GLYPHS
 from gamerec.recorder.notation import GameValue, parse_action
 from gamerec.recorder.syntax import syntax_of
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
-#: The field keys of ``Move.seat`` (field 1, varint) and ``Move.glyph`` (field 10, varint).
+#: The field keys of ``Move.seat`` (field 1, varint), ``Move.glyph`` (field 10, varint),
+#: ``Move.clock`` and ``Move.timestamp`` (fields 11 and 12, length-delimited).
 _MOVE_SEAT_KEY = b"\x08"
 _MOVE_GLYPH_KEY = b"\x50"
+_MOVE_CLOCK_KEY = b"\x5a"
+_MOVE_TIMESTAMP_KEY = b"\x62"
+#: A ply without commands.
+_NO_COMMANDS: Final[frozenset[str]] = frozenset()
 #: The field keys of ``GameRecord.moves`` (field 5) and ``Variation.moves`` (field 1).
 RECORD_MOVES: Final = b"\x2a"
 #: The field key of ``GameRecord.seats`` (field 3).
@@ -150,13 +156,16 @@ def parse_ply_bytes(data: bytes) -> pb.Move:
     return pb.Variation.FromString(VARIATION_MOVES + data[1:]).moves[0]
 
 
-def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph: str) -> bytes:
+def _ply_bytes(
+    key: bytes, game: GameValue, token: str, seat: str | None, glyph: str, *, times: bytes = b""
+) -> bytes:
     """A plain ply (move token, seat command, glyph) as its parent holds it: key, length, move.
 
-    The move's bytes are its seat field, its action's and its glyph field: the fields in the
-    order of their numbers, exactly as ``Move.SerializeToString()`` writes them (a judge keys
-    the moves it has read by these bytes, ``grn.read_grn_main_line``), so a move not seen
-    before costs its action only (the reader keeps the plies it made, :data:`PLY_BYTES`).
+    The move's bytes are its seat field, its action's, its glyph field and ``times`` (its
+    clock and timestamp fields, :func:`command_fields`): the fields in the order of their
+    numbers, exactly as ``Move.SerializeToString()`` writes them (a judge keys the moves it
+    has read by these bytes, ``grn.read_grn_main_line``), so a move not seen before costs its
+    action only (the reader keeps the plies it made, :data:`PLY_BYTES`).
 
     Raises:
         RecordMalformedError: the token is not a move of the game, or the seat is not one.
@@ -166,7 +175,46 @@ def _ply_bytes(key: bytes, game: GameValue, token: str, seat: str | None, glyph:
         body = _seat_field(seat) + body
     if glyph:
         body += _GLYPH_FIELDS[glyph]
-    return entry(key, body)
+    return entry(key, body + times)
+
+
+def command_fields(commands: str) -> tuple[str | None, bytes]:
+    """The seat's argument and the clock and timestamp fields a plain ply's commands give.
+
+    ``commands`` is ``grn_lexer.PLY_PARTS``' third part; the seat's argument is None without
+    a seat command. ``[%clk]`` and ``[%ts]`` are read by the readers the token-by-token path uses
+    (``parse_clock``, ``parse_timestamp``), and a field set by a command is present even when
+    its value is zero, as there.
+
+    Raises:
+        RecordMalformedError: a command given twice, or an argument the command refuses.
+    """
+    if " [%" not in commands:  # one command: mostly the seat alone
+        name, _, argument = commands[2:-1].partition(" ")
+        arguments = {name: argument}
+    else:
+        arguments = {}
+        for command in commands[2:-1].split("] [%"):
+            name, _, argument = command.partition(" ")
+            if name in arguments:
+                raise RecordMalformedError(f"this move already has a [%{name}] command")
+            arguments[name] = argument
+    times = b""
+    clock = arguments.get("clk")
+    if clock is not None:
+        times = entry(_MOVE_CLOCK_KEY, parse_clock(clock).SerializeToString())
+    stamp = arguments.get("ts")
+    if stamp is not None:
+        times += entry(_MOVE_TIMESTAMP_KEY, parse_timestamp(stamp).SerializeToString())
+    return arguments.get("seat"), times
+
+
+def command_names(rest: str) -> frozenset[str]:
+    """The names of the commands a plain ply's rest (``grn_lexer.PLAIN_PLY``) gives."""
+    _, _, commands = rest.partition("{")
+    if not commands:
+        return _NO_COMMANDS
+    return frozenset(command.partition(" ")[0] for command in commands[2:-2].split("] [%"))
 
 
 @lru_cache(maxsize=256)
@@ -232,9 +280,10 @@ def plain_ply_bytes(
             rest = rests[index]
             ply = known.get(rest)  # read already if it came earlier in this run
             if ply is None:
-                move, glyph, seat_argument = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
+                move, glyph, commands = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
                 try:
-                    ply = _ply_bytes(key, game, move, seat_argument, glyph or "")
+                    seat, times = command_fields(commands) if commands else (None, b"")
+                    ply = _ply_bytes(key, game, move, seat, glyph or "", times=times)
                 except RecordMalformedError:
                     return cast("list[bytes]", kept[:index])  # no None before index
                 _keep(known, rest, ply)

@@ -35,6 +35,7 @@ from gamerec.recorder.grn_plies import (
     RECORD_MOVES,
     VARIATION_MOVES,
     action_bytes,
+    command_names,
     numbered,
     plain_ply_bytes,
     seat_number,
@@ -182,7 +183,7 @@ class RecordReader(SectionReader):
             return token
         moves += kept
         self.moves_read += read
-        line.commands = _SEAT_ONLY if "{" in rests[read - 1] else _NO_COMMANDS
+        line.commands = command_names(rests[read - 1])
         if read < found:  # go on at the first ply not read here
             end = next(islice(PLAIN_PLY.finditer(text, start), read, None)).start()
         elif stops[found]:  # go on after the run

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamerec.recorder import grn_plies, grn_tag_section, grn_tags
+from gamerec.recorder.errors import RecordMalformedError
 from gamerec.recorder.grn import read_grn
 from gamerec.recorder.grn_lexer import TAG_PAIR, TAG_RUN
 from gamerec.recorder.limits import Limits
@@ -121,8 +122,46 @@ def tag_sections(draw: st.DrawFn) -> str:
     return text
 
 
+#: Comments of times a writer puts on a ply (seat, clock, timestamp, one space apart), and
+#: near misses: out of range, no calendar day, an offset, a command twice, another order,
+#: another case, two spaces, a negative clock, the extremes, a second comment after the first.
+TIMES = [
+    " {[%seat 1] [%clk 0:06:07.814] [%ts 2026-12-07T14:19:36.759Z]}",
+    "\n{[%seat 2] [%clk 1:00:00] [%ts 2026-12-07T14:19:37Z]}",
+    " {[%clk 0:00:00]}",
+    " {[%ts 1970-01-01T00:00:00Z]}",
+    " {[%seat 2] [%ts 2026-12-07T14:19:36.5Z] [%clk 0:09:58.25]}",
+    " {[%clk 0:6:7.000000001]}",
+    " {[%clk -0:00:01.5]}",
+    " {[%clk 87660000:00:00]}",
+    " {[%clk 87660001:00:00]}",
+    " {[%clk 0:60:00]}",
+    " {[%clk 0:00:60]}",
+    " {[%clk 0:00:00.1234567890]}",
+    " {[%ts 2026-02-30T00:00:00Z]}",
+    " {[%ts 2026-12-07T24:00:00Z]}",
+    " {[%ts 2026-12-07T14:19:36+01:00]}",
+    " {[%ts 0001-01-01T00:00:00Z]}",
+    " {[%ts 9999-12-31T23:59:59.999999999Z]}",
+    " {[%ts 0001-01-01T00:00:00+00:01]}",
+    " {[%ts 2026-12-07t14:19:36z]}",
+    " {[%clk 0:01:00] [%clk 0:02:00]}",
+    " {[%seat 1] [%seat 1]}",
+    " {[%CLK 0:01:00]}",
+    " {[%clk 0:01:00]  [%ts 2026-12-07T14:19:36Z]}",
+    " {[%clk 0:01:00]} {[%ts 2026-12-07T14:19:36Z]}",
+    " {[%clk 0:01:00]} {[%clk 0:02:00]}",
+    " {[%seat 1] [%clk x]}",
+    " {[%seat x1] [%clk 0:01:00]}",
+    " {[%seat 99999999999] [%clk 0:01:00]}",
+    " {[%clk 0:01:00] [%ts 2026-12-07T14:19:36Z] [%seat 3]}",
+    " {[%clk 0:01:00] a note}",
+    "",
+]
+
+
 @st.composite
-def move_texts(draw: st.DrawFn) -> str:
+def move_texts(draw: st.DrawFn, seats: list[str] = SEATS) -> str:
     """Plies numbered mostly in order (sometimes not, or with a leading zero), with breaks."""
     words = []
     number = 1
@@ -133,7 +172,7 @@ def move_texts(draw: st.DrawFn) -> str:
             written = "0" + written
         move = draw(st.sampled_from(MOVES)) + draw(st.sampled_from(GLYPHS))
         space = draw(st.sampled_from([" ", " ", "\n", ""]))
-        words.append(f"{written}.{space}{move}{draw(st.sampled_from(SEATS))}")
+        words.append(f"{written}.{space}{move}{draw(st.sampled_from(seats))}")
         if draw(st.integers(0, 9)) == 0:
             words.append(draw(st.sampled_from(BREAKS)))
         number += 1
@@ -168,6 +207,42 @@ def limits(draw: st.DrawFn) -> Limits:
 @given(collections(), limits())
 def test_drawn_tags_and_plies_read_alike(data: bytes, drawn: Limits) -> None:
     assert_read_alike(data, drawn)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["ONE", "Oust", "Aronda", "Oh-Wah-Ree"]), move_texts(TIMES)),
+        min_size=1,
+        max_size=3,
+    ),
+    limits(),
+)
+def test_plies_with_clocks_and_timestamps_read_alike(
+    records: list[tuple[str, str]], drawn: Limits
+) -> None:
+    # A run of plies whose comments hold a writer's times is read by the run, the commands'
+    # arguments by their own readers (grn_plies.command_fields); anything else by the tokens.
+    data = "\n".join(f'[Game "{game}"]\n\n{text}' for game, text in records)
+    assert_read_alike(data.encode(), drawn)
+
+
+def test_a_run_of_plies_with_times_is_read_by_the_run() -> None:
+    # The path is taken: the run reads every ply (none is left to the tokens' comment reader),
+    # and what a following comment adds is checked against the commands the run read.
+    text = (
+        '[Game "ONE"]\n\n1. c7 {[%seat 1] [%clk 0:09:58.250] [%ts 2026-12-07T14:19:36Z]}\n'
+        "2. c9 {[%seat 2] [%clk 0:00:00]} {[%clk 0:01:00]}\n"
+    )
+    grn_plies.PLY_BYTES.clear()
+    with pytest.raises(RecordMalformedError, match=r"already has a \[%clk\] command"):
+        list(read_grn(io.BytesIO(text.encode()), "a.grn"))
+    [record] = read_grn(io.BytesIO(text.rsplit(" {[%clk 0:01:00]}", 1)[0].encode()), "a.grn")
+    first, second = record.moves
+    assert (first.seat, first.clock.seconds, first.clock.nanos) == (1, 598, 250_000_000)
+    assert first.timestamp.seconds == 1_796_653_176
+    assert second.HasField("clock") and not second.HasField("timestamp")
+    assert second.SerializeToString() == b"\x08\x02\x12\x06\n\x04\x08\x03\x10\t\x5a\x00"
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
