@@ -3,7 +3,9 @@
 The same seeded mixed collection as ``bench_validate`` (all four games), written once as
 ``.pbs``, ``.grn`` and ``.jsonl`` (cached in ``bench/.data``), each validated by the real
 command with one worker and with every core. The text encodings should not be the slow way
-in: their records are decoded in the workers, like the binary ones.
+in: their records are decoded in the workers, like the binary ones. The same records with a
+clock and a timestamp on every move (``timed.pbs`` ...), as live matches record them, are
+validated too: such records must not fall off the paths plain ones take.
 
 Run: ``.venv/bin/python -m bench.bench_encodings [--records 5000] [--repeat 3]``; with
 ``--decode``, only the GRN reader's time per record (split, first parse, second parse).
@@ -12,16 +14,22 @@ Run: ``.venv/bin/python -m bench.bench_encodings [--records 5000] [--repeat 3]``
 from __future__ import annotations
 
 import argparse
+import random
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench.bench_validate import ValidateRun, collection, median_of
 from bench.bench_validate import measure as measure_run
 from gamerec.recorder.codecs import read_records, write_records
+from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.batch import default_workers
 
 ENCODINGS = ("pbs", "grn", "jsonl")
+#: The same archive with a clock and a timestamp on every move, as live play records them,
+#: in every encoding (named ``timed.pbs`` and so on).
+TIMED = tuple(f"timed.{encoding}" for encoding in ENCODINGS)
 #: Records in the archive (text validates slower than binary; fewer keep the run short).
 RECORDS = 5_000
 
@@ -42,14 +50,43 @@ class EncodingRun:
 
 
 def archive(count: int, encoding: str) -> Path:
-    """The cached mixed collection of ``count`` records in ``encoding`` (made from the .pbs)."""
+    """The cached mixed collection of ``count`` records in ``encoding`` (made from the .pbs).
+
+    ``timed.X``: the same records with times (:func:`with_times`), in encoding X.
+    """
     binary = collection(count)
     if encoding == "pbs":
         return binary
-    path = binary.with_suffix(f".{encoding}")
+    if encoding.startswith("timed."):
+        suffix = encoding.removeprefix("timed.")
+        path = binary.with_name(f"{binary.stem}-timed.{suffix}")
+        source: Iterable[pb.GameRecord] = (
+            with_times(read_records(binary))
+            if suffix == "pbs"
+            else read_records(archive(count, "timed.pbs"))
+        )
+    else:
+        path = binary.with_suffix(f".{encoding}")
+        source = read_records(binary)
     if not path.exists():
-        write_records(read_records(binary), path)  # atomic: never a half-written cache
+        write_records(source, path)  # atomic: never a half-written cache
     return path
+
+
+def with_times(records: Iterable[pb.GameRecord]) -> Iterator[pb.GameRecord]:
+    """The records with a clock (time left, to the millisecond) and a timestamp on every move.
+
+    Seeded: the same times every time. The moves of a game follow each other by 1 to 60
+    seconds from a start in 2026, as a live match's moves are stamped.
+    """
+    draw = random.Random(39)
+    for record in records:
+        now = 1_796_000_000 + draw.randrange(10**6)
+        for move in record.moves:
+            now += draw.randrange(1, 60)
+            move.timestamp.seconds, move.timestamp.nanos = now, draw.randrange(1000) * 10**6
+            move.clock.seconds, move.clock.nanos = draw.randrange(600), draw.randrange(1000) * 10**6
+        yield record
 
 
 def measure(count: int = RECORDS, repetitions: int = 3) -> list[EncodingRun]:
@@ -59,7 +96,7 @@ def measure(count: int = RECORDS, repetitions: int = 3) -> list[EncodingRun]:
     machine.
     """
     return measure_files(
-        {encoding: archive(count, encoding) for encoding in ENCODINGS}, repetitions
+        {encoding: archive(count, encoding) for encoding in ENCODINGS + TIMED}, repetitions
     )
 
 

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from bench import __main__ as bench_main
+from bench import bench_encodings
 from bench.bench_judge import JudgeRun
 from bench.bench_judge import figures as judge_figures
 from bench.bench_live import LiveFigures, figures
@@ -18,10 +19,12 @@ from bench.bench_startup import THROUGH_TYPER
 from bench.figures import Figure, Paired, engine_sources, paired, percentile, table
 from bench.load import Tally, plan, report
 from gamerec.cli.entry import plain_validate
+from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import service_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
 from gamerec.v1.verification_pb2 import Verification
 from gamerec.validator.games import engine
+from gamerec.validator.generation import generate
 
 
 def test_a_ratio_meets_a_least_target_or_a_most_target() -> None:
@@ -240,3 +243,22 @@ def test_the_start_up_section_times_the_same_job_through_both_doors() -> None:
     """The plain command starts without Typer; the options of the other row send it to Typer."""
     assert plain_validate(["validate", "one.pb"]) is not None
     assert plain_validate(["validate", *THROUGH_TYPER, "one.pb"]) is None
+
+
+def test_the_timed_archive_holds_the_same_games_with_times_on_every_move() -> None:
+    games = list(generate("Aronda", {}, 3, seed=1))
+    copies = [pb.GameRecord.FromString(game.SerializeToString()) for game in games]
+    timed = list(bench_encodings.with_times(copies))
+    again = list(
+        bench_encodings.with_times(pb.GameRecord.FromString(g.SerializeToString()) for g in games)
+    )
+    assert timed == again  # seeded
+    for game, with_times in zip(games, timed, strict=True):
+        assert len(with_times.moves) == len(game.moves)
+        stamps = [move.timestamp.seconds for move in with_times.moves]
+        assert stamps == sorted(set(stamps))  # one move after another
+        for plain, move in zip(game.moves, with_times.moves, strict=True):
+            assert move.HasField("clock") and move.HasField("timestamp")
+            move.ClearField("clock")
+            move.ClearField("timestamp")
+            assert move == plain
