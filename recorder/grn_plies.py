@@ -19,7 +19,7 @@ from google.protobuf.descriptor import Descriptor
 
 from gamerec.recorder.errors import RecordMalformedError
 from gamerec.recorder.grn_lexer import PLY_PARTS
-from gamerec.recorder.grn_values import parse_clock, parse_timestamp, parse_uint32
+from gamerec.recorder.grn_values import clock_bytes, parse_uint32, timestamp_bytes
 from gamerec.recorder.grn_writer import GLYPHS
 from gamerec.recorder.notation import GameValue, parse_action
 from gamerec.recorder.syntax import syntax_of
@@ -202,10 +202,10 @@ def command_fields(commands: str) -> tuple[str | None, bytes]:
     times = b""
     clock = arguments.get("clk")
     if clock is not None:
-        times = entry(_MOVE_CLOCK_KEY, parse_clock(clock).SerializeToString())
+        times = entry(_MOVE_CLOCK_KEY, clock_bytes(clock))
     stamp = arguments.get("ts")
     if stamp is not None:
-        times += entry(_MOVE_TIMESTAMP_KEY, parse_timestamp(stamp).SerializeToString())
+        times += entry(_MOVE_TIMESTAMP_KEY, timestamp_bytes(stamp))
     return arguments.get("seat"), times
 
 

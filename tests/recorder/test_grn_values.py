@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from google.protobuf import duration_pb2, timestamp_pb2
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.grn_values import (
+    clock_bytes,
     escape_comment,
     escape_tag_value,
     format_clock,
     format_timestamp,
     parse_clock,
     parse_timestamp,
+    timestamp_bytes,
     unescape,
 )
 from tests.strategies import durations, timestamps
@@ -142,3 +145,79 @@ def test_a_time_that_is_not_rfc_3339_in_range_is_an_error(text: str) -> None:
 def test_a_timestamp_out_of_range_has_no_text() -> None:
     with pytest.raises(EncodingError):
         format_timestamp(timestamp_pb2.Timestamp(seconds=10**12))
+
+
+def _bytes_or_refusal(read: Callable[[str], bytes], text: str) -> bytes | str:
+    try:
+        return read(text)
+    except RecordMalformedError as error:
+        return str(error)
+
+
+digits = st.text(st.sampled_from("0123456789"), min_size=1, max_size=3)
+clock_texts = st.one_of(
+    st.builds(
+        "{}{}:{}:{}{}".format,
+        st.sampled_from(["", "", "-"]),
+        st.one_of(digits, st.text(st.sampled_from("0123456789"), min_size=7, max_size=13)),
+        digits,
+        digits,
+        st.sampled_from(["", ".5", ".250", ".000000001", ".1234567890", "."]),
+    ),
+    st.text(st.sampled_from("0123456789:.-x "), max_size=16),
+)
+time_texts = st.one_of(
+    st.builds(
+        "{:04d}-{:02d}-{:02d}{}{:02d}:{:02d}:{:02d}{}{}".format,
+        st.one_of(st.integers(1969, 2030), st.sampled_from([0, 1, 9999])),
+        st.one_of(st.integers(1, 12), st.sampled_from([0, 13])),
+        st.one_of(st.integers(1, 28), st.sampled_from([0, 29, 30, 31, 32])),
+        st.sampled_from(["T", "T", "T", "t", " "]),
+        st.one_of(st.integers(0, 23), st.sampled_from([24, 29])),
+        st.one_of(st.integers(0, 59), st.sampled_from([60, 99])),
+        st.one_of(st.integers(0, 59), st.sampled_from([60, 99])),
+        st.sampled_from(["", ".5", ".759", ".999999999", ".0000000001"]),
+        st.sampled_from(["Z", "Z", "Z", "z", "+01:00", "-23:59", ""]),
+    ),
+    st.text(st.sampled_from("0123456789-T:.Z"), max_size=30),
+)
+
+
+@settings(max_examples=500)
+@given(text=clock_texts)
+def test_a_clocks_bytes_are_its_messages(text: str) -> None:
+    expected = _bytes_or_refusal(lambda t: parse_clock(t).SerializeToString(), text)
+    assert _bytes_or_refusal(clock_bytes, text) == expected
+
+
+@settings(max_examples=500)
+@given(text=time_texts)
+def test_a_times_bytes_are_its_messages(text: str) -> None:
+    expected = _bytes_or_refusal(lambda t: parse_timestamp(t).SerializeToString(), text)
+    assert _bytes_or_refusal(timestamp_bytes, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("0:00:00", "0:60:00", "0:00:60", "-0:00:01", "0:59:59.999999999", "0:6:7"),
+        *("9999999:59:59", "10000000:00:00", "87660000:00:00", "87660000:00:01"),
+    ],
+)
+def test_a_clocks_bytes_at_the_edges_are_its_messages(text: str) -> None:
+    expected = _bytes_or_refusal(lambda t: parse_clock(t).SerializeToString(), text)
+    assert _bytes_or_refusal(clock_bytes, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("2026-12-07T24:00:00Z", "2026-12-07T23:60:00Z", "2026-12-07T23:59:60Z"),
+        *("2026-02-29T00:00:00Z", "2024-02-29T00:00:00Z", "2026-13-01T00:00:00Z"),
+        *("0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z"),
+        *("1969-12-31T23:59:59.5Z", "2026-12-07T14:19:36.1234567890Z", "2026-12-07T14:19Z"),
+    ],
+)
+def test_a_times_bytes_at_the_edges_are_its_messages(text: str) -> None:
+    expected = _bytes_or_refusal(lambda t: parse_timestamp(t).SerializeToString(), text)
+    assert _bytes_or_refusal(timestamp_bytes, text) == expected
