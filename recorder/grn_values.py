@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import datetime
 import re
-from functools import lru_cache
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.syntax.base import whole_number, whole_numbers
-from gamerec.recorder.wire import encode_varint
+from gamerec.recorder.time_fields import time_bytes, utc_time
 
 UINT32_MAX = 2**32 - 1
 INT32_MIN = -(2**31)
@@ -231,13 +230,6 @@ def parse_timestamp(text: str) -> timestamp_pb2.Timestamp:
 #: A clock as writers write it: no sign, minutes and seconds below 60, at most 9,999,999 hours
 #: (far within a Duration's 87,660,000).
 _WRITERS_CLOCK = re.compile(r"([0-9]{1,7}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,9}))?")
-#: A time as writers write it: UTC (``Z``), a time of day that exists (the day is checked by
-#: :func:`_day_start`). Every such time is within a Timestamp's years 0001 to 9999.
-_WRITERS_TIME = re.compile(
-    r"([0-9]{4}-[0-9]{2}-[0-9]{2})T([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])"
-    r"(?:\.([0-9]{1,9}))?Z"
-)
-_TWO_TO_64 = 1 << 64
 
 
 def clock_bytes(text: str) -> bytes:
@@ -251,7 +243,7 @@ def clock_bytes(text: str) -> bytes:
         return parse_clock(text).SerializeToString()
     hours, minutes, whole, fraction = match.groups()
     seconds = int(hours) * 3600 + int(minutes) * 60 + int(whole)
-    return _seconds_and_nanos(seconds, _nanos(fraction) if fraction else 0)
+    return time_bytes(seconds, _nanos(fraction) if fraction else 0)
 
 
 def timestamp_bytes(text: str) -> bytes:
@@ -260,30 +252,7 @@ def timestamp_bytes(text: str) -> bytes:
     Raises:
         RecordMalformedError: as :func:`parse_timestamp`.
     """
-    match = _WRITERS_TIME.fullmatch(text)
-    start = None if match is None else _day_start(match[1])
-    if match is None or start is None:
+    found = utc_time(text)
+    if found is None:
         return parse_timestamp(text).SerializeToString()
-    _, hours, minutes, whole, fraction = match.groups()
-    seconds = start + int(hours) * 3600 + int(minutes) * 60 + int(whole)
-    return _seconds_and_nanos(seconds, _nanos(fraction) if fraction else 0)
-
-
-@lru_cache(maxsize=1024)
-def _day_start(day: str) -> int | None:
-    """The Unix seconds of a ``YYYY-MM-DD`` day's start, or None when there is no such day."""
-    try:
-        date = datetime.date(int(day[:4]), int(day[5:7]), int(day[8:10]))
-    except ValueError:
-        return None
-    return (date.toordinal() - _EPOCH_ORDINAL) * 86400
-
-
-def _seconds_and_nanos(seconds: int, nanos: int) -> bytes:
-    """A Duration's or Timestamp's bytes (the same fields): seconds (int64), nanos (int32)."""
-    body = b""
-    if seconds:
-        body = b"\x08" + encode_varint(seconds if seconds > 0 else seconds + _TWO_TO_64)
-    if nanos:
-        body += b"\x10" + encode_varint(nanos)
-    return body
+    return time_bytes(*found)

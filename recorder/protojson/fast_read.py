@@ -3,7 +3,7 @@
 Gives the very record ``json_format.ParseDict`` would, or None when only json_format can tell
 (``reading`` then lets it decide and word the error). Also holds the field kinds both fast
 paths share (``writing`` imports them). May import the standard library, orjson, protobuf,
-``gamerec.v1`` and ``gamerec.recorder`` (``protojson_strict``, ``wire``).
+``gamerec.v1`` and ``gamerec.recorder`` (``protojson_strict``, ``wire``, ``protojson.move_times``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ import orjson
 from google.protobuf import duration_pb2, timestamp_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from gamerec.recorder.protojson.move_times import TIME_KEYS, times_bytes
 from gamerec.recorder.protojson_strict import is_strict_clock
-from gamerec.recorder.wire import encode_varint
+from gamerec.recorder.wire import decode_varint, encode_varint
 from gamerec.v1 import record_pb2 as pb
 
 # -- reading fast: a mapping straight to the message constructor --------------------------------
@@ -339,6 +340,9 @@ def _move_entry(mapping: Any, text: bytes, remembered: dict[bytes, bytes]) -> by
     """
     entry = remembered.get(text)
     if entry is None:
+        timed = _timed_move_entry(mapping)
+        if timed is not None:
+            return timed
         data = pb.Move(**_keywords(_MOVE_FIELDS, mapping)).SerializeToString()
         entry = _RECORD_MOVES_KEY + encode_varint(len(data)) + data
         if len(text) <= _MAX_REMEMBERED_MOVE_TEXT:
@@ -346,6 +350,36 @@ def _move_entry(mapping: Any, text: bytes, remembered: dict[bytes, bytes]) -> by
                 remembered.clear()
             remembered[text] = entry
     return entry
+
+
+def _timed_move_entry(mapping: Any) -> bytes | None:
+    """A move with times and no variations: its other fields, then its times' fields.
+
+    The other fields are looked up as a move of their own (remembered by their text), the
+    times' fields written from their texts (``move_times``): the same bytes as converting
+    the whole move, since its other fields have lower numbers than the times and the times
+    are read as the constructor reads them. None for any other move, or times in another
+    form than writers use (converted whole).
+
+    Raises:
+        _UnsureError: see :func:`_keywords` (the rest of the move).
+    """
+    if type(mapping) is not dict or "variations" in mapping:
+        return None
+    if "clock" not in mapping and "timestamp" not in mapping:
+        return None
+    times = times_bytes(mapping)
+    if times is None:
+        return None
+    rest = {key: value for key, value in mapping.items() if key not in TIME_KEYS}
+    try:
+        text = _DUMPS(rest)
+    except orjson.JSONEncodeError:
+        return None
+    entry = _move_entry(rest, text, _WHOLE_MOVE_ENTRIES)
+    _, start = decode_varint(entry, 1, len(entry), "a move's length")
+    data = entry[start:] + times
+    return _RECORD_MOVES_KEY + encode_varint(len(data)) + data
 
 
 def _keywords(fields: _Fields, mapping: Any) -> dict[str, Any]:

@@ -1,0 +1,83 @@
+"""Duration and Timestamp as their bytes, written without a message, and a writer's UTC time.
+
+A clock or a timestamp on every move of a record (live play writes both) costs a text reader a
+message per move when it is built as one; its bytes are two varints, written here directly:
+:func:`time_bytes` gives what ``Duration(seconds=s, nanos=n).SerializeToString()`` (and the
+same of a Timestamp: the same two fields) gives. :func:`utc_time` reads the one form of
+RFC 3339 that writers use, ``2026-11-29T20:15:03.250Z``, as GRN and ProtoJSON read it.
+
+Imports: the standard library and ``recorder.wire`` only.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from functools import lru_cache
+from typing import Final
+
+from gamerec.recorder.wire import encode_varint
+
+#: A time as writers write it: UTC (``Z``), a time of day that exists (the day is checked by
+#: :func:`_day_start`). Every such time is within a Timestamp's years 0001 to 9999.
+_WRITERS_TIME: Final = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})T([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])"
+    r"(?:\.([0-9]{1,9}))?Z"
+)
+_EPOCH_ORDINAL: Final = datetime.date(1970, 1, 1).toordinal()
+_TWO_TO_64: Final = 1 << 64
+
+
+def utc_time(text: str) -> tuple[int, int] | None:
+    """The Unix seconds and nanos of a writer's UTC time; None for any other text.
+
+    None also for a day that does not exist (``2026-02-30``): the caller's own reader says
+    why. For the texts it reads, the answer is that of GRN's ``parse_timestamp`` and of
+    ProtoJSON's reading.
+    """
+    match = _WRITERS_TIME.fullmatch(text)
+    if match is None:
+        return None
+    day, hours, minutes, whole, fraction = match.groups()
+    start = _day_start(day)
+    if start is None:
+        return None
+    seconds = start + int(hours) * 3600 + int(minutes) * 60 + int(whole)
+    return seconds, int(fraction.ljust(9, "0")) if fraction else 0
+
+
+@lru_cache(maxsize=1024)
+def _day_start(day: str) -> int | None:
+    """The Unix seconds of a ``YYYY-MM-DD`` day's start, or None when there is no such day."""
+    try:
+        date = datetime.date(int(day[:4]), int(day[5:7]), int(day[8:10]))
+    except ValueError:
+        return None
+    return (date.toordinal() - _EPOCH_ORDINAL) * 86400
+
+
+def time_bytes(seconds: int, nanos: int) -> bytes:
+    """A Duration's or Timestamp's bytes (the same fields): seconds (int64), nanos (int32).
+
+    Zero fields are left out and a negative one is written as ten bytes, as protobuf does.
+    """
+    body = b""
+    if seconds:
+        body = b"\x08" + _varint(seconds if seconds > 0 else seconds + _TWO_TO_64)
+    if nanos:
+        body += b"\x10" + _varint(nanos if nanos > 0 else nanos + _TWO_TO_64)
+    return body
+
+
+def _varint(value: int) -> bytes:
+    """``encode_varint(value)``: its first byte, then the varint of the rest, remembered.
+
+    The rest of a time's seconds is the same for 128 seconds, and a clock's nanos are mostly
+    whole milliseconds: few distinct rests, where writing each varint costs a loop a byte.
+    """
+    if value < 0x80:
+        return bytes((value,))
+    return bytes((value & 0x7F | 0x80,)) + _rest_varint(value >> 7)
+
+
+_rest_varint: Final = lru_cache(maxsize=4096)(encode_varint)
