@@ -301,9 +301,9 @@ def within_by_size(serialized: bytes, limits: Limits) -> bool:
     - more than N / 2 moves and variations (each element of a repeated message field takes
       at least its tag byte and its length byte);
     - a variation at all, when no byte is the first byte of the variations field's tag (see
-      :data:`VARIATION_TAG_FIRST_BYTES`), or else when no move of the main line has a
-      variations field (every variation hangs from one; read by one parse of the bytes,
-      ``recorder.main_line``): its variation depth is 0.
+      :data:`VARIATION_TAG_FIRST_BYTES`): its variation depth is 0; or else variations nested
+      deeper than the limit, read by one parse of the bytes a level of nesting
+      (``recorder.main_line.move_facts``).
 
     ``serialized`` must parse to the record (the bytes it was read from, or its
     serialization). The seats, plies and free-tag counts are not covered (they cost nothing
@@ -319,11 +319,11 @@ def within_by_size(serialized: bytes, limits: Limits) -> bool:
         return False
     if not any(first in serialized for first in VARIATION_TAG_FIRST_BYTES):
         return True
-    # A tag byte is also any 'j' of a name or any byte of a clock: ask the main line itself.
-    from gamerec.recorder.main_line import main_line_fields  # noqa: PLC0415 (protobuf, late)
+    # A tag byte is also any 'j' of a name or any byte of a clock: ask the moves themselves.
+    from gamerec.recorder.main_line import move_facts  # noqa: PLC0415 (protobuf, late)
 
-    fields = main_line_fields(serialized)
-    return fields is not None and not fields.variations
+    facts = move_facts(serialized)
+    return facts is not None and facts.depth <= limits.max_variation_depth
 
 
 def check_lists(

@@ -10,7 +10,8 @@ Python call per move for. There are three:
 - ``MainLineFields`` (``MoveFields moves = 5``, *singular*): protobuf merges every occurrence
   of a singular message field, so the main line's moves merge into one ``MoveFields`` whose
   repeated fields hold those of every move: its variations, and the ``seconds`` and ``nanos``
-  of every clock and timestamp (:func:`main_line_fields`).
+  of every clock and timestamp. ``VariationFields`` does the same for the moves of
+  variations, a level at a time (:func:`move_facts`).
 - ``ActionLine`` (each move as ``ActionMove``: Move's fields 1 to 8, seat and action, with
   Move's own types and oneof): serialized again without its unknown fields, it gives every
   move's bytes without its annotations (:func:`main_line_actions`), so that moves with a
@@ -42,15 +43,17 @@ MAIN_LINE_VIEW_FILE: Final = (
 
 #: ``TimeValues`` (``repeated int64 seconds = 1; repeated int32 nanos = 2``: the fields of
 #: Timestamp and Duration, with their types), ``MoveFields`` (``TimeValues clock = 11;
-#: TimeValues timestamp = 12; repeated bytes variations = 13``: Move's numbers) and
-#: ``MainLineFields`` (``MoveFields moves = 5``).
+#: TimeValues timestamp = 12; repeated bytes variations = 13``: Move's numbers),
+#: ``MainLineFields`` (``MoveFields moves = 5``: GameRecord's) and ``VariationFields``
+#: (``MoveFields moves = 1``: Variation's).
 MAIN_LINE_FIELDS_FILE: Final = (
     b"\n'gamerec_internal/main_line_fields.proto\x12\x10gamerec_internal\",\n\nTimeValues"
     b'\x12\x0f\n\x07seconds\x18\x01 \x03(\x03\x12\r\n\x05nanos\x18\x02 \x03(\x05"~\n\n'
     b"MoveFields\x12+\n\x05clock\x18\x0b \x01(\x0b2\x1c.gamerec_internal.TimeValues\x12/\n"
     b"\ttimestamp\x18\x0c \x01(\x0b2\x1c.gamerec_internal.TimeValues\x12\x12\n\nvariations"
     b'\x18\r \x03(\x0c"=\n\x0eMainLineFields\x12+\n\x05moves\x18\x05 \x01(\x0b2\x1c.'
-    b"gamerec_internal.MoveFieldsb\x06proto3"
+    b'gamerec_internal.MoveFields">\n\x0fVariationFields\x12+\n\x05moves\x18\x01 \x01(\x0b2'
+    b"\x1c.gamerec_internal.MoveFieldsb\x06proto3"
 )
 
 #: ``ActionMove`` (Move's fields 1 to 8 as record.proto declares them: ``seat`` and the
@@ -69,8 +72,8 @@ ACTION_LINE_FILE: Final = (
 )
 
 
-def _views() -> tuple[type[Message], type[Message], type[Message], type[Message]]:
-    """The view classes: MainLineView, MainLineFields, ActionLine, ActionMove."""
+def _views() -> tuple[type[Message], ...]:
+    """The view classes: MainLineView, MainLineFields, VariationFields, ActionLine, ActionMove."""
     own = descriptor_pool.DescriptorPool()
     own.AddSerializedFile(MAIN_LINE_VIEW_FILE)
     own.AddSerializedFile(MAIN_LINE_FIELDS_FILE)
@@ -87,12 +90,13 @@ def _views() -> tuple[type[Message], type[Message], type[Message], type[Message]
     return (
         view(own, "gamerec_internal.MainLineView"),
         view(own, "gamerec_internal.MainLineFields"),
+        view(own, "gamerec_internal.VariationFields"),
         view(shared, "gamerec_internal.ActionLine"),
         view(shared, "gamerec_internal.ActionMove"),
     )
 
 
-_MAIN_LINE_VIEW, _MAIN_LINE_FIELDS, _ACTION_LINE, _ACTION_MOVE = _views()
+_MAIN_LINE_VIEW, _MAIN_LINE_FIELDS, _VARIATION_FIELDS, _ACTION_LINE, _ACTION_MOVE = _views()
 
 
 def main_line_moves(serialized: bytes) -> list[bytes]:
@@ -106,40 +110,62 @@ def main_line_moves(serialized: bytes) -> list[bytes]:
     return moves
 
 
-class MainLineFields(NamedTuple):
-    """What the main line's moves hold besides their actions, all moves together.
+class MoveFacts(NamedTuple):
+    """What the moves of a record hold besides their actions: every move, variations too.
 
     Attributes:
-        variations: how many variations hang from moves of the main line (0: the record has
-            none at all, since every variation hangs from one).
+        depth: how deep variations nest (0: the record has none; 1: variations of main-line
+            moves only; 2: variations in those ...), as the limits count it.
         clock_seconds, clock_nanos: every ``seconds`` and ``nanos`` value the moves' clocks
             hold on the wire. A clock's value is one of them (the last its field gives) or 0.
         timestamp_seconds, timestamp_nanos: the same of the moves' timestamps.
     """
 
-    variations: int
+    depth: int
     clock_seconds: list[int]
     clock_nanos: list[int]
     timestamp_seconds: list[int]
     timestamp_nanos: list[int]
 
 
-def main_line_fields(serialized: bytes) -> MainLineFields | None:
-    """The variations, clocks and timestamps of the main line's moves, read in one parse.
+#: The largest record :func:`move_facts` reads (1 MiB; a game of 10,000 plies with a clock and
+#: a timestamp on each is about 300 KiB). Each level of variations parses what is nested below
+#: it again, so a record nested 48 deep costs up to 48 parses of its bytes: bounded so, one
+#: record never costs more than about 50 MiB of parsing, and a larger one is walked.
+MAX_FACTS_BYTES: Final = 1 << 20
 
-    None when the view cannot read the bytes, which a GameRecord can: a clock's or
-    timestamp's field given length-delimited is an unknown field to Duration and Timestamp
-    but packed values to the view, which refuses them when they are not varints.
+
+def move_facts(serialized: bytes) -> MoveFacts | None:
+    """The variation depth, clocks and timestamps of every move, one parse per level.
+
+    The main line's moves merge into one ``MoveFields`` (one parse of the record), whose
+    ``variations`` are the first level; the variations of a level, joined, parse as one
+    Variation whose moves merge again, giving the next level. A record's bytes cannot nest
+    deeper than protobuf decodes (100 messages, so about 50 levels), which bounds the parses.
+
+    None for a record over :data:`MAX_FACTS_BYTES`, and when the view cannot read the bytes,
+    which a GameRecord can: a clock's or timestamp's field given length-delimited is an
+    unknown field to Duration and Timestamp but packed values to the view, which refuses them
+    when they are not varints.
     """
+    if len(serialized) > MAX_FACTS_BYTES:
+        return None
+    facts = MoveFacts(0, [], [], [], [])
     try:
         view: Any = _MAIN_LINE_FIELDS.FromString(serialized)
+        while True:
+            moves = view.moves
+            clock, stamp = moves.clock, moves.timestamp
+            facts.clock_seconds.extend(clock.seconds)
+            facts.clock_nanos.extend(clock.nanos)
+            facts.timestamp_seconds.extend(stamp.seconds)
+            facts.timestamp_nanos.extend(stamp.nanos)
+            if not moves.variations:
+                return facts
+            facts = facts._replace(depth=facts.depth + 1)
+            view = _VARIATION_FIELDS.FromString(b"".join(moves.variations))
     except DecodeError:
         return None
-    moves = view.moves
-    clock, stamp = moves.clock, moves.timestamp
-    return MainLineFields(
-        len(moves.variations), clock.seconds[:], clock.nanos[:], stamp.seconds[:], stamp.nanos[:]
-    )
 
 
 def main_line_actions(serialized: bytes) -> list[bytes]:

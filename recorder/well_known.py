@@ -59,9 +59,9 @@ def check_times(
 
     ``serialized``, when given, must parse to the record (the bytes it was read from, or its
     serialization). When those bytes hold no tag byte of a move's clock or timestamp, only the
-    start time is looked at (constant time). Otherwise, when no move has a variation and every
-    value the main line's clocks and timestamps hold is within its range (one parse of the
-    bytes, ``recorder.main_line``), no move is looked at one by one. Any other record is
+    start time is looked at (constant time). Otherwise, when every value the moves' clocks and
+    timestamps hold is within its range (one parse of the bytes a level of variations,
+    ``recorder.main_line.move_facts``), no move is looked at one by one. Any other record is
     walked move by move, which names the first field out of range.
 
     Raises:
@@ -72,8 +72,7 @@ def check_times(
         stamp = metadata.start_time
         _refuse("metadata.start_time", timestamp_fault(stamp.seconds, stamp.nanos), source, where)
     if serialized is not None and (
-        not any(b in serialized for b in MOVE_TIME_TAG_FIRST_BYTES)
-        or _main_line_times_within(serialized)
+        not any(b in serialized for b in MOVE_TIME_TAG_FIRST_BYTES) or _times_within(serialized)
     ):
         return
     for path, move in _moves_with_paths(record.moves):
@@ -86,24 +85,23 @@ def check_times(
             _refuse(f"{path}.timestamp", fault, source, where)
 
 
-def _main_line_times_within(serialized: bytes) -> bool:
-    """Whether the record has no variation and its moves' clocks and timestamps are in range.
+def _times_within(serialized: bytes) -> bool:
+    """Whether every clock and timestamp of every move, variations too, is in range.
 
     A sufficient test: each clock or timestamp holds one of the values the view lists for it
     (the last its field gives) or 0, so when every listed value is in range, so is every
     clock's and timestamp's. Clocks are asked not to be negative, as a game's clocks are not:
     then seconds and nanos cannot differ in sign. Anything else is left to the walk.
     """
-    from gamerec.recorder.main_line import main_line_fields  # noqa: PLC0415 (once it is needed)
+    from gamerec.recorder.main_line import move_facts  # noqa: PLC0415 (once it is needed)
 
-    fields = main_line_fields(serialized)
+    facts = move_facts(serialized)
     return (
-        fields is not None
-        and not fields.variations
-        and _within(fields.clock_seconds, 0, DURATION_SECONDS[1])
-        and _within(fields.clock_nanos, 0, NANOS_PER_SECOND - 1)
-        and _within(fields.timestamp_seconds, *TIMESTAMP_SECONDS)
-        and _within(fields.timestamp_nanos, 0, NANOS_PER_SECOND - 1)
+        facts is not None
+        and _within(facts.clock_seconds, 0, DURATION_SECONDS[1])
+        and _within(facts.clock_nanos, 0, NANOS_PER_SECOND - 1)
+        and _within(facts.timestamp_seconds, *TIMESTAMP_SECONDS)
+        and _within(facts.timestamp_nanos, 0, NANOS_PER_SECOND - 1)
     )
 
 

@@ -83,14 +83,21 @@ def test_parsing_checks_as_the_full_walk_does(record: pb.GameRecord) -> None:
         assert parsed == outcome(pb.GameRecord.FromString(serialized), limits)
 
 
-def test_records_without_variations_skip_the_walk_and_with_one_do_not() -> None:
+def test_variations_within_the_depth_skip_the_walk_and_deeper_ones_do_not() -> None:
     plain = pb.GameRecord(moves=[pb.Move(seat=1, comment="j" * 0x6A)] * 3)
     assert b"\x6a" in plain.SerializeToString()  # the byte of a variations tag, in a comment
-    assert within_by_size(plain.SerializeToString(), DEFAULT_LIMITS)  # no move has variations
+    assert within_by_size(plain.SerializeToString(), Limits(max_variation_depth=0))
     quiet = pb.GameRecord(moves=[pb.Move(seat=1, comment="quiet")] * 3)
-    assert within_by_size(quiet.SerializeToString(), DEFAULT_LIMITS)
-    varied = pb.GameRecord(moves=[pb.Move(variations=[pb.Variation()])])
-    assert not within_by_size(varied.SerializeToString(), DEFAULT_LIMITS)
+    assert within_by_size(quiet.SerializeToString(), Limits(max_variation_depth=0))
+    inner = pb.Variation(moves=[pb.Move(seat=2, variations=[pb.Variation()])])
+    varied = pb.GameRecord(moves=[pb.Move(seat=1), pb.Move(variations=[pb.Variation(), inner])])
+    data = varied.SerializeToString()
+    assert within_by_size(data, DEFAULT_LIMITS)
+    assert within_by_size(data, Limits(max_variation_depth=2))
+    assert not within_by_size(data, Limits(max_variation_depth=1))  # nested 2 deep
+    assert outcome(varied, Limits(max_variation_depth=1), data) == outcome(
+        varied, Limits(max_variation_depth=1)
+    )
 
 
 def padded_variation_record(depth: int) -> bytes:
@@ -107,7 +114,8 @@ def test_a_padded_variations_tag_is_still_seen() -> None:
     record = pb.GameRecord.FromString(data)
     assert len(record.moves[0].variations) == 1  # the decoder reads the padded tag
     assert b"\x6a" not in data
-    assert not within_by_size(data, DEFAULT_LIMITS)
+    assert within_by_size(data, DEFAULT_LIMITS)  # nested 3 deep, as the view reads them
+    assert not within_by_size(data, Limits(max_variation_depth=2))
     shallow = Limits(max_variation_depth=2)
     try:
         parse_record(data, "x", limits=shallow)

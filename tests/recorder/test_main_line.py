@@ -15,10 +15,11 @@ from gamerec.recorder.main_line import (
     ACTION_LINE_FILE,
     MAIN_LINE_FIELDS_FILE,
     MAIN_LINE_VIEW_FILE,
+    MAX_FACTS_BYTES,
     action_of,
     main_line_actions,
-    main_line_fields,
     main_line_moves,
+    move_facts,
 )
 from gamerec.recorder.well_known import check_times
 from gamerec.recorder.wire import encode_varint
@@ -79,6 +80,7 @@ def test_the_kept_files_are_the_descriptors_descriptor_pb2_builds() -> None:
     _single(move, "timestamp", _number(pb.Move, "timestamp"), "TimeValues")
     _add(move, "variations", _number(pb.Move, "variations"), FIELD.TYPE_BYTES)
     _single(fields.message_type.add(name="MainLineFields"), "moves", 5, "MoveFields")
+    _single(fields.message_type.add(name="VariationFields"), "moves", 1, "MoveFields")
     assert descriptor_pb2.FileDescriptorProto.FromString(MAIN_LINE_FIELDS_FILE) == fields
 
     actions = _file("action_line", "gamerec/v1/record.proto")
@@ -123,19 +125,31 @@ def test_the_views_read_what_the_parsed_record_holds(record: pb.GameRecord, unkn
     assert main_line_moves(data) == [move.SerializeToString() for move in moves]
     assert main_line_actions(data) == [_action(move).SerializeToString() for move in moves]
     assert list(map(action_of, main_line_moves(data))) == main_line_actions(data)
-    fields = main_line_fields(data)
-    assert fields is not None
-    assert fields.variations == sum(len(move.variations) for move in moves)
-    # Zero is the default, which protobuf does not write; every other value is listed.
-    clocks = [move.clock for move in moves if move.HasField("clock")]
-    stamps = [move.timestamp for move in moves if move.HasField("timestamp")]
+    facts = move_facts(data)
+    assert facts is not None
+    every, depth = _every_move(moves)
+    assert facts.depth == depth
+    clocks = [move.clock for move in every if move.HasField("clock")]
+    stamps = [move.timestamp for move in every if move.HasField("timestamp")]
     for listed, held in (
-        (fields.clock_seconds, [clock.seconds for clock in clocks]),
-        (fields.clock_nanos, [clock.nanos for clock in clocks]),
-        (fields.timestamp_seconds, [stamp.seconds for stamp in stamps]),
-        (fields.timestamp_nanos, [stamp.nanos for stamp in stamps]),
+        (facts.clock_seconds, [clock.seconds for clock in clocks]),
+        (facts.clock_nanos, [clock.nanos for clock in clocks]),
+        (facts.timestamp_seconds, [stamp.seconds for stamp in stamps]),
+        (facts.timestamp_nanos, [stamp.nanos for stamp in stamps]),
     ):
+        # Zero is the default, which protobuf does not write; every other value is listed.
         assert Counter(listed) == Counter(value for value in held if value)
+
+
+def _every_move(line: list[pb.Move], depth: int = 0) -> tuple[list[pb.Move], int]:
+    """Every move of a line and of its variations, and how deep its variations nest."""
+    every, deepest = list(line), depth
+    for move in line:
+        for variation in move.variations:
+            inner, nested = _every_move(list(variation.moves), depth + 1)
+            every += inner
+            deepest = max(deepest, nested)
+    return every, deepest
 
 
 def _raw_move(*fields: bytes) -> bytes:
@@ -173,7 +187,7 @@ def test_a_clock_the_view_cannot_read_leaves_the_check_to_the_walk() -> None:
     data = _raw_move(_message_field(_number(pb.Move, "clock"), clock), b"\x08\x01")
     record = pb.GameRecord.FromString(data)
     assert record.moves[0].clock.seconds == 0
-    assert main_line_fields(data) is None
+    assert move_facts(data) is None
     check_times(record, data)  # the walk finds nothing out of range
 
 
@@ -219,8 +233,8 @@ def test_the_time_check_answers_as_the_walk_with_any_clocks_and_timestamps(
 
 def test_a_negative_clock_is_left_to_the_walk_which_accepts_it() -> None:
     record = pb.GameRecord(moves=[_timed_move((-5, -1), None), _timed_move((5, 1), None)])
-    fields = main_line_fields(record.SerializeToString())
-    assert fields is not None and fields.clock_seconds == [-5, 5]
+    facts = move_facts(record.SerializeToString())
+    assert facts is not None and facts.clock_seconds == [-5, 5]
     assert _refusal(record, record.SerializeToString()) == ""
     record.moves[0].clock.nanos = 1
     assert "different signs" in _refusal(record, record.SerializeToString())
@@ -231,3 +245,12 @@ def test_a_time_out_of_range_is_named_by_the_walk(where: str) -> None:
     record = pb.GameRecord(moves=[_timed_move((1, 0), (1, 0)) for _ in range(3)])
     getattr(record.moves[2], where).nanos = 1_000_000_000
     assert f"moves[2].{where}: nanos 1000000000" in _refusal(record, record.SerializeToString())
+
+
+def test_a_record_over_the_bound_is_left_to_the_walks() -> None:
+    record = pb.GameRecord(moves=[_timed_move((1, 0), (1, 0))])
+    record.comment = "x" * MAX_FACTS_BYTES
+    data = record.SerializeToString()
+    assert move_facts(data) is None
+    record.moves[0].clock.nanos = -1
+    assert "different signs" in _refusal(record, data)  # the walk still names the field
