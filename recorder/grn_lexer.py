@@ -99,22 +99,29 @@ PLY_TOKEN: Final = re.compile(
 _PLY_COMMAND = r"\[%(?:seat|clk|ts)\ [^\]\\{}\s]++\]"
 _PLY_COMMANDS = _PLY_COMMAND + r"(?:\ " + _PLY_COMMAND + r"){0,2}"
 _PLY_COMMENT = r"\{" + _PLY_COMMANDS + r"\}"
-#: One plain ply as :data:`PLY_TOKEN`'s ``whole_ply`` reads it (but for a comment of times
-#: too), as two groups for ``findall`` over a run of them: the ply number, and the rest (move,
-#: glyph, commands) as written, which :data:`PLY_PARTS` splits. The rest is the same text for
-#: the same ply wherever it stands, so a reader can keep what it read of it.
+#: The text of a plain ply's comment of words: at most 1,000 characters, none of them a
+#: backslash, brace or bracket (so it is one comment token, with no escape and no command).
+_PLY_TEXT = r"[^\\{}\[\]]{0,1000}+"
+#: One plain ply as :data:`PLY_TOKEN`'s ``whole_ply`` reads it (but for a comment of words
+#: and a comment of times too), as two groups for ``findall`` over a run of them: the ply
+#: number, and the rest (move, glyph, words, commands) as written, which :data:`PLY_PARTS`
+#: splits. The rest is the same text for the same ply wherever it stands, so a reader can keep
+#: what it read of it.
 _PLAIN_PLY = (
     r"""\s*+([0-9]+)\.\s*+([A-Za-z0-9,]++(?!-[0-9]|(?<=[0-9])\.)(?:"""
     + _GLYPH
-    + r""")?(?:\s*+"""
+    + r""")?(?:\s*+\{"""
+    + _PLY_TEXT
+    + r"""\})?(?:\s*+"""
     + _PLY_COMMENT
     + r""")?)"""
 )
 PLAIN_PLY: Final = re.compile(_PLAIN_PLY)
-#: The rest of a plain ply (:data:`PLAIN_PLY`'s second group) in its three parts: move, glyph
-#: (None when absent), the commands between the comment's braces (None when absent).
+#: The rest of a plain ply (:data:`PLAIN_PLY`'s second group) in its four parts: move, glyph,
+#: the words of its comment, the commands between the braces of the next (None when absent).
 PLY_PARTS: Final = re.compile(
-    r"([A-Za-z0-9,]+)(" + _GLYPH + r")?(?:\s*+\{(" + _PLY_COMMANDS + r")\})?"
+    r"([A-Za-z0-9,]+)(" + _GLYPH + r")?(?:\s*+\{(" + _PLY_TEXT + r")\})?"
+    r"(?:\s*+\{(" + _PLY_COMMANDS + r")\})?"
 )
 #: A run of plain plies one after the other (the same pattern, its groups not capturing).
 PLAIN_RUN: Final = re.compile("(?:" + _uncaptured(_PLAIN_PLY) + ")++")

@@ -27,9 +27,11 @@ from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
 #: The field keys of ``Move.seat`` (field 1, varint), ``Move.glyph`` (field 10, varint),
-#: ``Move.clock`` and ``Move.timestamp`` (fields 11 and 12, length-delimited).
+#: ``Move.comment``, ``Move.clock`` and ``Move.timestamp`` (fields 9, 11 and 12,
+#: length-delimited).
 _MOVE_SEAT_KEY = b"\x08"
 _MOVE_GLYPH_KEY = b"\x50"
+_MOVE_COMMENT_KEY = b"\x4a"
 _MOVE_CLOCK_KEY = b"\x5a"
 _MOVE_TIMESTAMP_KEY = b"\x62"
 #: A ply without commands.
@@ -157,20 +159,28 @@ def parse_ply_bytes(data: bytes) -> pb.Move:
 
 
 def _ply_bytes(
-    key: bytes, game: GameValue, token: str, seat: str | None, glyph: str, *, times: bytes = b""
+    key: bytes,
+    game: GameValue,
+    token: str,
+    seat: str | None,
+    glyph: str,
+    *,
+    comment: bytes = b"",
+    times: bytes = b"",
 ) -> bytes:
     """A plain ply (move token, seat command, glyph) as its parent holds it: key, length, move.
 
-    The move's bytes are its seat field, its action's, its glyph field and ``times`` (its
-    clock and timestamp fields, :func:`command_fields`): the fields in the order of their
-    numbers, exactly as ``Move.SerializeToString()`` writes them (a judge keys the moves it
-    has read by these bytes, ``grn.read_grn_main_line``), so a move not seen before costs its
-    action only (the reader keeps the plies it made, :data:`PLY_BYTES`).
+    The move's bytes are its seat field, its action's, ``comment`` (its comment field), its
+    glyph field and ``times`` (its clock and timestamp fields, :func:`command_fields`): the
+    fields in the order of their numbers, exactly as ``Move.SerializeToString()`` writes them
+    (a judge keys the moves it has read by these bytes, ``grn.read_grn_main_line``), so a move
+    not seen before costs its action only (the reader keeps the plies it made,
+    :data:`PLY_BYTES`).
 
     Raises:
         RecordMalformedError: the token is not a move of the game, or the seat is not one.
     """
-    body = action_bytes(game, token)
+    body = action_bytes(game, token) + comment
     if seat is not None:
         body = _seat_field(seat) + body
     if glyph:
@@ -211,10 +221,11 @@ def command_fields(commands: str) -> tuple[str | None, bytes]:
 
 def command_names(rest: str) -> frozenset[str]:
     """The names of the commands a plain ply's rest (``grn_lexer.PLAIN_PLY``) gives."""
-    _, _, commands = rest.partition("{")
-    if not commands:
+    start = rest.rfind("{[%")  # a comment of words holds no bracket
+    if start < 0:
         return _NO_COMMANDS
-    return frozenset(command.partition(" ")[0] for command in commands[2:-2].split("] [%"))
+    commands = rest[start + 3 : -2]
+    return frozenset(command.partition(" ")[0] for command in commands.split("] [%"))
 
 
 @lru_cache(maxsize=256)
@@ -266,13 +277,15 @@ def numbered(numbers: Sequence[str], first: int) -> int:
 
 
 def plain_ply_bytes(
-    rests: Sequence[str], known: dict[str, bytes], key: bytes, game: GameValue
+    rests: Sequence[str], known: dict[str, bytes], key: bytes, game: GameValue, max_comment: int
 ) -> list[bytes]:
     """The bytes of a run's plies, from their texts, as far as they are moves of the game.
 
     A ply not found in ``known`` is read and kept there (only those are read one by one:
-    the others are looked up at once). The run stops at a token that is not a move of the
-    game (the token-by-token reading places the error).
+    the others are looked up at once), but for a ply with a comment of words, whose length is
+    checked against ``max_comment`` (the comment-chars limit) each time. The run stops at a
+    token that is not a move of the game, or a comment over the limit (the token-by-token
+    reading places the error).
     """
     kept: list[bytes | None] = list(map(known.get, rests))
     if None in kept:
@@ -280,15 +293,31 @@ def plain_ply_bytes(
             rest = rests[index]
             ply = known.get(rest)  # read already if it came earlier in this run
             if ply is None:
-                move, glyph, commands = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
+                move, glyph, words, commands = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
                 try:
                     seat, times = command_fields(commands) if commands else (None, b"")
-                    ply = _ply_bytes(key, game, move, seat, glyph or "", times=times)
+                    comment = _comment_field(words, max_comment) if words else b""
+                    ply = _ply_bytes(
+                        key, game, move, seat, glyph or "", comment=comment, times=times
+                    )
                 except RecordMalformedError:
                     return cast("list[bytes]", kept[:index])  # no None before index
-                _keep(known, rest, ply)
+                if words is None:
+                    _keep(known, rest, ply)
             kept[index] = ply
     return cast("list[bytes]", kept)
+
+
+def _comment_field(words: str, max_comment: int) -> bytes:
+    """The ``comment`` field of a ply's comment of words (none when it is only white space).
+
+    Raises:
+        RecordMalformedError: the comment is longer than ``max_comment`` characters.
+    """
+    text = words.strip()  # as grn_lines.split_comment strips each piece
+    if len(text) > max_comment:
+        raise RecordMalformedError(f"a comment of {len(text)} characters")
+    return entry(_MOVE_COMMENT_KEY, text.encode()) if text else b""
 
 
 #: A run of plain plies that all carry a seat command is read from its words (:func:`seated_run`):

@@ -177,8 +177,15 @@ class RecordReader(SectionReader):
         try:
             kept = list(map(known.__getitem__, rests[:read]))
         except KeyError:  # a ply not read before
-            kept = plain_ply_bytes(rests[:read], known, line.key, game)
+            kept = plain_ply_bytes(
+                rests[:read], known, line.key, game, self.limits.max_comment_chars
+            )
             read = len(kept)
+        if read and rests[read - 1].count("{") > rests[read - 1].count("{[%"):
+            # The last ply has a comment of words: a comment after the run would add to it,
+            # which the token-by-token reading does (line.comment), so the ply is left to it.
+            read -= 1
+            kept = kept[:read]
         if not read:
             return token
         moves += kept

@@ -124,7 +124,9 @@ def tag_sections(draw: st.DrawFn) -> str:
 
 #: Comments of times a writer puts on a ply (seat, clock, timestamp, one space apart), and
 #: near misses: out of range, no calendar day, an offset, a command twice, another order,
-#: another case, two spaces, a negative clock, the extremes, a second comment after the first.
+#: another case, two spaces, a negative clock, the extremes, a second comment after the first;
+#: then comments of words, alone, before the commands, empty, escaped, too long, followed by
+#: more.
 TIMES = [
     " {[%seat 1] [%clk 0:06:07.814] [%ts 2026-12-07T14:19:36.759Z]}",
     "\n{[%seat 2] [%clk 1:00:00] [%ts 2026-12-07T14:19:37Z]}",
@@ -157,6 +159,18 @@ TIMES = [
     " {[%clk 0:01:00] [%ts 2026-12-07T14:19:36Z] [%seat 3]}",
     " {[%clk 0:01:00] a note}",
     "",
+    " { good move }",
+    " {a note} {[%seat 1]}",
+    " {note}\n{[%seat 2] [%clk 0:01:00]}",
+    " {} {[%seat 1]}",
+    " { }",
+    " {note} {more}",
+    " {x [y] z}",
+    " {a\\}b}",
+    " {\u00e9t\u00e9 \u2028}",
+    " {a\tb\nc}",
+    " {" + "x" * 1001 + "}",
+    " {" + "y" * 12 + "} {[%seat 1]} {and more}",
 ]
 
 
@@ -200,6 +214,7 @@ def limits(draw: st.DrawFn) -> Limits:
         max_seats=draw(st.integers(0, 4)),
         max_plies=draw(st.integers(0, 40)),
         max_moves=draw(st.integers(0, 50)),
+        max_comment_chars=draw(st.sampled_from([0, 4, 9, 12, 2**21])),
     )
 
 
@@ -527,3 +542,54 @@ def test_a_million_tag_lines_keep_at_most_the_bound() -> None:
             sizes.append(len(grn_tag_section.TAG_LINES))
     assert 0 < max(sizes) <= grn_tag_section.TAG_LINES_ENTRIES
     assert max(map(len, grn_tag_section.TAG_LINES)) <= grn_tag_section.TAG_LINE_CHARS_KEPT
+
+
+#: Moves each game's syntax reads (the recorder knows no rules).
+GAME_MOVES = {
+    "ONE": ["g7", "a1", "b3", "c7xc9", "a10xa8xc15"],
+    "Oust": ["g7", "a1", "b3", "a1,b2"],
+    "Oh-Wah-Ree": ["4cw", "3", "2"],
+}
+#: Comments a ply may carry that every reader takes: words, times, both, more after them.
+CLEAN_COMMENTS = [
+    "",
+    "",
+    " {[%seat 1]}",
+    " { good move }",
+    " {a note}",
+    " {a note} {[%seat 2]}",
+    "\n{only move}\n{[%seat 1] [%clk 0:06:07.814] [%ts 2026-12-07T14:19:36.759Z]}",
+    " {} {[%seat 1]}",
+    " { }",
+    " {note} {more}",
+    " {note} {[%seat 1]} {more}",
+    " {\u00e9t\u00e9}",
+    " {a\tb\nc}",
+    " {twelve chars}",
+    " {x [y] z}",
+    " {" + "x" * 1001 + "}",
+]
+
+
+@st.composite
+def clean_move_texts(draw: st.DrawFn, game: str) -> str:
+    """Plies numbered in order, moves of the game, each with a drawn comment."""
+    plies = []
+    for number in range(1, draw(st.integers(1, 25)) + 1):
+        move = draw(st.sampled_from(GAME_MOVES[game])) + draw(st.sampled_from(GLYPHS))
+        plies.append(f"{number}. {move}{draw(st.sampled_from(CLEAN_COMMENTS))}")
+    return " ".join(plies) + draw(st.sampled_from(["", "\n", " *"]))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), limits())
+def test_runs_of_plies_with_comments_of_words_read_alike(
+    data: st.DataObject, drawn: Limits
+) -> None:
+    # A run takes a comment of words, before a comment of commands or alone; a comment after
+    # the run's last ply adds to its comment (that ply is left to the tokens' reading).
+    records = []
+    for _ in range(data.draw(st.integers(1, 3))):
+        game = data.draw(st.sampled_from(sorted(GAME_MOVES)))
+        records.append(f'[Game "{game}"]\n\n{data.draw(clean_move_texts(game))}')
+    assert_read_alike("\n".join(records).encode(), drawn)
