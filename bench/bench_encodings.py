@@ -4,7 +4,8 @@ The same seeded mixed collection as ``bench_validate`` (all four games), written
 ``.pbs``, ``.grn`` and ``.jsonl`` (cached in ``bench/.data``), each validated by the real
 command with one worker and with every core. The text encodings should not be the slow way
 in: their records are decoded in the workers, like the binary ones. The same records with a
-clock and a timestamp on every move (``timed.pbs`` ...), as live matches record them, are
+clock and a timestamp on every move (``timed.pbs`` ...), as live matches record them, and
+annotated as analyses are (comments, glyphs, variations: ``annotated.pbs`` ...) are
 validated too: such records must not fall off the paths plain ones take.
 
 Run: ``.venv/bin/python -m bench.bench_encodings [--records 5000] [--repeat 3]``; with
@@ -30,6 +31,11 @@ ENCODINGS = ("pbs", "grn", "jsonl")
 #: The same archive with a clock and a timestamp on every move, as live play records them,
 #: in every encoding (named ``timed.pbs`` and so on).
 TIMED = tuple(f"timed.{encoding}" for encoding in ENCODINGS)
+#: The same archive annotated as an analysis is: a comment on one move in five, a glyph on
+#: one in seven, two variations of three moves a game (``annotated.pbs`` and so on).
+ANNOTATED = tuple(f"annotated.{encoding}" for encoding in ENCODINGS)
+#: The archives of the same games in another shape, measured against the plain one.
+SHAPED = TIMED + ANNOTATED
 #: Records in the archive (text validates slower than binary; fewer keep the run short).
 RECORDS = 5_000
 
@@ -52,18 +58,20 @@ class EncodingRun:
 def archive(count: int, encoding: str) -> Path:
     """The cached mixed collection of ``count`` records in ``encoding`` (made from the .pbs).
 
-    ``timed.X``: the same records with times (:func:`with_times`), in encoding X.
+    ``timed.X`` and ``annotated.X``: the same records with times (:func:`with_times`) or
+    annotations (:func:`with_annotations`), in encoding X.
     """
     binary = collection(count)
     if encoding == "pbs":
         return binary
-    if encoding.startswith("timed."):
-        suffix = encoding.removeprefix("timed.")
-        path = binary.with_name(f"{binary.stem}-timed.{suffix}")
+    shape, _, suffix = encoding.rpartition(".")
+    if shape:
+        path = binary.with_name(f"{binary.stem}-{shape}.{suffix}")
+        shaping = with_times if shape == "timed" else with_annotations
         source: Iterable[pb.GameRecord] = (
-            with_times(read_records(binary))
+            shaping(read_records(binary))
             if suffix == "pbs"
-            else read_records(archive(count, "timed.pbs"))
+            else read_records(archive(count, f"{shape}.pbs"))
         )
     else:
         path = binary.with_suffix(f".{encoding}")
@@ -89,6 +97,23 @@ def with_times(records: Iterable[pb.GameRecord]) -> Iterator[pb.GameRecord]:
         yield record
 
 
+def with_annotations(records: Iterable[pb.GameRecord]) -> Iterator[pb.GameRecord]:
+    """The records annotated: comments, glyphs and two variations a game (seeded)."""
+    draw = random.Random(39)
+    notes = ["good move", "a blunder", "only move", "why not the other side?"]
+    for record in records:
+        moves = record.moves
+        for ply, move in enumerate(moves):
+            if ply % 5 == 3:
+                move.comment = draw.choice(notes)
+            if ply % 7 == 2:
+                move.glyph = draw.choice([pb.GLYPH_GOOD, pb.GLYPH_MISTAKE, pb.GLYPH_BRILLIANT])
+        for ply in sorted({len(moves) // 3, len(moves) // 2}):
+            variation = moves[ply].variations.add()
+            variation.moves.extend(moves[ply + 1 : ply + 4])
+        yield record
+
+
 def measure(count: int = RECORDS, repetitions: int = 3) -> list[EncodingRun]:
     """Every encoding with one worker and with all cores (see :func:`measure_files`).
 
@@ -96,7 +121,7 @@ def measure(count: int = RECORDS, repetitions: int = 3) -> list[EncodingRun]:
     machine.
     """
     return measure_files(
-        {encoding: archive(count, encoding) for encoding in ENCODINGS + TIMED}, repetitions
+        {encoding: archive(count, encoding) for encoding in ENCODINGS + SHAPED}, repetitions
     )
 
 

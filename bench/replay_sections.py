@@ -170,15 +170,15 @@ def validate_figures(scale: Scale, known: Peers) -> list[Figure]:
 def encoding_figures(scale: Scale, known: Peers) -> list[Figure]:
     """Section 5: one archive in every encoding, against ``.pbs`` and python-chess.
 
-    The same archive with times on every move (``timed.pbs`` ...) is measured against the
-    archive without them, in the same encoding.
+    The same archive with times on every move (``timed.pbs`` ...) and annotated
+    (``annotated.pbs`` ...) is measured against the plain archive, in the same encoding.
 
     A round validates every encoding with each worker count and runs python-chess once; each
     ratio is the median over rounds of the ratio within a round.
     """
     paths = {
         encoding: bench_encodings.archive(scale.encoding_records, encoding)
-        for encoding in bench_encodings.ENCODINGS + bench_encodings.TIMED
+        for encoding in bench_encodings.ENCODINGS + bench_encodings.SHAPED
     }
     rounds: list[dict[tuple[str, int], bench_validate.ValidateRun]] = []
 
@@ -201,15 +201,15 @@ def encoding_figures(scale: Scale, known: Peers) -> list[Figure]:
         plies = run.plies
         value = plies / run.seconds
         label = f"validate .{encoding}, {'1 worker' if workers == 1 else f'{workers} workers'}"
-        if encoding in bench_encodings.TIMED:
-            plain_encoding = encoding.removeprefix("timed.")
+        if encoding in bench_encodings.SHAPED:
+            plain_encoding = encoding.rpartition(".")[2]
             plain = [found[(plain_encoding, workers)] for found in rounds]
             figures.append(
                 Figure(
                     label,
                     value,
                     "plies/s",
-                    f".{plain_encoding} without times, same workers",
+                    f".{plain_encoding}, plain, same workers",
                     plies / bench_validate.median_of(plain).seconds,
                     pairs=tuple(b.seconds / a.seconds for a, b in zip(runs, plain, strict=True)),
                 )

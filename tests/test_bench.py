@@ -262,3 +262,18 @@ def test_the_timed_archive_holds_the_same_games_with_times_on_every_move() -> No
             move.ClearField("clock")
             move.ClearField("timestamp")
             assert move == plain
+
+
+def test_the_annotated_archive_holds_the_same_main_lines_with_comments_glyphs_variations() -> None:
+    games = list(generate("Oust", {}, 3, seed=1))
+    copies = [pb.GameRecord.FromString(game.SerializeToString()) for game in games]
+    annotated = list(bench_encodings.with_annotations(copies))
+    for game, shaped in zip(games, annotated, strict=True):
+        assert sum(bool(move.comment) for move in shaped.moves) == (len(game.moves) + 1) // 5
+        assert sum(bool(move.glyph) for move in shaped.moves) == (len(game.moves) + 4) // 7
+        assert sum(len(move.variations) for move in shaped.moves) == 2
+        for plain, move in zip(game.moves, shaped.moves, strict=True):
+            move.ClearField("comment")
+            move.ClearField("glyph")
+            move.ClearField("variations")
+            assert move == plain
