@@ -229,10 +229,10 @@ class MoveReader:
 
 def _first_unknown_is_annotated(keys: list[bytes], engine_moves: list[Any]) -> bool:
     """Whether the first move not remembered has more bytes than its seat and action."""
-    index = next((at for at, engine_move in enumerate(engine_moves) if engine_move is None), None)
-    if index is None:  # every move was remembered (a falsy one made all() false)
+    try:
+        key = keys[engine_moves.index(None)]  # == None only for None: engine moves are tuples
+    except ValueError:  # every move was remembered (a falsy one made all() false)
         return False
-    key = keys[index]
     return action_of(key) != key
 
 
