@@ -44,6 +44,9 @@ MAX_REMEMBERED_LONG_KEY_BYTES: Final = 32
 #: A reader notes the longer moves it has seen once as bits of a 128 KiB table (made at its
 #: first such move; ``recorder.sightings``) and starts the table again after this many notes.
 MAX_NOTED_LONG_KEYS: Final = DEFAULT_NOTES
+#: When more than one move in this many of a line is not remembered (and the first of them
+#: is annotated), the line is read again by its moves' actions in one parse, not move by move.
+WHOLE_LINE_SHARE: Final = 4
 #: Readers kept for distinct variants at most (a reader per variant seen).
 MAX_READERS: Final = 256
 
@@ -150,12 +153,14 @@ class MoveReader:
     def engine_moves_of_keys(self, keys: list[bytes], serialized: bytes | None = None) -> ReadMoves:
         """:meth:`engine_moves` of moves given as their serialized bytes.
 
-        ``serialized``: bytes of a GameRecord whose main line the keys are (see
-        :func:`main_line_keys`). With them, a line whose first move not remembered carries an
-        annotation (a clock, a timestamp, a comment: its bytes are its own, so it is never
-        remembered) is looked up again by its moves' seats and actions alone
+        A move carrying an annotation (a clock, a timestamp, a comment: its bytes are its
+        own, so it is rarely remembered) is looked up by its seat and action alone. When more
+        than one move in :data:`WHOLE_LINE_SHARE` is not remembered, the first of them is
+        annotated and ``serialized`` is given (bytes of a GameRecord whose main line the keys
+        are, see :func:`main_line_keys`), the whole line is read again so, in one parse
         (``recorder.main_line.main_line_actions``): a record with a clock on every move reads
-        as fast as one without.
+        almost as fast as one without. Otherwise each move not remembered is stripped of its
+        annotations on its own (``recorder.main_line.action_of``).
         """
         engine_moves = list(map(self._move_by_key.get, keys))
         # The two dicts hold the same keys, so a remembered move has its seat here too.
@@ -164,16 +169,49 @@ class MoveReader:
         # (a truth test per move, not an == None); a falsy engine move (ONE's resignation is
         # the empty tuple) only costs the loop, which skips what is not None.
         if not all(engine_moves):
-            if serialized is not None and _first_unknown_is_annotated(keys, engine_moves):
-                return self.engine_moves_of_keys(main_line_actions(serialized))
+            if (
+                serialized is not None
+                and engine_moves.count(None) * WHOLE_LINE_SHARE > len(keys)
+                and _first_unknown_is_annotated(keys, engine_moves)
+            ):
+                return self._read_by_actions(keys, serialized)
             for index, engine_move in enumerate(engine_moves):
                 if engine_move is not None:
                     continue
                 try:
-                    engine_moves[index], seats[index] = self._translate(keys[index])
+                    engine_moves[index], seats[index] = self._read(keys[index])
                 except UnreadableMoveError as problem:
                     return ReadMoves(engine_moves[:index], seats[:index], problem)
         return ReadMoves(engine_moves, seats, None)
+
+    def _read_by_actions(self, keys: list[bytes], serialized: bytes) -> ReadMoves:
+        """The line read by its moves' seats and actions, its annotated moves remembered too.
+
+        Each move is remembered by its own bytes as well, as any move is (only short ones
+        recur: a glyph, a short comment; a clock makes every move's bytes its own).
+        """
+        read = self.engine_moves_of_keys(main_line_actions(serialized))
+        remembered = self._move_by_key
+        for key, engine_move, seat in zip(keys, read.moves, read.seats, strict=False):
+            if len(key) <= MAX_REMEMBERED_LONG_KEY_BYTES and key not in remembered:
+                self._remember(key, engine_move, seat)
+        return read
+
+    def _read(self, key: bytes) -> tuple[Any, int]:
+        """A move not remembered by its bytes: by its seat and action alone, else translated.
+
+        An annotated move is remembered by its own bytes too, as any move is (a short comment
+        or a glyph recurs: ``good move``, ``!``).
+        """
+        action = action_of(key)
+        if action == key:
+            return self._translate(key)
+        engine_move = self._move_by_key.get(action)
+        read = (engine_move, self._seat_by_key[action]) if engine_move is not None else None
+        if read is None:
+            read = self._translate(action)
+        self._remember(key, *read)
+        return read
 
     def _translate(self, key: bytes) -> tuple[Any, int]:
         """Translate one move not seen before, and remember it.
@@ -185,12 +223,16 @@ class MoveReader:
         engine_move = self._identity.entry.move_of(move)
         if engine_move is None:
             engine_move = self._by_token(move)
+        self._remember(key, engine_move, move.seat)
+        return engine_move, move.seat
+
+    def _remember(self, key: bytes, engine_move: Any, seat: int) -> None:
+        """Remember a translation when it is worth it, within the bound."""
         if self._worth_remembering(key):
             if len(self._move_by_key) >= MAX_REMEMBERED_MOVES:
                 self._forget_older_half()
             self._move_by_key[key] = engine_move
-            self._seat_by_key[key] = move.seat
-        return engine_move, move.seat
+            self._seat_by_key[key] = seat
 
     def _worth_remembering(self, key: bytes) -> bool:
         """Whether a move just translated should be remembered: short, or long and seen before."""

@@ -173,3 +173,17 @@ def test_an_unreadable_annotated_move_is_named_at_its_ply_as_the_plain_one() -> 
         )
     )
     assert str(read.problem) == str(plain.problem)
+
+
+def test_short_annotated_moves_are_remembered_by_their_own_bytes_too() -> None:
+    record = next(generate("ONE", {"Players": "2"}, 1, seed=5))
+    for move in record.moves:
+        move.glyph = pb.GLYPH_GOOD  # every move annotated: the line is read by its actions
+    reader = MoveReader(identify(record))
+    keys = main_line_keys(record)
+    first = reader.main_line(record)
+    assert first.problem is None
+    assert reader.main_line(record) == first  # a long move is remembered once seen again
+    short = [key for key in keys if len(key) <= MAX_REMEMBERED_LONG_KEY_BYTES]
+    assert short and all(key in reader._move_by_key for key in short)
+    assert not [key for key in reader._move_by_key if len(key) > MAX_REMEMBERED_LONG_KEY_BYTES]
