@@ -11,6 +11,7 @@ kept, in tables bounded whatever the input.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final, TypeGuard, cast
@@ -23,6 +24,7 @@ from gamerec.recorder.grn_values import clock_bytes, parse_uint32, timestamp_byt
 from gamerec.recorder.grn_writer import GLYPHS
 from gamerec.recorder.notation import GameValue, parse_action
 from gamerec.recorder.syntax import syntax_of
+from gamerec.recorder.time_fields import WRITERS_TIME_TEXT, time_bytes, utc_seconds
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
@@ -199,6 +201,11 @@ def command_fields(commands: str) -> tuple[str | None, bytes]:
     Raises:
         RecordMalformedError: a command given twice, or an argument the command refuses.
     """
+    written = _WRITERS_COMMANDS.fullmatch(commands)
+    if written is not None:
+        found = _written_fields(*written.groups())
+        if found is not None:
+            return found
     if " [%" not in commands:  # one command: mostly the seat alone
         name, _, argument = commands[2:-1].partition(" ")
         arguments = {name: argument}
@@ -217,6 +224,31 @@ def command_fields(commands: str) -> tuple[str | None, bytes]:
     if stamp is not None:
         times += entry(_MOVE_TIMESTAMP_KEY, timestamp_bytes(stamp))
     return arguments.get("seat"), times
+
+
+#: The three commands as a writer writes them, in its order and forms: a seat, a clock of
+#: ``grn_values.clock_bytes``' writers' form and a UTC time (``time_fields.WRITERS_TIME``),
+#: read in one match.
+_WRITERS_COMMANDS: Final = re.compile(
+    r"\[%seat ([0-9]{1,9})\] \[%clk ([0-9]{1,7}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,9}))?\]"
+    r" \[%ts " + WRITERS_TIME_TEXT + r"\]"
+)
+
+
+def _written_fields(seat: str, *parts: str | None) -> tuple[str, bytes] | None:
+    """:func:`command_fields` of a writer's three commands, from the parts of their values.
+
+    None when the time's day does not exist (the general reading then refuses it).
+    """
+    hours, minutes, whole, fraction, day, t_hours, t_minutes, t_whole, t_fraction = parts
+    assert hours and minutes and whole and day and t_hours and t_minutes and t_whole
+    stamp = utc_seconds(day, t_hours, t_minutes, t_whole)
+    if stamp is None:
+        return None
+    clock = int(hours) * 3600 + int(minutes) * 60 + int(whole)
+    clock_body = time_bytes(clock, int(fraction.ljust(9, "0")) if fraction else 0)
+    stamp_body = time_bytes(stamp, int(t_fraction.ljust(9, "0")) if t_fraction else 0)
+    return seat, entry(_MOVE_CLOCK_KEY, clock_body) + entry(_MOVE_TIMESTAMP_KEY, stamp_body)
 
 
 def command_names(rest: str) -> frozenset[str]:

@@ -20,12 +20,24 @@ from gamerec.recorder.wire import encode_varint
 
 #: A time as writers write it: UTC (``Z``), a time of day that exists (the day is checked by
 #: :func:`_day_start`). Every such time is within a Timestamp's years 0001 to 9999.
-_WRITERS_TIME: Final = re.compile(
+WRITERS_TIME_TEXT: Final = (
     r"([0-9]{4}-[0-9]{2}-[0-9]{2})T([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])"
     r"(?:\.([0-9]{1,9}))?Z"
 )
+WRITERS_TIME: Final = re.compile(WRITERS_TIME_TEXT)
 _EPOCH_ORDINAL: Final = datetime.date(1970, 1, 1).toordinal()
 _TWO_TO_64: Final = 1 << 64
+
+
+def utc_seconds(day: str, hours: str, minutes: str, whole: str) -> int | None:
+    """The Unix seconds of a writer's UTC time, from the parts :data:`WRITERS_TIME` reads.
+
+    None when the day does not exist.
+    """
+    start = _day_start(day)
+    if start is None:
+        return None
+    return start + int(hours) * 3600 + int(minutes) * 60 + int(whole)
 
 
 def utc_time(text: str) -> tuple[int, int] | None:
@@ -35,14 +47,13 @@ def utc_time(text: str) -> tuple[int, int] | None:
     why. For the texts it reads, the answer is that of GRN's ``parse_timestamp`` and of
     ProtoJSON's reading.
     """
-    match = _WRITERS_TIME.fullmatch(text)
+    match = WRITERS_TIME.fullmatch(text)
     if match is None:
         return None
     day, hours, minutes, whole, fraction = match.groups()
-    start = _day_start(day)
-    if start is None:
+    seconds = utc_seconds(day, hours, minutes, whole)
+    if seconds is None:
         return None
-    seconds = start + int(hours) * 3600 + int(minutes) * 60 + int(whole)
     return seconds, int(fraction.ljust(9, "0")) if fraction else 0
 
 
