@@ -18,6 +18,7 @@ Pure arithmetic on integers, no ``cryptography``: cheap enough for every key tha
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 #: The field's prime and the group's order (RFC 8032 §5.1).
@@ -54,10 +55,17 @@ def _double(point: _Point) -> _Point:
     return e * f % P, g * h % P, f * g % P, e * h % P
 
 
+#: Keys judged and remembered at most (the same few keys seal a whole archive: its seats' and
+#: its host's; judging one costs three modular exponentiations, about 0.3 ms).
+KEYS_REMEMBERED: Final = 1024
+
+
+@lru_cache(maxsize=KEYS_REMEMBERED)
 def key_weakness(key: bytes) -> str | None:
     """Why gamerec refuses an Ed25519 public key, or None for a key it takes.
 
-    Keys of another length are not judged here (the callers say so).
+    Keys of another length are not judged here (the callers say so). A pure function of the
+    key's bytes, remembered for the last :data:`KEYS_REMEMBERED` keys.
     """
     if len(key) != _KEY_BYTES:
         return None

@@ -17,12 +17,17 @@ import base64
 import binascii
 import hashlib
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from gamerec.recorder.arguments import require_record
 from gamerec.recorder.atomic import atomic_output
-from gamerec.recorder.ed25519_checks import key_weakness, signature_is_canonical
+from gamerec.recorder.ed25519_checks import (
+    KEYS_REMEMBERED,
+    key_weakness,
+    signature_is_canonical,
+)
 from gamerec.recorder.errors import GamerecError
 from gamerec.recorder.seal import (
     HOST,
@@ -299,8 +304,13 @@ def verify_signature(public: bytes, message: bytes, signature: bytes) -> bool:
     return verifier(public)(message, signature)
 
 
+@lru_cache(maxsize=KEYS_REMEMBERED)
 def verifier(public: bytes) -> Callable[[bytes, bytes], bool]:
-    """A check of ``(message, signature)`` pairs against one public key (loaded once)."""
+    """A check of ``(message, signature)`` pairs against one public key (loaded once).
+
+    Remembered for the last :data:`KEYS_REMEMBERED` keys: an archive's records are sealed
+    with the same few keys, and loading one costs about as much as judging it.
+    """
     from cryptography.exceptions import InvalidSignature  # noqa: PLC0415 (see module)
     from cryptography.hazmat.primitives.asymmetric.ed25519 import (  # noqa: PLC0415
         Ed25519PublicKey,

@@ -10,6 +10,7 @@ the group's order L or more (a second spelling of a valid one) is refused.
 from __future__ import annotations
 
 import base64
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,12 @@ from typer.testing import CliRunner
 
 from gamerec.cli.main import app
 from gamerec.cli.match import _seats
-from gamerec.recorder.ed25519_checks import L, key_weakness, signature_is_canonical
+from gamerec.recorder.ed25519_checks import (
+    KEYS_REMEMBERED,
+    L,
+    key_weakness,
+    signature_is_canonical,
+)
 from gamerec.recorder.errors import EncodingError
 from gamerec.recorder.seal import seal_record
 from gamerec.recorder.signing import (
@@ -26,6 +32,7 @@ from gamerec.recorder.signing import (
     load_public_key,
     openssh_line,
     trusted_keys,
+    verifier,
     verify_signature,
 )
 from gamerec.v1 import seal_pb2 as spb
@@ -190,3 +197,20 @@ def test_verify_refuses_a_weak_trusted_key() -> None:
     assert "trusted_keys[0]" in str(error.value)
     assert "refused" in str(error.value)
     assert verify(signed("aronda.grn")).seal == spb.SEAL_STATUS_HOLDS
+
+
+def test_keys_are_judged_and_loaded_once_each_within_a_bound() -> None:
+    # The same few keys seal a whole archive, so their judgement and their loaded verifier
+    # are remembered; a flood of distinct keys keeps no more than the bound.
+    key_weakness.cache_clear()
+    verifier.cache_clear()
+    keys = [
+        hashlib.sha256(str(number).encode()).digest() for number in range(KEYS_REMEMBERED + 200)
+    ]
+    judged = [key_weakness(each) for each in keys]
+    assert [key_weakness(each) for each in keys[-10:]] == judged[-10:]
+    for each in keys:
+        verifier(each)
+    assert key_weakness.cache_info().currsize == KEYS_REMEMBERED
+    assert verifier.cache_info().currsize == KEYS_REMEMBERED
+    assert verifier(keys[-1]) is verifier(keys[-1])
