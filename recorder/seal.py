@@ -52,7 +52,7 @@ def frame(data: bytes) -> bytes:
 
 def step(items: Sequence[bytes]) -> bytes:
     """A step: the number of items as 4 bytes big-endian, then each item framed."""
-    return len(items).to_bytes(4, "big") + b"".join(frame(item) for item in items)
+    return len(items).to_bytes(4, "big") + b"".join([frame(item) for item in items])
 
 
 def _text(value: str) -> bytes:
@@ -137,9 +137,34 @@ def ply_items(ply: int, move: pb.Move, game: GameValue) -> list[bytes]:
     """
     clock = _duration_text(move.clock) if move.HasField("clock") else ""
     stamp = format_timestamp(move.timestamp) if move.HasField("timestamp") else ""
-    token = format_action(move, game)
     numbers = [str(ply).encode(), str(move.seat).encode()]
-    return [b"ply", *numbers, _text(token), _text(clock), _text(stamp)]
+    return [b"ply", *numbers, _token_bytes(move, game), _text(clock), _text(stamp)]
+
+
+#: Tokens remembered by the move's bytes, at most (a game has a few hundred distinct moves;
+#: the table is emptied when full, so a flood of distinct moves keeps it bounded).
+TOKENS_REMEMBERED: Final = 4096
+_TOKENS: dict[tuple[GameValue, bytes], bytes] = {}
+
+
+def _token_bytes(move: pb.Move, game: GameValue) -> bytes:
+    """The move's canonical token as bytes, remembered by the move's own bytes.
+
+    The token is a function of the move's action alone, so the same move (same bytes, which
+    hold its action, seat and annotations) has the same token. A move with no canonical
+    token raises each time, never remembered.
+
+    Raises:
+        EncodingError: as :func:`format_action`.
+    """
+    key = (game, move.SerializeToString())
+    token = _TOKENS.get(key)
+    if token is None:
+        token = _text(format_action(move, game))
+        if len(_TOKENS) >= TOKENS_REMEMBERED:
+            _TOKENS.clear()
+        _TOKENS[key] = token
+    return token
 
 
 def _duration_text(clock: Message) -> str:

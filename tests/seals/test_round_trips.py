@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamerec.recorder import seal
 from gamerec.recorder.codecs import (
     Encoding,
     decode_record,
@@ -16,6 +17,7 @@ from gamerec.recorder.codecs import (
     write_records,
 )
 from gamerec.recorder.errors import RecordMalformedError
+from gamerec.recorder.notation import format_action
 from gamerec.recorder.seal import chain_of, seal_record
 from gamerec.recorder.signing import sign_record
 from gamerec.v1 import record_pb2 as pb
@@ -144,3 +146,18 @@ def test_a_number_the_variant_holds_is_sealed_even_when_it_is_0() -> None:
     changed = seal_record(zero)
     changed.rules.oust.ClearField("players")
     assert check_seal(changed).findings[0].code == "SEAL_BROKEN"
+
+
+def test_the_tokens_remembered_for_the_chain_stay_within_their_bound() -> None:
+    # A flood of distinct moves (distinct seats) keeps no more tokens than the bound, and a
+    # token read from the table is the one format_action gives.
+    seal._TOKENS.clear()
+    moves = [
+        pb.Move(seat=seat, one=pb.OneMove(path=[pb.OnePoint(ring=1, index=1)]))
+        for seat in range(1, seal.TOKENS_REMEMBERED + 100)
+    ]
+    steps = [seal.ply_items(1, move, pb.GAME_ONE) for move in moves]
+    assert 0 < len(seal._TOKENS) <= seal.TOKENS_REMEMBERED
+    again = [seal.ply_items(1, move, pb.GAME_ONE) for move in moves[-5:]]
+    assert again == steps[-5:]
+    assert {bytes(items[3]) for items in steps} == {format_action(moves[0], pb.GAME_ONE).encode()}
