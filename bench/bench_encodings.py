@@ -5,8 +5,9 @@ The same seeded mixed collection as ``bench_validate`` (all four games), written
 command with one worker and with every core. The text encodings should not be the slow way
 in: their records are decoded in the workers, like the binary ones. The same records with a
 clock and a timestamp on every move (``timed.pbs`` ...), as live matches record them, and
-annotated as analyses are (comments, glyphs, variations: ``annotated.pbs`` ...) are
-validated too: such records must not fall off the paths plain ones take.
+annotated as analyses are (comments, glyphs, variations: ``annotated.pbs`` ...) and sealed
+(``sealed.pbs`` ...) are validated too: such records must not fall off the paths plain ones
+take.
 
 Run: ``.venv/bin/python -m bench.bench_encodings [--records 5000] [--repeat 3]``; with
 ``--decode``, only the GRN reader's time per record (split, first parse, second parse).
@@ -24,6 +25,8 @@ from pathlib import Path
 from bench.bench_validate import ValidateRun, collection, median_of
 from bench.bench_validate import measure as measure_run
 from gamerec.recorder.codecs import read_records, write_records
+from gamerec.recorder.seal import seal_record
+from gamerec.recorder.signing import public_bytes
 from gamerec.v1 import record_pb2 as pb
 from gamerec.validator.batch import default_workers
 
@@ -34,8 +37,11 @@ TIMED = tuple(f"timed.{encoding}" for encoding in ENCODINGS)
 #: The same archive annotated as an analysis is: a comment on one move in five, a glyph on
 #: one in seven, two variations of three moves a game (``annotated.pbs`` and so on).
 ANNOTATED = tuple(f"annotated.{encoding}" for encoding in ENCODINGS)
+#: The same archive sealed (docs/seals.md): every record's chain over its seats' and its
+#: host's keys, fixed keys (``sealed.pbs`` and so on).
+SEALED = tuple(f"sealed.{encoding}" for encoding in ENCODINGS)
 #: The archives of the same games in another shape, measured against the plain one.
-SHAPED = TIMED + ANNOTATED
+SHAPED = TIMED + ANNOTATED + SEALED
 #: Records in the archive (text validates slower than binary; fewer keep the run short).
 RECORDS = 5_000
 
@@ -58,8 +64,9 @@ class EncodingRun:
 def archive(count: int, encoding: str) -> Path:
     """The cached mixed collection of ``count`` records in ``encoding`` (made from the .pbs).
 
-    ``timed.X`` and ``annotated.X``: the same records with times (:func:`with_times`) or
-    annotations (:func:`with_annotations`), in encoding X.
+    ``timed.X``, ``annotated.X`` and ``sealed.X``: the same records with times
+    (:func:`with_times`), annotations (:func:`with_annotations`) or a seal
+    (:func:`with_seals`), in encoding X.
     """
     binary = collection(count)
     if encoding == "pbs":
@@ -67,7 +74,7 @@ def archive(count: int, encoding: str) -> Path:
     shape, _, suffix = encoding.rpartition(".")
     if shape:
         path = binary.with_name(f"{binary.stem}-{shape}.{suffix}")
-        shaping = with_times if shape == "timed" else with_annotations
+        shaping = {"timed": with_times, "annotated": with_annotations, "sealed": with_seals}[shape]
         source: Iterable[pb.GameRecord] = (
             shaping(read_records(binary))
             if suffix == "pbs"
@@ -95,6 +102,19 @@ def with_times(records: Iterable[pb.GameRecord]) -> Iterator[pb.GameRecord]:
             move.timestamp.seconds, move.timestamp.nanos = now, draw.randrange(1000) * 10**6
             move.clock.seconds, move.clock.nanos = draw.randrange(600), draw.randrange(1000) * 10**6
         yield record
+
+
+def with_seals(records: Iterable[pb.GameRecord]) -> Iterator[pb.GameRecord]:
+    """The records sealed with fixed keys: seat N's made from the bytes N + 1, the host's 1."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (  # noqa: PLC0415
+        Ed25519PrivateKey,
+    )
+
+    keys = [
+        public_bytes(Ed25519PrivateKey.from_private_bytes(bytes([n + 1]) * 32)) for n in range(7)
+    ]
+    for record in records:
+        yield seal_record(record, keys[1 : len(record.seats) + 1], keys[0])
 
 
 def with_annotations(records: Iterable[pb.GameRecord]) -> Iterator[pb.GameRecord]:

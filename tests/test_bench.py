@@ -277,3 +277,19 @@ def test_the_annotated_archive_holds_the_same_main_lines_with_comments_glyphs_va
             move.ClearField("glyph")
             move.ClearField("variations")
             assert move == plain
+
+
+def test_the_sealed_archive_holds_the_same_games_sealed_with_fixed_keys() -> None:
+    games = list(generate("ONE", {"Players": "3"}, 2, seed=1))
+    sealed = list(
+        bench_encodings.with_seals(pb.GameRecord.FromString(g.SerializeToString()) for g in games)
+    )
+    again = list(
+        bench_encodings.with_seals(pb.GameRecord.FromString(g.SerializeToString()) for g in games)
+    )
+    assert sealed == again
+    for game, record in zip(games, sealed, strict=True):
+        assert record.HasField("seal") and len(record.seal.plies) == len(game.moves)
+        assert len(record.seal.seat_keys) == 3 and record.seal.host_key
+        record.ClearField("seal")
+        assert record == game
