@@ -19,6 +19,7 @@ import orjson
 from google.protobuf import duration_pb2, timestamp_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from gamerec.recorder.protojson.bytes_fields import bytes_list_of, bytes_of
 from gamerec.recorder.protojson.move_times import TIME_KEYS, times_bytes
 from gamerec.recorder.protojson_strict import is_strict_clock
 from gamerec.recorder.wire import decode_varint, encode_varint
@@ -468,6 +469,18 @@ def _timestamp(value: Any) -> timestamp_pb2.Timestamp | dict[str, int]:
     }
 
 
+def _scalar_converters(field: FieldDescriptor) -> tuple[_Convert | None, _Convert]:
+    """The converters of a scalar field: as is, base64 for bytes (``bytes_fields``), or none.
+
+    A refusal of ``bytes_fields`` is an exception like any other: json_format decides.
+    """
+    if field.type in _TAKEN_AS_IS or _open_enum(field):
+        return None, _list_as_is
+    if field.type == FieldDescriptor.TYPE_BYTES:
+        return bytes_of, bytes_list_of
+    return _unsure, _unsure
+
+
 def _unsure(value: Any) -> Any:
     """The converter of a field kind the fast path does not handle."""
     raise _UnsureError
@@ -508,9 +521,7 @@ class _Planner:
         """The converters of one value and of a list of values of a field's type."""
         message = field.message_type
         if message is None:
-            if field.type in _TAKEN_AS_IS or _open_enum(field):
-                return None, _list_as_is
-            return _unsure, _unsure
+            return _scalar_converters(field)
         if message.full_name in _JSON_STRING_TYPES:
             is_time = message.full_name == "google.protobuf.Timestamp"
             return _timestamp if is_time else _duration, _unsure
