@@ -141,6 +141,40 @@ def ply_items(ply: int, move: pb.Move, game: GameValue) -> list[bytes]:
     return [b"ply", *numbers, _token_bytes(move, game), _text(clock), _text(stamp)]
 
 
+def ply_head(previous: bytes, ply: int, move: pb.Move, game: GameValue) -> bytes:
+    """``next_head(previous, ply_items(ply, move, game))``, its step written in one piece.
+
+    The step's count and first item are the same for every ply, a ply number's and a seat's
+    frames are made once, and the token is remembered (:func:`_token_bytes`): a sealed
+    record's chain costs about half of what building the items costs.
+
+    Raises:
+        EncodingError: as :func:`ply_items`.
+    """
+    clock = _NO_TEXT
+    if move.HasField("clock"):
+        clock = frame(_text(_duration_text(move.clock)))
+    stamp = _NO_TEXT
+    if move.HasField("timestamp"):
+        stamp = frame(_text(format_timestamp(move.timestamp)))
+    seat = move.seat
+    parts = (
+        previous,
+        _PLY_STEP_START,
+        _NUMBER_FRAMES[ply] if ply < len(_NUMBER_FRAMES) else frame(str(ply).encode()),
+        _NUMBER_FRAMES[seat] if seat < len(_NUMBER_FRAMES) else frame(str(seat).encode()),
+        frame(_token_bytes(move, game)),
+        clock,
+        stamp,
+    )
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+#: A ply step's count (six items) and first item, the frame of an empty text, and the frames
+#: of the numbers of the first plies (and of every seat), made once.
+_PLY_STEP_START: Final = (6).to_bytes(4, "big") + frame(b"ply")
+_NO_TEXT: Final = frame(b"")
+_NUMBER_FRAMES: Final = tuple(frame(str(number).encode()) for number in range(4096))
 #: Tokens remembered by the move's bytes, at most (a game has a few hundred distinct moves;
 #: the table is emptied when full, so a flood of distinct moves keeps it bounded).
 TOKENS_REMEMBERED: Final = 4096
@@ -231,7 +265,7 @@ def chain_of(record: pb.GameRecord, seat_keys: Sequence[bytes], host_key: bytes)
     game = record.rules.game
     for ply, move in enumerate(record.moves, start=1):
         try:
-            head = next_head(head, ply_items(ply, move, game))
+            head = ply_head(head, ply, move, game)
         except EncodingError as error:
             raise EncodingError(f"ply {ply}: {error}") from None
         heads.append(head)

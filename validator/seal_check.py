@@ -35,7 +35,7 @@ from gamerec.recorder.seal import (
     first_head,
     identity_items,
     next_head,
-    ply_items,
+    ply_head,
     ply_message,
     result_items,
 )
@@ -210,7 +210,7 @@ def _ply_head(
         )
     move = record.moves[ply - 1]
     try:
-        head = next_head(previous, ply_items(ply, move, record.rules.game))
+        head = ply_head(previous, ply, move, record.rules.game)
     except EncodingError as error:
         return _broken(ply, f"ply {ply} has no canonical form: {error}")
     if head != seal.plies[ply - 1].head:

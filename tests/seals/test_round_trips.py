@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from gamerec.recorder.codecs import (
     read_records,
     write_records,
 )
-from gamerec.recorder.errors import RecordMalformedError
+from gamerec.recorder.errors import EncodingError, RecordMalformedError
 from gamerec.recorder.notation import format_action
 from gamerec.recorder.seal import chain_of, seal_record
 from gamerec.recorder.signing import sign_record
@@ -161,3 +162,19 @@ def test_the_tokens_remembered_for_the_chain_stay_within_their_bound() -> None:
     again = [seal.ply_items(1, move, pb.GAME_ONE) for move in moves[-5:]]
     assert again == steps[-5:]
     assert {bytes(items[3]) for items in steps} == {format_action(moves[0], pb.GAME_ONE).encode()}
+
+
+@settings(max_examples=200, deadline=None)
+@given(record=records(), ply=st.one_of(st.integers(1, 5000), st.integers(1, 2**40)))
+def test_a_ply_head_written_in_one_piece_is_the_head_of_the_plys_items(
+    record: pb.GameRecord, ply: int
+) -> None:
+    previous = bytes(range(32))
+    for move in record.moves:
+        try:
+            expected = seal.next_head(previous, seal.ply_items(ply, move, record.rules.game))
+        except EncodingError as error:
+            with pytest.raises(EncodingError, match=re.escape(str(error))):
+                seal.ply_head(previous, ply, move, record.rules.game)
+            continue
+        assert seal.ply_head(previous, ply, move, record.rules.game) == expected
