@@ -24,18 +24,23 @@ from gamerec.recorder.grn_values import clock_bytes, parse_uint32, timestamp_byt
 from gamerec.recorder.grn_writer import GLYPHS
 from gamerec.recorder.notation import GameValue, parse_action
 from gamerec.recorder.syntax import syntax_of
-from gamerec.recorder.time_fields import WRITERS_TIME_TEXT, time_bytes, utc_seconds
+from gamerec.recorder.time_fields import (
+    WRITERS_TIME_TEXT,
+    clock_field,
+    clock_seconds,
+    fraction_nanos,
+    time_bytes,
+    timestamp_field,
+    utc_seconds,
+)
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
-#: The field keys of ``Move.seat`` (field 1, varint), ``Move.glyph`` (field 10, varint),
-#: ``Move.comment``, ``Move.clock`` and ``Move.timestamp`` (fields 9, 11 and 12,
-#: length-delimited).
+#: The field keys of ``Move.seat`` (field 1, varint), ``Move.glyph`` (field 10, varint) and
+#: ``Move.comment`` (field 9, length-delimited; the clock's and timestamp's: ``time_fields``).
 _MOVE_SEAT_KEY = b"\x08"
 _MOVE_GLYPH_KEY = b"\x50"
 _MOVE_COMMENT_KEY = b"\x4a"
-_MOVE_CLOCK_KEY = b"\x5a"
-_MOVE_TIMESTAMP_KEY = b"\x62"
 #: A ply without commands.
 _NO_COMMANDS: Final[frozenset[str]] = frozenset()
 #: The field keys of ``GameRecord.moves`` (field 5) and ``Variation.moves`` (field 1).
@@ -206,23 +211,19 @@ def command_fields(commands: str) -> tuple[str | None, bytes]:
         found = _written_fields(*written.groups())
         if found is not None:
             return found
-    if " [%" not in commands:  # one command: mostly the seat alone
-        name, _, argument = commands[2:-1].partition(" ")
-        arguments = {name: argument}
-    else:
-        arguments = {}
-        for command in commands[2:-1].split("] [%"):
-            name, _, argument = command.partition(" ")
-            if name in arguments:
-                raise RecordMalformedError(f"this move already has a [%{name}] command")
-            arguments[name] = argument
+    arguments: dict[str, str] = {}
+    for command in commands[2:-1].split("] [%"):
+        name, _, argument = command.partition(" ")
+        if name in arguments:
+            raise RecordMalformedError(f"this move already has a [%{name}] command")
+        arguments[name] = argument
     times = b""
     clock = arguments.get("clk")
     if clock is not None:
-        times = entry(_MOVE_CLOCK_KEY, clock_bytes(clock))
+        times = clock_field(clock_bytes(clock))
     stamp = arguments.get("ts")
     if stamp is not None:
-        times += entry(_MOVE_TIMESTAMP_KEY, timestamp_bytes(stamp))
+        times += timestamp_field(timestamp_bytes(stamp))
     return arguments.get("seat"), times
 
 
@@ -245,10 +246,9 @@ def _written_fields(seat: str, *parts: str | None) -> tuple[str, bytes] | None:
     stamp = utc_seconds(day, t_hours, t_minutes, t_whole)
     if stamp is None:
         return None
-    clock = int(hours) * 3600 + int(minutes) * 60 + int(whole)
-    clock_body = time_bytes(clock, int(fraction.ljust(9, "0")) if fraction else 0)
-    stamp_body = time_bytes(stamp, int(t_fraction.ljust(9, "0")) if t_fraction else 0)
-    return seat, entry(_MOVE_CLOCK_KEY, clock_body) + entry(_MOVE_TIMESTAMP_KEY, stamp_body)
+    clock = time_bytes(clock_seconds(hours, minutes, whole), fraction_nanos(fraction))
+    stamp_body = time_bytes(stamp, fraction_nanos(t_fraction))
+    return seat, clock_field(clock) + timestamp_field(stamp_body)
 
 
 def command_names(rest: str) -> frozenset[str]:

@@ -30,7 +30,7 @@ from google.protobuf import duration_pb2, timestamp_pb2
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.syntax.base import whole_number, whole_numbers
-from gamerec.recorder.time_fields import time_bytes, utc_time
+from gamerec.recorder.time_fields import clock_seconds, fraction_nanos, time_bytes, utc_time
 
 UINT32_MAX = 2**32 - 1
 INT32_MIN = -(2**31)
@@ -136,10 +136,6 @@ def _fraction(nanos: int) -> str:
     return f".{nanos:09d}"
 
 
-def _nanos(digits: str | None) -> int:
-    return int((digits or "").ljust(9, "0"))
-
-
 def format_clock(clock: duration_pb2.Duration) -> str:
     """``h:mm:ss`` with a fraction when there is one, e.g. ``0:09:58.250``; ``-`` if negative.
 
@@ -171,11 +167,11 @@ def parse_clock(text: str) -> duration_pb2.Duration:
     sign, hours, minutes, whole, fraction = match.groups()
     if int(minutes) > 59 or int(whole) > 59:
         raise RecordMalformedError(f"clock {excerpt(text)}: minutes and seconds must be below 60")
-    seconds = int(hours) * 3600 + int(minutes) * 60 + int(whole)
+    seconds = clock_seconds(hours, minutes, whole)
     if seconds > DURATION_MAX_SECONDS:
         raise RecordMalformedError(f"clock {excerpt(text)} is longer than a duration can be")
     factor = -1 if sign else 1
-    return duration_pb2.Duration(seconds=factor * seconds, nanos=factor * _nanos(fraction))
+    return duration_pb2.Duration(seconds=factor * seconds, nanos=factor * fraction_nanos(fraction))
 
 
 def format_timestamp(stamp: timestamp_pb2.Timestamp) -> str:
@@ -215,16 +211,11 @@ def parse_timestamp(text: str) -> timestamp_pb2.Timestamp:
         if int(off_h) > 23 or int(off_m) > 59:
             raise RecordMalformedError(f"time {excerpt(text)} has an impossible offset")
         offset = (1 if sign == "+" else -1) * (int(off_h) * 3600 + int(off_m) * 60)
-    seconds = (
-        (date.toordinal() - _EPOCH_ORDINAL) * 86400
-        + int(hours) * 3600
-        + int(minutes) * 60
-        + int(whole)
-        - offset
-    )
+    seconds = (date.toordinal() - _EPOCH_ORDINAL) * 86400 + clock_seconds(hours, minutes, whole)
+    seconds -= offset
     if not TIMESTAMP_MIN_SECONDS <= seconds <= TIMESTAMP_MAX_SECONDS:
         raise RecordMalformedError(f"time {excerpt(text)} is outside years 0001 to 9999 in UTC")
-    return timestamp_pb2.Timestamp(seconds=seconds, nanos=_nanos(fraction))
+    return timestamp_pb2.Timestamp(seconds=seconds, nanos=fraction_nanos(fraction))
 
 
 #: A clock as writers write it: no sign, minutes and seconds below 60, at most 9,999,999 hours
@@ -242,8 +233,7 @@ def clock_bytes(text: str) -> bytes:
     if match is None:
         return parse_clock(text).SerializeToString()
     hours, minutes, whole, fraction = match.groups()
-    seconds = int(hours) * 3600 + int(minutes) * 60 + int(whole)
-    return time_bytes(seconds, _nanos(fraction) if fraction else 0)
+    return time_bytes(clock_seconds(hours, minutes, whole), fraction_nanos(fraction))
 
 
 def timestamp_bytes(text: str) -> bytes:

@@ -29,6 +29,31 @@ _EPOCH_ORDINAL: Final = datetime.date(1970, 1, 1).toordinal()
 _TWO_TO_64: Final = 1 << 64
 
 
+#: The field keys of ``Move.clock`` (field 11) and ``Move.timestamp`` (field 12).
+_CLOCK_KEY: Final = b"\x5a"
+_TIMESTAMP_KEY: Final = b"\x62"
+
+
+def clock_field(body: bytes) -> bytes:
+    """A move's ``clock`` field holding a Duration's bytes (present even when empty)."""
+    return _CLOCK_KEY + encode_varint(len(body)) + body
+
+
+def timestamp_field(body: bytes) -> bytes:
+    """A move's ``timestamp`` field holding a Timestamp's bytes (present even when empty)."""
+    return _TIMESTAMP_KEY + encode_varint(len(body)) + body
+
+
+def clock_seconds(hours: str, minutes: str, whole: str) -> int:
+    """The seconds of ``h:mm:ss`` from its digits (a clock's, or a time of day's)."""
+    return int(hours) * 3600 + int(minutes) * 60 + int(whole)
+
+
+def fraction_nanos(digits: str | None) -> int:
+    """The nanoseconds of at most nine fraction digits (``25`` is 250,000,000; none is 0)."""
+    return int(digits.ljust(9, "0")) if digits else 0
+
+
 def utc_seconds(day: str, hours: str, minutes: str, whole: str) -> int | None:
     """The Unix seconds of a writer's UTC time, from the parts :data:`WRITERS_TIME` reads.
 
@@ -37,7 +62,7 @@ def utc_seconds(day: str, hours: str, minutes: str, whole: str) -> int | None:
     start = _day_start(day)
     if start is None:
         return None
-    return start + int(hours) * 3600 + int(minutes) * 60 + int(whole)
+    return start + clock_seconds(hours, minutes, whole)
 
 
 def utc_time(text: str) -> tuple[int, int] | None:
@@ -54,7 +79,7 @@ def utc_time(text: str) -> tuple[int, int] | None:
     seconds = utc_seconds(day, hours, minutes, whole)
     if seconds is None:
         return None
-    return seconds, int(fraction.ljust(9, "0")) if fraction else 0
+    return seconds, fraction_nanos(fraction)
 
 
 @lru_cache(maxsize=1024)

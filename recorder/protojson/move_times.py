@@ -7,7 +7,7 @@ fields of its times are written after it from their texts (:func:`times_bytes`),
 ProtoJSON reads the texts writers write: ``598.250s`` and ``2026-11-29T20:15:03.250Z``. Any
 other text of a time leaves the move to be converted whole, as before.
 
-Imports: the standard library and ``gamerec.recorder`` (``time_fields``, ``wire``) only.
+Imports: the standard library and ``gamerec.recorder.time_fields`` only.
 """
 
 from __future__ import annotations
@@ -15,14 +15,16 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from gamerec.recorder.time_fields import time_bytes, utc_time
-from gamerec.recorder.wire import encode_varint
+from gamerec.recorder.time_fields import (
+    clock_field,
+    fraction_nanos,
+    time_bytes,
+    timestamp_field,
+    utc_time,
+)
 
 #: The keys of a move's clock and timestamp (their JSON names are their field names).
 TIME_KEYS: Final = ("clock", "timestamp")
-#: The field keys of ``Move.clock`` (field 11) and ``Move.timestamp`` (field 12).
-_CLOCK_KEY: Final = b"\x5a"
-_TIMESTAMP_KEY: Final = b"\x62"
 #: A clock as writers write it: whole seconds (at most 11 digits: within a Duration's range)
 #: and at most 9 fraction digits, no sign. ProtoJSON reads the fraction as a float and rounds
 #: it to nanoseconds, which for 9 digits or fewer is the digits themselves.
@@ -41,13 +43,12 @@ def times_bytes(mapping: dict[str, Any]) -> bytes | None:
         body = _clock_body(clock)
         if body is None:
             return None
-        fields = _CLOCK_KEY + encode_varint(len(body)) + body
+        fields = clock_field(body)
     if stamp is not None:
         found = utc_time(stamp) if type(stamp) is str else None
         if found is None:
             return None
-        body = time_bytes(*found)
-        fields += _TIMESTAMP_KEY + encode_varint(len(body)) + body
+        fields += timestamp_field(time_bytes(*found))
     return fields
 
 
@@ -57,4 +58,4 @@ def _clock_body(value: Any) -> bytes | None:
     if match is None:
         return None
     whole, fraction = match.groups()
-    return time_bytes(int(whole), int(fraction.ljust(9, "0")) if fraction else 0)
+    return time_bytes(int(whole), fraction_nanos(fraction))
