@@ -135,10 +135,20 @@ def ply_items(ply: int, move: pb.Move, game: GameValue) -> list[bytes]:
         EncodingError: the move has no canonical token (no action, another game's action, a
             place with no name), or a clock or timestamp out of range.
     """
+    clock, stamp = _ply_times(move)
+    numbers = [str(ply).encode(), str(move.seat).encode()]
+    return [b"ply", *numbers, _token_bytes(move, game), clock, stamp]
+
+
+def _ply_times(move: pb.Move) -> tuple[bytes, bytes]:
+    """A ply's clock and timestamp items: their canonical texts, empty when absent.
+
+    Raises:
+        EncodingError: a clock or timestamp out of range.
+    """
     clock = _duration_text(move.clock) if move.HasField("clock") else ""
     stamp = format_timestamp(move.timestamp) if move.HasField("timestamp") else ""
-    numbers = [str(ply).encode(), str(move.seat).encode()]
-    return [b"ply", *numbers, _token_bytes(move, game), _text(clock), _text(stamp)]
+    return _text(clock), _text(stamp)
 
 
 def ply_head(previous: bytes, ply: int, move: pb.Move, game: GameValue) -> bytes:
@@ -151,12 +161,7 @@ def ply_head(previous: bytes, ply: int, move: pb.Move, game: GameValue) -> bytes
     Raises:
         EncodingError: as :func:`ply_items`.
     """
-    clock = _NO_TEXT
-    if move.HasField("clock"):
-        clock = frame(_text(_duration_text(move.clock)))
-    stamp = _NO_TEXT
-    if move.HasField("timestamp"):
-        stamp = frame(_text(format_timestamp(move.timestamp)))
+    clock, stamp = _ply_times(move)
     seat = move.seat
     parts = (
         previous,
@@ -164,16 +169,15 @@ def ply_head(previous: bytes, ply: int, move: pb.Move, game: GameValue) -> bytes
         _NUMBER_FRAMES[ply] if ply < len(_NUMBER_FRAMES) else frame(str(ply).encode()),
         _NUMBER_FRAMES[seat] if seat < len(_NUMBER_FRAMES) else frame(str(seat).encode()),
         frame(_token_bytes(move, game)),
-        clock,
-        stamp,
+        frame(clock),
+        frame(stamp),
     )
     return hashlib.sha256(b"".join(parts)).digest()
 
 
-#: A ply step's count (six items) and first item, the frame of an empty text, and the frames
-#: of the numbers of the first plies (and of every seat), made once.
+#: A ply step's count (six items) and first item, and the frames of the numbers of the first
+#: plies (and of every seat), made once.
 _PLY_STEP_START: Final = (6).to_bytes(4, "big") + frame(b"ply")
-_NO_TEXT: Final = frame(b"")
 _NUMBER_FRAMES: Final = tuple(frame(str(number).encode()) for number in range(4096))
 #: Tokens remembered by the move's bytes, at most (a game has a few hundred distinct moves;
 #: the table is emptied when full, so a flood of distinct moves keeps it bounded).

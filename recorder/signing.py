@@ -35,7 +35,7 @@ from gamerec.recorder.seal import (
     chain_of,
     final_message,
     next_head,
-    ply_items,
+    ply_head,
     ply_message,
     result_items,
     seal_record,
@@ -451,7 +451,7 @@ class LiveSeal:
         """Seal the record's last ply (made by seat ``mover``) and sign its head."""
         seal, ply = record.seal, len(record.moves)
         previous = seal.plies[-1].head if seal.plies else seal.identity_head
-        head = next_head(previous, ply_items(ply, record.moves[-1], record.rules.game))
+        head = ply_head(previous, ply, record.moves[-1], record.rules.game)
         sealed = seal.plies.add(head=head)
         for signer in (mover, HOST):
             if signer in self._private:
