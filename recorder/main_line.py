@@ -150,6 +150,22 @@ def move_facts(serialized: bytes) -> MoveFacts | None:
     """
     if len(serialized) > MAX_FACTS_BYTES:
         return None
+    last = _LAST_FACTS[0]
+    if last[0] is serialized:  # the same bytes object: the times check after the limits'
+        return last[1]
+    facts = _read_facts(serialized)
+    _LAST_FACTS[0] = (serialized, facts)
+    return facts
+
+
+#: The last bytes :func:`move_facts` read and what it found: a reader checks the limits and
+#: then the times of the same record's bytes, each asking for its facts. One tuple, read and
+#: replaced whole; it holds at most :data:`MAX_FACTS_BYTES` until the next record.
+_LAST_FACTS: list[tuple[bytes | None, MoveFacts | None]] = [(None, None)]
+
+
+def _read_facts(serialized: bytes) -> MoveFacts | None:
+    """:func:`move_facts`, read: one parse of the main line, one more a level of variations."""
     facts = MoveFacts(0, [], [], [], [])
     try:
         view: Any = _MAIN_LINE_FIELDS.FromString(serialized)

@@ -254,3 +254,16 @@ def test_a_record_over_the_bound_is_left_to_the_walks() -> None:
     assert move_facts(data) is None
     record.moves[0].clock.nanos = -1
     assert "different signs" in _refusal(record, data)  # the walk still names the field
+
+
+def test_the_facts_of_the_bytes_just_read_are_read_once() -> None:
+    # The limits and then the times ask for the same bytes' facts: the second is the first's.
+    record = pb.GameRecord(moves=[_timed_move((1, 0), (2, 0)), _timed_move((3, 0), None)])
+    data = record.SerializeToString()
+    first = move_facts(data)
+    assert first is not None and move_facts(data) is first
+    other = pb.GameRecord(moves=[_timed_move((5, 0), None)]).SerializeToString()
+    assert move_facts(other) is not None and move_facts(other).clock_seconds == [5]  # type: ignore[union-attr]
+    copy = bytes(bytearray(data))  # equal bytes, another object: read again, the same facts
+    again = move_facts(copy)
+    assert again is not first and again == first
