@@ -93,11 +93,17 @@ PLY_TOKEN: Final = re.compile(
 #: The comment of a plain ply: one to three of the commands a writer puts there, ``[%seat 2]``,
 #: ``[%clk 0:09:58]`` and ``[%ts 2026-11-29T20:15:03Z]``, one space apart, each argument a
 #: word without white space, brackets, braces or backslashes (so the comment is one comment
-#: token, and its commands are those ``grn_lines.split_comment`` finds, with no text). The
-#: arguments are read as the commands read them (``grn_plies.plain_ply_bytes``); a ply whose
-#: comment they refuse, or that gives a command twice, ends the run and is read token by token.
+#: token, and its commands are those ``grn_lines.split_comment`` finds, with no text), then
+#: maybe the ply's seal entry last, as a writer puts it: ``[%seal <head> 1:<signature>]``, its
+#: words such words one space apart. The arguments are read as the commands read them
+#: (``grn_plies.plain_ply_bytes``, ``grn_plies.run_seals``); a ply whose comment they refuse,
+#: or that gives a command twice, ends the run and is read token by token.
 _PLY_COMMAND = r"\[%(?:seat|clk|ts)\ [^\]\\{}\s]++\]"
-_PLY_COMMANDS = _PLY_COMMAND + r"(?:\ " + _PLY_COMMAND + r"){0,2}"
+_PLY_SEAL = r"\[%seal\ [^\]\\{}\s]++(?:\ [^\]\\{}\s]++)*+\]"
+_PLY_COMMANDS = (
+    r"(?:" + _PLY_COMMAND + r"(?:\ " + _PLY_COMMAND + r"){0,2}(?:\ " + _PLY_SEAL + r")?"
+    r"|" + _PLY_SEAL + r")"
+)
 _PLY_COMMENT = r"\{" + _PLY_COMMANDS + r"\}"
 #: The text of a plain ply's comment of words: at most 1,000 characters, none of them a
 #: backslash, brace or bracket (so it is one comment token, with no escape and no command).

@@ -20,6 +20,7 @@ from google.protobuf.descriptor import Descriptor
 
 from gamerec.recorder.errors import RecordMalformedError
 from gamerec.recorder.grn_lexer import PLY_PARTS
+from gamerec.recorder.grn_seal import ply_seal_bytes
 from gamerec.recorder.grn_values import clock_bytes, parse_uint32, timestamp_bytes
 from gamerec.recorder.grn_writer import GLYPHS
 from gamerec.recorder.notation import GameValue, parse_action
@@ -214,6 +215,8 @@ def command_fields(commands: str) -> tuple[str | None, bytes]:
     arguments: dict[str, str] = {}
     for command in commands[2:-1].split("] [%"):
         name, _, argument = command.partition(" ")
+        if name not in _MOVE_COMMANDS:  # a seal entry is the reader's (run_seals), not the move's
+            raise RecordMalformedError(f"[%{name}] is not a command of the move")
         if name in arguments:
             raise RecordMalformedError(f"this move already has a [%{name}] command")
         arguments[name] = argument
@@ -249,6 +252,46 @@ def _written_fields(seat: str, *parts: str | None) -> tuple[str, bytes] | None:
     clock = time_bytes(clock_seconds(hours, minutes, whole), fraction_nanos(fraction))
     stamp_body = time_bytes(stamp, fraction_nanos(t_fraction))
     return seat, clock_field(clock) + timestamp_field(stamp_body)
+
+
+#: The commands whose values are the move's fields.
+_MOVE_COMMANDS: Final = frozenset({"seat", "clk", "ts"})
+#: Where a ply's seal entry starts in its rest (the run admits it last among the commands).
+_SEAL_OPENING: Final = "[%seal "
+
+
+def run_seals(rests: Sequence[str], unsealed: int) -> tuple[list[str], list[bytes]]:
+    """The rests of a run's plies without their seal entries, and those entries' bytes.
+
+    ``rests`` are the plies' rests (``grn_lexer.PLAIN_PLY``) up to where the run may read;
+    ``unsealed`` is how many plies of the line before the run have no entry (the line's
+    moves less the record's entries so far), or -1 when no ply of the run may carry one (a
+    variation, or a record without a ``Seal`` tag). Entries must be those of plies 1, 2, ...
+    in turn, as the token-by-token reader requires (``grn_reader.RecordReader._ply_seal``), so
+    the plies that carry one are the first of the run, and only when ``unsealed`` is 0. Each
+    entry is read by ``grn_seal.ply_seal_bytes``, as that reader reads it. A rest without its
+    entry is the text of the same ply without that command, so that its move is looked up as
+    any ply's. The lists stop before the first ply with an entry out of turn or an entry the
+    reader refuses (that ply is left to the token-by-token reading, which places the error).
+    """
+    stripped: list[str] = []
+    seals: list[bytes] = []
+    for rest in rests:
+        start = rest.find(_SEAL_OPENING)
+        if start < 0:
+            stripped.append(rest)
+            continue
+        if unsealed or len(seals) != len(stripped):
+            break
+        try:
+            seals.append(ply_seal_bytes(rest[start + len(_SEAL_OPENING) : -2]))
+        except RecordMalformedError:
+            break
+        # After another command, the entry goes with the space before it; alone, its comment
+        # goes with the white space before that.
+        before = rest[: start - 1]
+        stripped.append(before + "}" if rest[start - 1] == " " else before.rstrip())
+    return stripped, seals
 
 
 def command_names(rest: str) -> frozenset[str]:

@@ -10,7 +10,7 @@ read token by token, which places every error at its line and column.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import Final
 
@@ -38,10 +38,11 @@ from gamerec.recorder.grn_plies import (
     command_names,
     numbered,
     plain_ply_bytes,
+    run_seals,
     seat_number,
     seated_run,
 )
-from gamerec.recorder.grn_seal import parse_ply_seal
+from gamerec.recorder.grn_seal import ply_seal_bytes
 from gamerec.recorder.grn_tag_section import TOKENS_PER_CHECK, SectionReader, placed
 from gamerec.recorder.grn_tags import read_result_claim
 from gamerec.recorder.grn_values import parse_clock, parse_timestamp
@@ -89,6 +90,8 @@ class RecordReader(SectionReader):
         self.pending_ply: str | None = None
         self.game_comment = Comment()
         self.ply_seals: list[bytes] = []
+        #: Whether the text holds a ply's seal entry at all (a run of plies looks for them).
+        self.sealed_text = "[%seal " in places.text
 
     def read(self) -> pb.GameRecord:
         """The record (see the module docstring for what is checked)."""
@@ -173,13 +176,16 @@ class RecordReader(SectionReader):
         found = numbers.index("")
         room = min(max(room, 0), found)
         read = numbered(numbers[:room], line.first_ply + len(moves))
+        plies: Sequence[str] = rests[:read]
+        seals: list[bytes] = []
+        if self.sealed_text:
+            plies, seals = run_seals(plies, self._unsealed(line))
+            read = len(plies)
         known = PLY_BYTES.setdefault((line.key, game), {})
         try:
-            kept = list(map(known.__getitem__, rests[:read]))
+            kept = list(map(known.__getitem__, plies))
         except KeyError:  # a ply not read before
-            kept = plain_ply_bytes(
-                rests[:read], known, line.key, game, self.limits.max_comment_chars
-            )
+            kept = plain_ply_bytes(plies, known, line.key, game, self.limits.max_comment_chars)
             read = len(kept)
         if read and rests[read - 1].count("{") > rests[read - 1].count("{[%"):
             # The last ply has a comment of words: a comment after the run would add to it,
@@ -189,6 +195,7 @@ class RecordReader(SectionReader):
         if not read:
             return token
         moves += kept
+        self.ply_seals += seals[:read]
         self.moves_read += read
         line.commands = command_names(rests[read - 1])
         if read < found:  # go on at the first ply not read here
@@ -200,6 +207,15 @@ class RecordReader(SectionReader):
         self.tokens_read += read - 1  # the first was counted as it was read
         self._tokens_from(end)
         return next(self.tokens)
+
+    def _unsealed(self, line: Line) -> int:
+        """``grn_plies.run_seals``' count: the line's plies before a run without a seal entry.
+
+        -1 when no ply of the line may carry one: a variation, or a record without a seal.
+        """
+        if line is not self.lines[0] or not self.record.HasField("seal"):
+            return -1
+        return len(line.moves) - len(self.ply_seals)
 
     def _seated_plies(self, line: Line, plies: list[bytes]) -> re.Match[str]:
         """Keep a run of plies with seats that ends the text; return the end token after it."""
@@ -353,7 +369,7 @@ class RecordReader(SectionReader):
                 f"[%seal] of ply {ply}, but ply {len(self.ply_seals) + 1} has none: every "
                 "sealed ply carries its entry, from ply 1 on"
             )
-        self.ply_seals.append(parse_ply_seal(argument).SerializeToString())
+        self.ply_seals.append(ply_seal_bytes(argument))
 
     def _place_in_comment(
         self, index: int, raw: str, offset: int, error: RecordMalformedError

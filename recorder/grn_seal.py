@@ -23,6 +23,7 @@ exactly ``ssh-ed25519 <base64>`` (no comment: nothing in the file may go unseale
 
 from __future__ import annotations
 
+import binascii
 import re
 from collections.abc import Iterable
 from typing import Final
@@ -159,6 +160,31 @@ def parse_ply_seal(argument: str) -> spb.SealedPly:
     sealed = spb.SealedPly(head=head)
     sealed.signatures.extend(parse_signatures(words[1:], "[%seal]"))
     return sealed
+
+
+def ply_seal_bytes(argument: str) -> bytes:
+    """``parse_ply_seal(argument).SerializeToString()``: a ply's entry as its message's bytes.
+
+    The usual entry, a head alone written as canonical base64, is read without the message
+    (``SealedPly.head``: field 1, its length, the bytes); any other entry, and any error, is
+    :func:`parse_ply_seal`'s.
+
+    Raises:
+        RecordMalformedError: as :func:`parse_ply_seal`.
+    """
+    if " " not in argument:
+        try:
+            head = binascii.a2b_base64(argument, strict_mode=True)
+        except (binascii.Error, ValueError):  # not base64, or not ASCII: the error is made below
+            head = b""
+        # Canonical base64 is the one text of its bytes, so every reader of it finds these.
+        if 0 < len(head) < 128 and binascii.b2a_base64(head, newline=False) == argument.encode():
+            return _HEAD_KEY + bytes((len(head),)) + head
+    return parse_ply_seal(argument).SerializeToString()
+
+
+#: The field key of ``SealedPly.head`` (field 1, length-delimited).
+_HEAD_KEY: Final = b"\x0a"
 
 
 # -- writing ---------------------------------------------------------------------------------------
