@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from functools import lru_cache
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
@@ -125,7 +126,7 @@ def parse_int32(text: str, what: str) -> int:
 parse_uint32_list = whole_numbers
 
 
-def _fraction(nanos: int) -> str:
+def json_fraction(nanos: int) -> str:
     """ProtoJSON's fraction: none, or 3, 6 or 9 digits."""
     if nanos == 0:
         return ""
@@ -154,7 +155,7 @@ def format_clock(clock: duration_pb2.Duration) -> str:
     sign = "-" if seconds < 0 or nanos < 0 else ""
     hours, rest = divmod(abs(seconds), 3600)
     minutes, whole = divmod(rest, 60)
-    return f"{sign}{hours}:{minutes:02d}:{whole:02d}{_fraction(abs(nanos))}"
+    return f"{sign}{hours}:{minutes:02d}:{whole:02d}{json_fraction(abs(nanos))}"
 
 
 def parse_clock(text: str) -> duration_pb2.Duration:
@@ -186,10 +187,15 @@ def format_timestamp(stamp: timestamp_pb2.Timestamp) -> str:
     ):
         raise EncodingError(f"timestamp {seconds}s {nanos}ns is not a valid time")
     days, rest = divmod(seconds, 86400)
-    day = datetime.date.fromordinal(_EPOCH_ORDINAL + days)
     hours, rest = divmod(rest, 3600)
     minutes, whole = divmod(rest, 60)
-    return f"{day.isoformat()}T{hours:02d}:{minutes:02d}:{whole:02d}{_fraction(nanos)}Z"
+    return f"{_day_text(days)}T{hours:02d}:{minutes:02d}:{whole:02d}{json_fraction(nanos)}Z"
+
+
+@lru_cache(maxsize=1024)
+def _day_text(days: int) -> str:
+    """The date ``days`` after 1970-01-01, ``2026-11-29`` (a record's times share a few days)."""
+    return datetime.date.fromordinal(_EPOCH_ORDINAL + days).isoformat()
 
 
 def parse_timestamp(text: str) -> timestamp_pb2.Timestamp:

@@ -19,7 +19,7 @@ Comments, glyphs, variations, ratings, colours, the writing client and free tags
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -28,7 +28,12 @@ from google.protobuf.message import Message
 from gamerec.recorder.arguments import require_record
 from gamerec.recorder.ed25519_checks import key_weakness
 from gamerec.recorder.errors import EncodingError
-from gamerec.recorder.grn_values import format_timestamp
+from gamerec.recorder.grn_values import (
+    DURATION_MAX_SECONDS,
+    NANOS_PER_SECOND,
+    format_timestamp,
+    json_fraction,
+)
 from gamerec.recorder.notation import GameValue, format_action, game_name
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
@@ -152,50 +157,113 @@ def _ply_times(move: pb.Move) -> tuple[bytes, bytes]:
 
 
 def ply_head(previous: bytes, ply: int, move: pb.Move, game: GameValue) -> bytes:
-    """``next_head(previous, ply_items(ply, move, game))``, its step written in one piece.
+    """``next_head(previous, ply_items(ply, move, game))``: :func:`ply_heads` of one ply.
 
-    The step's count and first item are the same for every ply, a ply number's and a seat's
-    frames are made once, and the token is remembered (:func:`_token_bytes`): a sealed
-    record's chain costs about half of what building the items costs.
+    Raises:
+        EncodingError: as :func:`ply_items`.
+    """
+    heads, error = ply_heads(previous, (move,), game, first=ply)
+    if error is not None:
+        raise error
+    return heads[0]
+
+
+def ply_heads(
+    previous: bytes,
+    moves: Iterable[pb.Move],
+    game: GameValue,
+    sealed: Iterable[bytes] | None = None,
+    *,
+    first: int = 1,
+) -> tuple[list[bytes], EncodingError | None]:
+    """The chain's heads after each of ``moves`` (plies ``first``, ``first + 1``, ...).
+
+    Each head is ``next_head(previous, ply_items(ply, move, game))``, its step written in one
+    piece: the step's count and first item are the same for every ply, a ply number's frame
+    is made once, and the rest of a move's step is remembered by the move's bytes
+    (:func:`_ply_tail`). With ``sealed`` (a seal's heads), the heads stop at the first that
+    differs from its sealed one, which is the last head given, or where either list ends.
+
+    Returns:
+        The heads, and the error of the ply after the last of them when that ply has no
+        canonical form (as :func:`ply_items` raises it), else None.
+    """
+    heads: list[bytes] = []
+    sha256, start, numbers, tails = hashlib.sha256, _PLY_STEP_START, _NUMBER_FRAMES, _TAILS
+    pairs = zip(moves, sealed, strict=False) if sealed is not None else ((m, None) for m in moves)
+    head = previous
+    for ply, (move, expected) in enumerate(pairs, start=first):
+        data = move.SerializeToString()
+        tail = tails.get((game, data))
+        if tail is None:
+            try:
+                tail = _ply_tail(move, game, data)
+            except EncodingError as error:
+                return heads, error
+        number = numbers[ply] if ply < len(numbers) else frame(str(ply).encode())
+        head = sha256(b"".join((head, start, number, tail))).digest()
+        heads.append(head)
+        if expected is not None and head != expected:
+            break
+    return heads, None
+
+
+def _ply_tail(move: pb.Move, game: GameValue, data: bytes) -> bytes:
+    """A ply step's items after the ply's number (seat, token, clock, timestamp), framed.
+
+    They are a function of the move's bytes (``data``), so they are remembered by them: not
+    for a move with a clock or a timestamp, whose bytes are its own, nor a long one. The
+    table is bounded and emptied when full.
 
     Raises:
         EncodingError: as :func:`ply_items`.
     """
     clock, stamp = _ply_times(move)
     seat = move.seat
-    parts = (
-        previous,
-        _PLY_STEP_START,
-        _NUMBER_FRAMES[ply] if ply < len(_NUMBER_FRAMES) else frame(str(ply).encode()),
-        _NUMBER_FRAMES[seat] if seat < len(_NUMBER_FRAMES) else frame(str(seat).encode()),
-        frame(_token_bytes(move, game)),
-        frame(clock),
-        frame(stamp),
+    tail = b"".join(
+        (
+            _NUMBER_FRAMES[seat] if seat < len(_NUMBER_FRAMES) else frame(str(seat).encode()),
+            frame(_token_bytes(move, game)),
+            frame(clock),
+            frame(stamp),
+        )
     )
-    return hashlib.sha256(b"".join(parts)).digest()
+    if not (clock or stamp) and len(data) <= TAIL_MOVE_BYTES:
+        if len(_TAILS) >= TAILS_REMEMBERED:
+            _TAILS.clear()
+        _TAILS[(game, data)] = tail
+    return tail
 
 
 #: A ply step's count (six items) and first item, and the frames of the numbers of the first
 #: plies (and of every seat), made once.
 _PLY_STEP_START: Final = (6).to_bytes(4, "big") + frame(b"ply")
 _NUMBER_FRAMES: Final = tuple(frame(str(number).encode()) for number in range(4096))
-#: Tokens remembered by the move's bytes, at most (a game has a few hundred distinct moves;
+#: Tokens remembered by the move's action, at most (a game has a few hundred distinct moves;
 #: the table is emptied when full, so a flood of distinct moves keeps it bounded).
 TOKENS_REMEMBERED: Final = 4096
-_TOKENS: dict[tuple[GameValue, bytes], bytes] = {}
+_TOKENS: dict[tuple[GameValue, str, bytes], bytes] = {}
+#: The rests of ply steps remembered by their moves' bytes, at most, and the longest move
+#: remembered so (its bytes): a few megabytes at most, whatever the input.
+TAILS_REMEMBERED: Final = 4096
+TAIL_MOVE_BYTES: Final = 256
+_TAILS: dict[tuple[GameValue, bytes], bytes] = {}
 
 
 def _token_bytes(move: pb.Move, game: GameValue) -> bytes:
-    """The move's canonical token as bytes, remembered by the move's own bytes.
+    """The move's canonical token as bytes, remembered by the move's action.
 
-    The token is a function of the move's action alone, so the same move (same bytes, which
-    hold its action, seat and annotations) has the same token. A move with no canonical
-    token raises each time, never remembered.
+    The token is a function of the move's action alone (which action, and its bytes), so a
+    move with a clock, a timestamp or a comment, whose own bytes are its own, finds the token
+    of the same action. A move with no canonical token raises each time, never remembered.
 
     Raises:
         EncodingError: as :func:`format_action`.
     """
-    key = (game, move.SerializeToString())
+    action = move.WhichOneof("action")
+    if action is None:
+        return _text(format_action(move, game))  # raises: no action has no token
+    key = (game, action, getattr(move, action).SerializeToString())
     token = _TOKENS.get(key)
     if token is None:
         token = _text(format_action(move, game))
@@ -207,6 +275,10 @@ def _token_bytes(move: pb.Move, game: GameValue) -> bytes:
 
 def _duration_text(clock: Message) -> str:
     """A duration as ProtoJSON writes it (``598.250s``: 0, 3, 6 or 9 fraction digits)."""
+    seconds, nanos = clock.seconds, clock.nanos  # type: ignore[attr-defined]
+    if 0 <= seconds <= DURATION_MAX_SECONDS and 0 <= nanos < NANOS_PER_SECOND:
+        # ToJsonString's text of a duration in range and not negative, the usual clock.
+        return f"{seconds}{json_fraction(nanos)}s"
     try:
         return str(clock.ToJsonString())  # type: ignore[attr-defined]
     except ValueError as error:
@@ -264,16 +336,12 @@ def chain_of(record: pb.GameRecord, seat_keys: Sequence[bytes], host_key: bytes)
     Raises:
         EncodingError: the record has no canonical form (the message names the ply).
     """
-    head = identity = first_head(identity_items(record, seat_keys, host_key))
-    heads = []
-    game = record.rules.game
-    for ply, move in enumerate(record.moves, start=1):
-        try:
-            head = ply_head(head, ply, move, game)
-        except EncodingError as error:
-            raise EncodingError(f"ply {ply}: {error}") from None
-        heads.append(head)
-    return Chain(identity, tuple(heads), next_head(head, result_items(record)))
+    identity = first_head(identity_items(record, seat_keys, host_key))
+    heads, error = ply_heads(identity, record.moves, record.rules.game)
+    if error is not None:
+        raise EncodingError(f"ply {len(heads) + 1}: {error}") from None
+    final = next_head(heads[-1] if heads else identity, result_items(record))
+    return Chain(identity, tuple(heads), final)
 
 
 # -- what is signed ------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from gamerec.recorder.ed25519_checks import key_weakness
 from gamerec.recorder.errors import EncodingError
@@ -35,7 +36,7 @@ from gamerec.recorder.seal import (
     first_head,
     identity_items,
     next_head,
-    ply_head,
+    ply_heads,
     ply_message,
     result_items,
 )
@@ -99,23 +100,47 @@ def check_seal(record: pb.GameRecord, deadline: float | None = None) -> SealChec
     if not record.HasField("seal"):
         return SealCheck(spb.SEAL_STATUS_NONE)
     seal = record.seal
-    problem = malformation(record, seal)
+    plies = sealed_plies(seal)
+    problem = malformation(record, seal, plies)
     if problem:
         finding = vpb.Finding(code="SEAL_MALFORMED", message=f"the seal is malformed: {problem}")
         return SealCheck(spb.SEAL_STATUS_BROKEN, [finding])
     check = SealCheck(spb.SEAL_STATUS_HOLDS)
-    heads, final, broken = recompute(record, seal)
+    heads, final, broken = recompute(record, seal, plies.heads)
     check.intact = len(heads) - 1
     if broken is not None:
         check.findings.append(broken)
-    _check_signatures(seal, heads, final, check, deadline)
+    _check_signatures(seal, plies.signed, heads, final, check, deadline=deadline)
     if check.findings:
         check.status = spb.SEAL_STATUS_BROKEN
     return check
 
 
-def malformation(record: pb.GameRecord, seal: spb.Seal) -> str:
-    """What is wrong with the seal's form, or ``""``."""
+class SealedPlies(NamedTuple):
+    """The seal's plies read once: their heads, and the plies that carry signatures.
+
+    Attributes:
+        heads: each sealed ply's head, ply 1 first.
+        signed: the numbers of the plies with a signature (from 1), in order.
+    """
+
+    heads: list[bytes]
+    signed: list[int]
+
+
+def sealed_plies(seal: spb.Seal) -> SealedPlies:
+    """The seal's plies' heads and signed plies, in one pass over them."""
+    heads: list[bytes] = []
+    signed: list[int] = []
+    for number, ply in enumerate(seal.plies, start=1):
+        heads.append(ply.head)
+        if ply.signatures:
+            signed.append(number)
+    return SealedPlies(heads, signed)
+
+
+def malformation(record: pb.GameRecord, seal: spb.Seal, plies: SealedPlies) -> str:
+    """What is wrong with the seal's form, or ``""`` (``plies``: :func:`sealed_plies`)."""
     if seal.version != SEAL_VERSION:
         return f"version {seal.version} is not one this version knows ({SEAL_VERSION})"
     if len(seal.seat_keys) > len(record.seats):
@@ -126,17 +151,29 @@ def malformation(record: pb.GameRecord, seal: spb.Seal) -> str:
     problem = _keys_malformation(keys)
     if problem:
         return problem
-    heads = [("the identity head", seal.identity_head), ("the final head", seal.final_head)]
-    heads += [(f"the head of ply {n}", ply.head) for n, ply in enumerate(seal.plies, start=1)]
-    for name, head in heads:
-        if len(head) != HEAD_BYTES:
-            return f"{name} has {len(head)} bytes, not {HEAD_BYTES}"
-    places = [("the final head", seal.final_signatures)]
-    places += [(f"ply {n}", ply.signatures) for n, ply in enumerate(seal.plies, start=1)]
-    for place, signatures in places:
-        problem = _signatures_malformation(place, signatures, keys)
+    problem = _heads_malformation(seal, plies.heads)
+    if problem:
+        return problem
+    problem = _signatures_malformation("the final head", seal.final_signatures, keys)
+    for number in plies.signed:
         if problem:
             return problem
+        problem = _signatures_malformation(f"ply {number}", seal.plies[number - 1].signatures, keys)
+    return problem
+
+
+def _heads_malformation(seal: spb.Seal, heads: list[bytes]) -> str:
+    """What is wrong with a head's length (``heads``: the plies'), or ``""``."""
+    for name, head in (
+        ("the identity head", seal.identity_head),
+        ("the final head", seal.final_head),
+    ):
+        if len(head) != HEAD_BYTES:
+            return f"{name} has {len(head)} bytes, not {HEAD_BYTES}"
+    # A ply's name is written only for the ply at fault (a sealed record has many plies).
+    if not set(map(len, heads)) <= {HEAD_BYTES}:
+        number, head = next((n, h) for n, h in enumerate(heads, 1) if len(h) != HEAD_BYTES)
+        return f"the head of ply {number} has {len(head)} bytes, not {HEAD_BYTES}"
     return ""
 
 
@@ -168,9 +205,9 @@ def _signatures_malformation(
 
 
 def recompute(
-    record: pb.GameRecord, seal: spb.Seal
+    record: pb.GameRecord, seal: spb.Seal, sealed: list[bytes]
 ) -> tuple[list[bytes], bytes | None, vpb.Finding | None]:
-    """The heads the record gives, up to the first that differs from the seal's.
+    """The heads the record gives, up to the first that differs from the seal's (``sealed``).
 
     Returns:
         The intact heads (H0 first; empty when the identity breaks), the final head when the
@@ -182,41 +219,44 @@ def recompute(
         return [], None, _broken(0, f"the record's identity has no canonical form: {error}")
     if head != seal.identity_head:
         return [], None, _broken(0, _IDENTITY_CHANGED)
-    heads = [head]
-    for ply in range(1, max(len(seal.plies), len(record.moves)) + 1):
-        head_or_break = _ply_head(record, seal, ply, head)
-        if isinstance(head_or_break, vpb.Finding):
-            return heads, None, head_or_break
-        head = head_or_break
-        heads.append(head)
-    final = next_head(head, result_items(record))
+    after, unwritable = ply_heads(head, record.moves, record.rules.game, sealed)
+    heads = [head, *after]
+    broken = _ply_break(record, seal, heads, unwritable)
+    if broken is not None:
+        return heads, None, broken
+    final = next_head(heads[-1], result_items(record))
     if final != seal.final_head:
         return heads, None, _broken(0, _RESULT_CHANGED)
     return heads, final, None
 
 
-def _ply_head(
-    record: pb.GameRecord, seal: spb.Seal, ply: int, previous: bytes
-) -> bytes | vpb.Finding:
-    """The head after ``ply`` when it is the sealed one, else the SEAL_BROKEN finding."""
+def _ply_break(
+    record: pb.GameRecord, seal: spb.Seal, heads: list[bytes], error: EncodingError | None
+) -> vpb.Finding | None:
+    """Where the record's plies break the seal, or None; a head that differs leaves ``heads``.
+
+    ``heads`` are H0 and the heads :func:`ply_heads` gave (the last one differs from its
+    sealed head when a ply is not the sealed one); ``error``: the next ply's.
+    """
+    ply = len(heads)  # the ply after the last head
+    if error is not None:
+        return _broken(ply, f"ply {ply} has no canonical form: {error}")
     sealed, plies = len(seal.plies), len(record.moves)
-    if ply > plies:
+    last = ply - 1
+    if last and heads[-1] != seal.plies[last - 1].head:
+        heads.pop()
+        seat = record.moves[last - 1].seat
+        why = f"ply {last} (seat {seat or '?'}) is not the ply that was sealed there"
+        return _broken(last, why)
+    if sealed > plies:
         return _broken(
             ply, f"the seal covers {sealed} plies, but the record ends after ply {plies}"
         )
-    if ply > sealed:
+    if plies > sealed:
         return _broken(
             ply, f"ply {ply} is not sealed: the seal covers the first {sealed} plies only"
         )
-    move = record.moves[ply - 1]
-    try:
-        head = ply_head(previous, ply, move, record.rules.game)
-    except EncodingError as error:
-        return _broken(ply, f"ply {ply} has no canonical form: {error}")
-    if head != seal.plies[ply - 1].head:
-        why = f"ply {ply} (seat {move.seat or '?'}) is not the ply that was sealed there"
-        return _broken(ply, why)
-    return head
+    return None
 
 
 _IDENTITY_CHANGED = (
@@ -234,9 +274,11 @@ def _broken(ply: int, why: str) -> vpb.Finding:
 
 def _check_signatures(
     seal: spb.Seal,
+    signed: list[int],
     heads: list[bytes],
     final: bytes | None,
     check: SealCheck,
+    *,
     deadline: float | None,
 ) -> None:
     """Check every signature over an intact head; fill the coverage and SIGNATURE_INVALID."""
@@ -245,8 +287,11 @@ def _check_signatures(
         keys[HOST] = seal.host_key
     check.coverage = {signer: Coverage() for signer in keys}
     checks = {signer: verifier(key) for signer, key in keys.items()}
-    for ply in range(1, len(heads)):
-        check_deadline(deadline, f"the seal's signatures up to ply {ply - 1} were checked")
+    for ply in signed:  # the signed plies (from 1), in order: those with an intact head
+        if ply >= len(heads):
+            break
+        if deadline is not None:
+            check_deadline(deadline, f"the seal's signatures up to ply {ply - 1} were checked")
         for signature in seal.plies[ply - 1].signatures:
             valid = checks[signature.signer](ply_message(ply, heads[ply]), signature.signature)
             _count(check.coverage[signature.signer], ply, valid)

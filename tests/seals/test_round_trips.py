@@ -150,18 +150,115 @@ def test_a_number_the_variant_holds_is_sealed_even_when_it_is_0() -> None:
 
 
 def test_the_tokens_remembered_for_the_chain_stay_within_their_bound() -> None:
-    # A flood of distinct moves (distinct seats) keeps no more tokens than the bound, and a
-    # token read from the table is the one format_action gives.
+    # A flood of distinct actions keeps no more tokens than the bound, and a token read from
+    # the table is the one format_action gives.
     seal._TOKENS.clear()
     moves = [
-        pb.Move(seat=seat, one=pb.OneMove(path=[pb.OnePoint(ring=1, index=1)]))
-        for seat in range(1, seal.TOKENS_REMEMBERED + 100)
+        pb.Move(seat=1, oust=pb.OustTurn(placements=[pb.OustCell(column=col, row=row)]))
+        for col in range(1, 27)
+        for row in range(1, 200)
     ]
-    steps = [seal.ply_items(1, move, pb.GAME_ONE) for move in moves]
+    assert len(moves) > seal.TOKENS_REMEMBERED
+    steps = [seal.ply_items(1, move, pb.GAME_OUST) for move in moves]
     assert 0 < len(seal._TOKENS) <= seal.TOKENS_REMEMBERED
-    again = [seal.ply_items(1, move, pb.GAME_ONE) for move in moves[-5:]]
+    again = [seal.ply_items(1, move, pb.GAME_OUST) for move in moves[-5:]]
     assert again == steps[-5:]
-    assert {bytes(items[3]) for items in steps} == {format_action(moves[0], pb.GAME_ONE).encode()}
+    assert [items[3] for items in steps] == [
+        format_action(move, pb.GAME_OUST).encode() for move in moves
+    ]
+
+
+def test_a_move_with_times_finds_the_token_of_its_action() -> None:
+    # The token is remembered by the action, not the move's bytes: moves with their own
+    # clocks, timestamps, seats and comments share one entry, and their steps hold their times.
+    seal._TOKENS.clear()
+    seal._TAILS.clear()
+    moves = []
+    for second in range(1, 500):
+        move = pb.Move(seat=1 + second % 2, one=pb.OneMove(path=[pb.OnePoint(ring=1, index=1)]))
+        move.clock.seconds, move.timestamp.seconds = second, 1_796_000_000 + second
+        move.comment = f"note {second}"
+        moves.append(move)
+    steps = [seal.ply_items(7, move, pb.GAME_ONE) for move in moves]
+    assert len(seal._TOKENS) == 1
+    assert steps[0][4:] == [b"1s", b"2026-11-30T00:53:21Z"]
+    heads, error = seal.ply_heads(bytes(32), moves, pb.GAME_ONE, first=7)
+    assert error is None and not seal._TAILS  # a move with times is never remembered whole
+    previous = bytes(32)
+    for ply, (move, head) in enumerate(zip(moves, heads, strict=True), start=7):
+        previous = seal.next_head(previous, seal.ply_items(ply, move, pb.GAME_ONE))
+        assert head == previous
+
+
+def test_the_ply_steps_remembered_stay_within_their_bound() -> None:
+    # A flood of distinct plain moves keeps no more than the bound, a long move none, and a
+    # head made from a remembered step is the head of the ply's items.
+    seal._TAILS.clear()
+    moves = [
+        pb.Move(seat=seat, oust=pb.OustTurn(placements=[pb.OustCell(column=1, row=1)]))
+        for seat in range(1, seal.TAILS_REMEMBERED + 100)
+    ]
+    long_move = pb.Move(
+        seat=1,
+        oust=pb.OustTurn(placements=[pb.OustCell(column=n % 26 + 1, row=n) for n in range(1, 100)]),
+    )
+    assert len(long_move.SerializeToString()) > seal.TAIL_MOVE_BYTES
+    for _ in range(2):
+        heads, error = seal.ply_heads(bytes(32), [*moves, long_move], pb.GAME_OUST)
+        assert error is None
+        assert 0 < len(seal._TAILS) <= seal.TAILS_REMEMBERED
+        assert all(len(data) <= seal.TAIL_MOVE_BYTES for _, data in seal._TAILS)
+        previous = bytes(32)
+        for ply, (move, head) in enumerate(zip([*moves, long_move], heads, strict=True), 1):
+            previous = seal.next_head(previous, seal.ply_items(ply, move, pb.GAME_OUST))
+            assert head == previous
+
+
+@given(
+    record=records(),
+    tampered=st.integers(0, 200),
+    first=st.sampled_from([1, 2, 4095, 4096, 10**6]),
+)
+@settings(max_examples=150, deadline=None)
+def test_the_heads_with_a_seal_stop_at_the_first_that_differs(
+    record: pb.GameRecord, tampered: int, first: int
+) -> None:
+    # ply_heads with the sealed heads gives the chain's heads up to the first that differs
+    # (included) or the first ply with no canonical form (its error), as a ply-by-ply loop.
+    game = record.rules.game
+    expected, previous, error = [], bytes(32), None
+    for ply, move in enumerate(record.moves, start=first):
+        try:
+            previous = seal.next_head(previous, seal.ply_items(ply, move, game))
+        except EncodingError as problem:
+            error = str(problem)
+            break
+        expected.append(previous)
+    sealed = [
+        bytes([index == tampered]) * 32 if index == tampered else head
+        for index, head in enumerate(expected)
+    ]
+    heads, found = seal.ply_heads(bytes(32), record.moves, game, sealed, first=first)
+    cut = tampered + 1 if tampered < len(expected) else len(expected)
+    assert heads == expected[:cut]
+    assert (str(found) if found is not None else None) == (error if cut == len(expected) else None)
+    assert seal.ply_heads(bytes(32), record.moves, game, first=first)[0] == expected
+
+
+@given(
+    seconds=st.one_of(st.integers(0, 10**6), st.integers(-(10**12), 10**12)),
+    nanos=st.one_of(st.sampled_from([0, 1, 1000, 10**6, 5 * 10**8]), st.integers(-(10**9), 10**9)),
+)
+def test_a_clock_is_written_as_protojson_writes_it(seconds: int, nanos: int) -> None:
+    clock = pb.Move().clock
+    clock.seconds, clock.nanos = seconds, nanos
+    try:
+        expected = clock.ToJsonString()
+    except ValueError as error:
+        with pytest.raises(EncodingError, match=re.escape(str(error))):
+            seal._duration_text(clock)
+        return
+    assert seal._duration_text(clock) == expected
 
 
 @settings(max_examples=200, deadline=None)
