@@ -23,11 +23,11 @@ exactly ``ssh-ed25519 <base64>`` (no comment: nothing in the file may go unseale
 
 from __future__ import annotations
 
-import binascii
 import re
 from collections.abc import Iterable
 from typing import Final
 
+from gamerec.recorder.base64_text import canonical_bytes
 from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.grn_values import parse_uint32
 from gamerec.v1 import record_pb2 as pb
@@ -106,7 +106,10 @@ def _read_key(seal: spb.Seal, name: str, value: str, max_seats: int) -> None:
 
 def _bytes(text: str, what: str) -> bytes:
     """Strict base64: the one text b64encode makes of the bytes (padding, zero pad bits)."""
-    import base64  # noqa: PLC0415 (a sealed record's bytes)
+    data = canonical_bytes(text)
+    if data is not None:
+        return data
+    import base64  # noqa: PLC0415 (a sealed record's bytes, when they are wrong)
     import binascii  # noqa: PLC0415
 
     try:
@@ -173,12 +176,8 @@ def ply_seal_bytes(argument: str) -> bytes:
         RecordMalformedError: as :func:`parse_ply_seal`.
     """
     if " " not in argument:
-        try:
-            head = binascii.a2b_base64(argument, strict_mode=True)
-        except (binascii.Error, ValueError):  # not base64, or not ASCII: the error is made below
-            head = b""
-        # Canonical base64 is the one text of its bytes, so every reader of it finds these.
-        if 0 < len(head) < 128 and binascii.b2a_base64(head, newline=False) == argument.encode():
+        head = canonical_bytes(argument)
+        if head is not None and 0 < len(head) < 128:  # its length is one byte
             return _HEAD_KEY + bytes((len(head),)) + head
     return parse_ply_seal(argument).SerializeToString()
 

@@ -18,12 +18,11 @@ general path, which runs :func:`check_clocks` first.)
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterator
 from typing import Any
 
+from gamerec.recorder.base64_text import canonical_bytes
 from gamerec.recorder.errors import RecordMalformedError, excerpt
 
 #: The seal's bytes fields, under both their ProtoJSON and .proto names.
@@ -108,15 +107,14 @@ def check_seal_base64(mapping: dict[str, Any], source: str, where: str) -> None:
 
 
 def _canonical(text: str) -> bool:
-    try:
-        data = base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        return False
-    return base64.b64encode(data).decode() == text
+    return canonical_bytes(text) is not None
 
 
 def _texts(seal: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """Every string that stands for bytes in the seal, with its path."""
+    """Every string that stands for bytes in the seal, with its path.
+
+    A ply's head only when it is not canonical: the caller refuses those alone.
+    """
     for name in _SINGLE:
         yield from _string(name, seal.get(name))
     for name in ("seatKeys", "seat_keys"):
@@ -125,9 +123,14 @@ def _texts(seal: dict[str, Any]) -> Iterator[tuple[str, str]]:
     for name in _SIGNATURE_LISTS:
         yield from _signatures(name, seal.get(name))
     for index, ply in enumerate(_list(seal.get("plies"))):
-        if type(ply) is dict:
-            yield from _string(f"plies[{index}].head", ply.get("head"))
-            yield from _signatures(f"plies[{index}].signatures", ply.get("signatures"))
+        if type(ply) is not dict:
+            continue
+        head = ply.get("head")
+        # A ply's path is written only for a head the caller refuses (a record has many plies).
+        if type(head) is str and not _canonical(head):
+            yield f"plies[{index}].head", head
+        if "signatures" in ply:
+            yield from _signatures(f"plies[{index}].signatures", ply["signatures"])
 
 
 def _signatures(path: str, value: Any) -> Iterator[tuple[str, str]]:
