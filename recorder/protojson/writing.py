@@ -18,12 +18,12 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from gamerec.recorder.errors import EncodingError
-from gamerec.recorder.protojson.fast_read import (
-    _JSON_STRING_TYPES,
-    _SPECIAL_PACKAGE,
-    _TAKEN_AS_IS,
-    _Convert,
-    _unsure,
+from gamerec.recorder.protojson.keywords import (
+    JSON_STRING_TYPES,
+    SPECIAL_PACKAGE,
+    TAKEN_AS_IS,
+    Convert,
+    unsure,
 )
 from gamerec.v1 import record_pb2 as pb
 
@@ -35,7 +35,7 @@ from gamerec.v1 import record_pb2 as pb
 # leaves the message to MessageToDict, which then words the error as before.
 
 #: How one field's value becomes its mapping value, by field number; None: the value as it is.
-_Steps = dict[int, tuple[str, _Convert | None]]
+_Steps = dict[int, tuple[str, Convert | None]]
 
 
 def fast_mapping(record: pb.GameRecord) -> dict[str, Any] | None:
@@ -77,38 +77,38 @@ class _WritingPlanner:
                 steps[field.number] = (field.json_name, self._convert(field))
         return steps
 
-    def _convert(self, field: FieldDescriptor) -> _Convert | None:
+    def _convert(self, field: FieldDescriptor) -> Convert | None:
         message = field.message_type
         if message is not None and message.GetOptions().map_entry:
             key, value = message.fields_by_name["key"], message.fields_by_name["value"]
             string = FieldDescriptor.TYPE_STRING
-            return _string_map if key.type == value.type == string else _unsure
+            return _string_map if key.type == value.type == string else unsure
         single = self._convert_one(field)
         if not field.is_repeated:
             return single
         if single is None:
             return list
-        if single is _unsure:
-            return _unsure
+        if single is unsure:
+            return unsure
         return functools.partial(_each, single)
 
-    def _convert_one(self, field: FieldDescriptor) -> _Convert | None:
+    def _convert_one(self, field: FieldDescriptor) -> Convert | None:
         message, enum = field.message_type, field.enum_type
         if message is not None:
-            if message.full_name in _JSON_STRING_TYPES:
+            if message.full_name in JSON_STRING_TYPES:
                 return _to_json_string
-            if message.full_name.startswith(_SPECIAL_PACKAGE):
-                return _unsure
+            if message.full_name.startswith(SPECIAL_PACKAGE):
+                return unsure
             return functools.partial(_mapping, self.steps(message))
         if enum is not None:
             if any(value.has_options for value in enum.values):
-                return _unsure  # a value may carry a custom JSON name
+                return unsure  # a value may carry a custom JSON name
             names = {value.number: value.name for value in enum.values}
             return lambda number: names.get(number, number)  # an unknown number stays a number
-        return None if field.type in _TAKEN_AS_IS else _unsure
+        return None if field.type in TAKEN_AS_IS else unsure
 
 
-def _each(convert: _Convert, values: Iterable[Any]) -> list[Any]:
+def _each(convert: Convert, values: Iterable[Any]) -> list[Any]:
     return [convert(value) for value in values]
 
 

@@ -26,6 +26,7 @@ from gamerec.recorder.limits import DEFAULT_LIMITS, Limits
 from gamerec.recorder.protojson import (
     encode_jsonl,
     fast_read,
+    keywords,
     parse_json_record,
     read_json_serialized,
     reading,
@@ -50,7 +51,7 @@ def move(seat: int, action: dict[str, Any], **more: Any) -> dict[str, Any]:
 
 def entry_of(mapping: Any) -> bytes:
     """One move's entry in the record's bytes, converted on its own (nothing remembered)."""
-    data = pb.Move(**fast_read._keywords(fast_read._MOVE_FIELDS, mapping)).SerializeToString()
+    data = pb.Move(**keywords.keywords(keywords.MOVE_FIELDS, mapping)).SerializeToString()
     return fast_read._RECORD_MOVES_KEY + encode_varint(len(data)) + data
 
 
