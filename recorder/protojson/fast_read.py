@@ -19,7 +19,7 @@ from gamerec.recorder.protojson.keywords import (
     RECORD_FIELDS,
     keywords,
 )
-from gamerec.recorder.protojson.move_times import TIME_KEYS, times_bytes
+from gamerec.recorder.protojson.move_times import TIME_KEYS, cut_times, times_bytes
 from gamerec.recorder.wire import decode_varint, encode_varint
 from gamerec.v1 import record_pb2 as pb
 
@@ -190,7 +190,13 @@ def _tail_entries(
     """
     entries = list(map(_MOVE_ENTRIES.get, tails))
     if None in entries:
-        missing = [index for index, entry in enumerate(entries) if entry is None]
+        missing = []
+        for index, entry in enumerate(entries):
+            if entry is None:
+                entries[index] = timed = _timed_tail_entry(tails[index])
+                if timed is None:
+                    missing.append(index)
+    if None in entries:
         values = list(map(read or _written_move, [tails[index] for index in missing]))
         if None in values:
             return None
@@ -321,7 +327,28 @@ def _timed_move_entry(mapping: Any) -> bytes | None:
         text = _DUMPS(rest)
     except orjson.JSONEncodeError:
         return None
-    entry = _move_entry(rest, text, _WHOLE_MOVE_ENTRIES)
+    return _with_times(_move_entry(rest, text, _WHOLE_MOVE_ENTRIES), times)
+
+
+def _timed_tail_entry(tail: bytes) -> bytes | None:
+    """The entry of a move whose tail ends with a writer's times, its rest a move remembered.
+
+    ``{"seat":`` tail ``}`` is then one object as orjson writes it: the rest's object was
+    (it is a key of the whole moves remembered, an orjson writing), it names no time and no
+    variations (``move_times.cut_times``), and the times are two more members as orjson
+    writes them. Its entry is that of :func:`_timed_move_entry`: the rest's, then the times'
+    fields. None for any other tail, or a rest not remembered (the tail is then read).
+    """
+    cut = cut_times(tail)
+    if cut is None:
+        return None
+    rest, times = cut
+    entry = _WHOLE_MOVE_ENTRIES.get(_SEAT_KEY + rest + b"}")
+    return None if entry is None else _with_times(entry, times)
+
+
+def _with_times(entry: bytes, times: bytes) -> bytes:
+    """A move's entry with its times' fields after its own (they have the highest numbers)."""
     _, start = decode_varint(entry, 1, len(entry), "a move's length")
     data = entry[start:] + times
     return _RECORD_MOVES_KEY + encode_varint(len(data)) + data

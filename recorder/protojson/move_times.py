@@ -16,11 +16,13 @@ import re
 from typing import Any, Final
 
 from gamerec.recorder.time_fields import (
+    WRITERS_TIME,
+    WRITERS_TIME_TEXT,
     clock_field,
     fraction_nanos,
     time_bytes,
     timestamp_field,
-    utc_time,
+    utc_seconds,
 )
 
 #: The keys of a move's clock and timestamp (their JSON names are their field names).
@@ -29,6 +31,55 @@ TIME_KEYS: Final = ("clock", "timestamp")
 #: and at most 9 fraction digits, no sign. ProtoJSON reads the fraction as a float and rounds
 #: it to nanoseconds, which for 9 digits or fewer is the digits themselves.
 _WRITERS_CLOCK: Final = re.compile(r"([0-9]{1,11})(?:\.([0-9]{1,9}))?s")
+
+
+#: The end of a move's text as orjson writes a writer's timed move: its clock, then its
+#: timestamp, both in the forms above (texts without a quote or a backslash).
+_TIMES_AT_END: Final = re.compile(
+    r',"clock":"' + _WRITERS_CLOCK.pattern + r'","timestamp":"' + WRITERS_TIME_TEXT + '"'
+)
+_CLOCK_AT: Final = b',"clock":"'
+#: Keys the rest of such a text must not hold: the times' own (it would give them twice) and
+#: the variations (field 13, written after the times' fields 11 and 12).
+_NOT_IN_REST: Final = (b'"clock"', b'"timestamp"', b'"variations"')
+
+
+def cut_times(text: bytes) -> tuple[bytes, bytes] | None:
+    """A move's text without the clock and timestamp at its end, and those times' fields.
+
+    ``text`` ends with ``,"clock":"598.250s","timestamp":"2026-11-29T20:15:03.250Z"``, as
+    orjson writes a writer's move: the rest is then the move without its times, and the fields
+    are those :func:`times_bytes` gives. None for any other text, and when the rest holds a
+    ``"clock"``, ``"timestamp"`` or ``"variations"`` (even inside a string: the caller then
+    reads the whole text).
+    """
+    at = text.rfind(_CLOCK_AT)
+    if at < 0 or not text.isascii():
+        return None
+    found = _TIMES_AT_END.fullmatch(text[at:].decode())
+    rest = text[:at]
+    if found is None or any(key in rest for key in _NOT_IN_REST):
+        return None
+    whole, fraction, *stamp = found.groups()
+    stamp_fields = _stamp_fields(*stamp)
+    if stamp_fields is None:
+        return None
+    return rest, _clock_fields(whole, fraction) + stamp_fields
+
+
+def _clock_fields(whole: str, fraction: str | None) -> bytes:
+    """The clock field of a writer's clock, from its whole seconds and fraction digits."""
+    return clock_field(time_bytes(int(whole), fraction_nanos(fraction)))
+
+
+def _stamp_fields(
+    day: str, hours: str, minutes: str, whole: str, fraction: str | None
+) -> bytes | None:
+    """The timestamp field of a writer's UTC time, from its parts; None: no such day."""
+    seconds = utc_seconds(day, hours, minutes, whole)
+    if seconds is None:
+        return None
+    return timestamp_field(time_bytes(seconds, fraction_nanos(fraction)))
 
 
 def times_bytes(mapping: dict[str, Any]) -> bytes | None:
@@ -40,22 +91,14 @@ def times_bytes(mapping: dict[str, Any]) -> bytes | None:
     clock, stamp = mapping.get("clock"), mapping.get("timestamp")
     fields = b""
     if clock is not None:
-        body = _clock_body(clock)
-        if body is None:
-            return None
-        fields = clock_field(body)
-    if stamp is not None:
-        found = utc_time(stamp) if type(stamp) is str else None
+        found = _WRITERS_CLOCK.fullmatch(clock) if type(clock) is str else None
         if found is None:
             return None
-        fields += timestamp_field(time_bytes(*found))
+        fields = _clock_fields(*found.groups())
+    if stamp is not None:
+        time = WRITERS_TIME.fullmatch(stamp) if type(stamp) is str else None
+        stamp_fields = None if time is None else _stamp_fields(*time.groups())
+        if stamp_fields is None:
+            return None
+        fields += stamp_fields
     return fields
-
-
-def _clock_body(value: Any) -> bytes | None:
-    """A writer's clock text as a Duration's bytes, or None for any other value."""
-    match = _WRITERS_CLOCK.fullmatch(value) if type(value) is str else None
-    if match is None:
-        return None
-    whole, fraction = match.groups()
-    return time_bytes(int(whole), fraction_nanos(fraction))
