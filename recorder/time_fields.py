@@ -97,23 +97,25 @@ def time_bytes(seconds: int, nanos: int) -> bytes:
 
     Zero fields are left out and a negative one is written as ten bytes, as protobuf does.
     """
+    # Each varint is its first byte, then the varint of the rest, remembered: the rest of a
+    # time's seconds is the same for 128 seconds, and a clock's nanos are mostly whole
+    # milliseconds, so there are few distinct rests, where writing each costs a loop a byte.
     body = b""
     if seconds:
-        body = b"\x08" + _varint(seconds if seconds > 0 else seconds + _TWO_TO_64)
+        if seconds < 0:
+            seconds += _TWO_TO_64
+        if seconds < 0x80:
+            body = bytes((0x08, seconds))
+        else:
+            body = bytes((0x08, seconds & 0x7F | 0x80)) + _rest_varint(seconds >> 7)
     if nanos:
-        body += b"\x10" + _varint(nanos if nanos > 0 else nanos + _TWO_TO_64)
+        if nanos < 0:
+            nanos += _TWO_TO_64
+        if nanos < 0x80:
+            body += bytes((0x10, nanos))
+        else:
+            body += bytes((0x10, nanos & 0x7F | 0x80)) + _rest_varint(nanos >> 7)
     return body
-
-
-def _varint(value: int) -> bytes:
-    """``encode_varint(value)``: its first byte, then the varint of the rest, remembered.
-
-    The rest of a time's seconds is the same for 128 seconds, and a clock's nanos are mostly
-    whole milliseconds: few distinct rests, where writing each varint costs a loop a byte.
-    """
-    if value < 0x80:
-        return bytes((value,))
-    return bytes((value & 0x7F | 0x80,)) + _rest_varint(value >> 7)
 
 
 _rest_varint: Final = lru_cache(maxsize=4096)(encode_varint)
