@@ -34,7 +34,7 @@ from gamerec.recorder.time_fields import (
     timestamp_field,
     utc_seconds,
 )
-from gamerec.recorder.wire import encode_varint
+from gamerec.recorder.wire import decode_varint, encode_varint
 from gamerec.v1 import record_pb2 as pb
 
 #: The field keys of ``Move.seat`` (field 1, varint), ``Move.glyph`` (field 10, varint) and
@@ -368,6 +368,8 @@ def plain_ply_bytes(
             rest = rests[index]
             ply = known.get(rest)  # read already if it came earlier in this run
             if ply is None:
+                ply = _timed_ply(rest, known, key, game, max_comment)
+            if ply is None:
                 move, glyph, words, commands = PLY_PARTS.fullmatch(rest).groups()  # type: ignore[union-attr]
                 try:
                     seat, times = command_fields(commands) if commands else (None, b"")
@@ -381,6 +383,39 @@ def plain_ply_bytes(
                     _keep(known, rest, ply)
             kept[index] = ply
     return cast("list[bytes]", kept)
+
+
+#: A ply's comment of a writer's three commands (:data:`_WRITERS_COMMANDS`), and its opening.
+_TIMED_COMMENT: Final = re.compile(r"\{" + _WRITERS_COMMANDS.pattern + r"\}")
+_TIMED_OPENING: Final = "{[%seat "
+
+
+def _timed_ply(
+    rest: str, known: dict[str, bytes], key: bytes, game: GameValue, max_comment: int
+) -> bytes | None:
+    """A ply whose last comment is a writer's seat, clock and time, read from its seat's ply.
+
+    Its bytes are the ply with its seat alone (its text up to the seat command, looked up in
+    ``known``, or read and kept there as any ply by :func:`plain_ply_bytes`), then its times'
+    fields (:func:`command_fields`' own, last in a move's bytes): the bytes of reading the
+    whole ply. A clock and a time on every move make every ply's text its own; this way only
+    the times are read. None for any other rest, a time on a day that does not exist, or a
+    ply that does not read (the whole text is then read, which refuses it).
+    """
+    start = rest.rfind(_TIMED_OPENING)
+    found = _TIMED_COMMENT.fullmatch(rest, start) if start >= 0 else None
+    fields = None if found is None else _written_fields(*found.groups())
+    if found is None or fields is None:
+        return None
+    seated = rest[: found.end(1) + 1] + "}"
+    ply = known.get(seated)
+    if ply is None:
+        read = plain_ply_bytes([seated], known, key, game, max_comment)
+        if not read:
+            return None
+        ply = read[0]
+    _, body = decode_varint(ply, 1, len(ply), "a ply's length")
+    return entry(key, ply[body:] + fields[1])
 
 
 def _comment_field(words: str, max_comment: int) -> bytes:

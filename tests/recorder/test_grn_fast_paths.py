@@ -267,6 +267,32 @@ def test_a_run_of_plies_with_times_is_read_by_the_run() -> None:
     assert second.SerializeToString() == b"\x08\x02\x12\x06\n\x04\x08\x03\x10\t\x5a\x00"
 
 
+def test_a_timed_ply_is_read_from_the_ply_with_its_seat_alone() -> None:
+    # Every timed ply's text is its own: the ply up to its seat command is kept and found,
+    # its times' fields put after it; a ply with words, an impossible day or a comment too
+    # long reads as the first release's reader reads it.
+    grn_plies.PLY_BYTES.clear()
+    plies = [
+        f"{ply}. {'c7' if ply % 2 else 'c9'}{'!?' if ply == 3 else ''}"
+        f" {{[%seat {2 - ply % 2}] [%clk 0:{ply:02d}:58.250] [%ts 2026-12-07T14:19:{ply:02d}Z]}}"
+        for ply in range(1, 9)
+    ]
+    text = '[Game "ONE"]\n\n' + " ".join(plies) + "\n"
+    [record] = read_grn(io.BytesIO(text.encode()), "a.grn")
+    kept = [text for table in grn_plies.PLY_BYTES.values() for text in table]
+    assert sorted(kept) == ["c7 {[%seat 1]}", "c7!? {[%seat 1]}", "c9 {[%seat 2]}"]
+    assert [move.clock.seconds for move in record.moves] == [60 * ply + 58 for ply in range(1, 9)]
+    assert [move.timestamp.seconds % 60 for move in record.moves] == list(range(1, 9))
+    assert record.moves[2].glyph == pb.GLYPH_INTERESTING
+    for changed in (
+        text.replace("c9 {[%seat 2] [%clk 0:04", "c9 {words} {[%seat 2] [%clk 0:04"),
+        text.replace("2026-12-07T14:19:05Z", "2026-02-30T14:19:05Z"),
+        text.replace("c9 {[%seat 2]", "c9 {" + "w" * 20 + "} {[%seat 2]"),
+    ):
+        for drawn in (Limits(), Limits(max_comment_chars=12)):
+            assert_read_alike(changed.encode(), drawn)
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tag_sections(), st.sampled_from(["ONE", "Oust"]), limits())
 def test_the_same_tags_read_alike_in_records_of_each_game(

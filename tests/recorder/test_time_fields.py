@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamerec.recorder.time_fields import clock_field, time_bytes, timestamp_field
+from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
 SECONDS = st.one_of(
@@ -43,3 +44,10 @@ def test_a_moves_time_fields_are_protobufs(seconds: int, nanos: int) -> None:
     move.ClearField("clock")
     move.timestamp.seconds, move.timestamp.nanos = seconds, nanos
     assert timestamp_field(time_bytes(seconds, nanos)) == move.SerializeToString()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=300))
+def test_a_field_of_any_bytes_is_a_length_delimited_field(body: bytes) -> None:
+    assert clock_field(body) == b"\x5a" + encode_varint(len(body)) + body
+    assert timestamp_field(body) == b"\x62" + encode_varint(len(body)) + body
