@@ -364,9 +364,14 @@ def plain_ply_bytes(
     """
     kept: list[bytes | None] = list(map(known.get, rests))
     if None in kept:
+        with_words = WORDS_PLY_BYTES.setdefault((key, game), {})
         for index in [index for index, ply in enumerate(kept) if ply is None]:
             rest = rests[index]
             ply = known.get(rest)  # read already if it came earlier in this run
+            if ply is None:
+                said = with_words.get(rest)
+                # A comment over the limit is read again below, which stops the run there.
+                ply = said[0] if said is not None and said[1] <= max_comment else None
             if ply is None:
                 ply = _timed_ply(rest, known, key, game, max_comment)
             if ply is None:
@@ -381,8 +386,29 @@ def plain_ply_bytes(
                     return cast("list[bytes]", kept[:index])  # no None before index
                 if words is None:
                     _keep(known, rest, ply)
+                elif not times:
+                    _keep_with_words(with_words, rest, ply, len(words.strip()))
             kept[index] = ply
     return cast("list[bytes]", kept)
+
+
+#: Plies with a comment of words read, by line key and game: the ply's text to its bytes and
+#: its comment's length, which is checked against the comment-chars limit at every reading.
+#: Bounded whatever the input: at most eight tables of at most 4,096 plies, each ply's text at
+#: most 64 characters (a longer one is not kept).
+WORDS_PLY_BYTES: dict[tuple[bytes, GameValue], dict[str, tuple[bytes, int]]] = {}
+WORDS_PLY_ENTRIES: Final = 4096
+WORDS_PLY_TEXT_KEPT: Final = 64
+
+
+def _keep_with_words(
+    with_words: dict[str, tuple[bytes, int]], text: str, ply: bytes, comment_chars: int
+) -> None:
+    """Keep a ply with a comment of words, within the bounds of its table."""
+    if len(text) <= WORDS_PLY_TEXT_KEPT:
+        if len(with_words) >= WORDS_PLY_ENTRIES:
+            with_words.clear()
+        with_words[text] = (ply, comment_chars)
 
 
 #: A ply's comment of a writer's three commands (:data:`_WRITERS_COMMANDS`), and its opening.
@@ -402,6 +428,8 @@ def _timed_ply(
     the times are read. None for any other rest, a time on a day that does not exist, or a
     ply that does not read (the whole text is then read, which refuses it).
     """
+    if not rest.endswith("Z]}"):  # a writer's time is UTC, written last
+        return None
     start = rest.rfind(_TIMED_OPENING)
     found = _TIMED_COMMENT.fullmatch(rest, start) if start >= 0 else None
     fields = None if found is None else _written_fields(*found.groups())

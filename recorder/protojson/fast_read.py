@@ -183,25 +183,27 @@ def _tail_entries(
 
     A tail not remembered is read by ``read`` (default :func:`_written_move`), which gives
     its move's mapping or None when ``{"seat":`` tail ``}`` is not one whole move; every
-    such tail is read before any is converted.
+    such tail is read before any is converted, and none after the first that is not a move
+    (a cut inside a variation: the caller then reads the moves another way).
 
     Raises:
         UnsureError: see :func:`keywords` (a move the fast path cannot convert).
     """
     entries = list(map(_MOVE_ENTRIES.get, tails))
-    if None in entries:
-        missing = []
-        for index, entry in enumerate(entries):
-            if entry is None:
-                entries[index] = timed = _timed_tail_entry(tails[index])
-                if timed is None:
-                    missing.append(index)
-    if None in entries:
-        values = list(map(read or _written_move, [tails[index] for index in missing]))
-        if None in values:
-            return None
-        for index, value in zip(missing, values, strict=True):
-            entries[index] = _move_entry(value, tails[index], _MOVE_ENTRIES)
+    if None not in entries:
+        return cast("list[bytes]", entries)
+    reader = read or _written_move
+    values: list[tuple[int, Any]] = []
+    for index, entry in enumerate(entries):
+        if entry is None:
+            entries[index] = timed = _timed_tail_entry(tails[index])
+            if timed is None:
+                value = reader(tails[index])
+                if value is None:
+                    return None
+                values.append((index, value))
+    for index, value in values:
+        entries[index] = _move_entry(value, tails[index], _MOVE_ENTRIES)
     return cast("list[bytes]", entries)
 
 

@@ -267,6 +267,24 @@ def test_a_run_of_plies_with_times_is_read_by_the_run() -> None:
     assert second.SerializeToString() == b"\x08\x02\x12\x06\n\x04\x08\x03\x10\t\x5a\x00"
 
 
+def test_the_plies_with_words_kept_stay_within_their_bound() -> None:
+    # 6,000 plies with distinct comments of words, and a few long ones: the table keeps at most
+    # its number of entries and no long text, and a ply found there reads as it did.
+    grn_plies.WORDS_PLY_BYTES.clear()
+    notes = [f"note {number}" for number in range(6000)] + ["n" * 80] * 3
+    plies = " ".join(
+        f"{ply}. c7 {{{note}}} {{[%seat {2 - ply % 2}]}}" for ply, note in enumerate(notes, 1)
+    )
+    text = f'[Game "ONE"]\n\n{plies}\n'.encode()
+    limits = Limits(max_plies=10_000, max_moves=10_000)
+    for _ in range(2):  # the second time, the plies kept are found
+        [record] = read_grn(io.BytesIO(text), "words.grn", limits=limits)
+        assert [move.comment for move in record.moves] == notes
+        tables = grn_plies.WORDS_PLY_BYTES.values()
+        assert 0 < max(map(len, tables)) <= grn_plies.WORDS_PLY_ENTRIES
+        assert all(len(kept) <= grn_plies.WORDS_PLY_TEXT_KEPT for table in tables for kept in table)
+
+
 def test_a_timed_ply_is_read_from_the_ply_with_its_seat_alone() -> None:
     # Every timed ply's text is its own: the ply up to its seat command is kept and found,
     # its times' fields put after it; a ply with words, an impossible day or a comment too
