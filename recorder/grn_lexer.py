@@ -94,8 +94,8 @@ PLY_TOKEN: Final = re.compile(
 #: ``[%clk 0:09:58]`` and ``[%ts 2026-11-29T20:15:03Z]``, one space apart, each argument a
 #: word without white space, brackets, braces or backslashes (so the comment is one comment
 #: token, and its commands are those ``grn_lines.split_comment`` finds, with no text), then
-#: maybe the ply's seal entry last, as a writer puts it: ``[%seal <head> 1:<signature>]``, its
-#: words such words one space apart. The arguments are read as the commands read them
+#: maybe the ply's seal entry last, as a writer puts it: ``[%seal <head> 1:<signature>]``, each
+#: of its words such a word, one space apart. The arguments are read as the commands read them
 #: (``grn_plies.plain_ply_bytes``, ``grn_plies.run_seals``); a ply whose comment they refuse,
 #: or that gives a command twice, ends the run and is read token by token.
 _PLY_COMMAND = r"\[%(?:seat|clk|ts)\ [^\]\\{}\s]++\]"
