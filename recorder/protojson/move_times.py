@@ -46,7 +46,6 @@ _TIMESTAMP_KEY: Final = b'"timestamp"'
 _VARIATIONS_KEY: Final = b'"variations"'
 
 
-
 def cut_times(text: bytes) -> tuple[bytes, bytes] | None:
     """A move's text without the clock and timestamp at its end, and those times' fields.
 
