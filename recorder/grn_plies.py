@@ -32,7 +32,7 @@ from gamerec.recorder.time_fields import (
     fraction_nanos,
     time_bytes,
     timestamp_field,
-    utc_seconds,
+    utc_of_parts,
 )
 from gamerec.recorder.wire import decode_varint, encode_varint
 from gamerec.v1 import record_pb2 as pb
@@ -246,12 +246,11 @@ def _written_fields(seat: str, *parts: str | None) -> tuple[str, bytes] | None:
     """
     hours, minutes, whole, fraction, day, t_hours, t_minutes, t_whole, t_fraction = parts
     assert hours and minutes and whole and day and t_hours and t_minutes and t_whole
-    stamp = utc_seconds(day, t_hours, t_minutes, t_whole)
+    stamp = utc_of_parts(day, t_hours, t_minutes, t_whole, t_fraction)
     if stamp is None:
         return None
     clock = time_bytes(clock_seconds(hours, minutes, whole), fraction_nanos(fraction))
-    stamp_body = time_bytes(stamp, fraction_nanos(t_fraction))
-    return seat, clock_field(clock) + timestamp_field(stamp_body)
+    return seat, clock_field(clock) + timestamp_field(time_bytes(*stamp))
 
 
 #: The commands whose values are the move's fields.

@@ -55,17 +55,6 @@ def fraction_nanos(digits: str | None) -> int:
     return int(digits.ljust(9, "0")) if digits else 0
 
 
-def utc_seconds(day: str, hours: str, minutes: str, whole: str) -> int | None:
-    """The Unix seconds of a writer's UTC time, from the parts :data:`WRITERS_TIME` reads.
-
-    None when the day does not exist.
-    """
-    start = _day_start(day)
-    if start is None:
-        return None
-    return start + clock_seconds(hours, minutes, whole)
-
-
 def utc_time(text: str) -> tuple[int, int] | None:
     """The Unix seconds and nanos of a writer's UTC time; None for any other text.
 
@@ -74,13 +63,17 @@ def utc_time(text: str) -> tuple[int, int] | None:
     ProtoJSON's reading.
     """
     match = WRITERS_TIME.fullmatch(text)
-    if match is None:
+    return None if match is None else utc_of_parts(*match.groups())
+
+
+def utc_of_parts(
+    day: str, hours: str, minutes: str, whole: str, fraction: str | None
+) -> tuple[int, int] | None:
+    """:func:`utc_time` of the parts :data:`WRITERS_TIME_TEXT`'s groups read; None: no such day."""
+    start = _day_start(day)
+    if start is None:
         return None
-    day, hours, minutes, whole, fraction = match.groups()
-    seconds = utc_seconds(day, hours, minutes, whole)
-    if seconds is None:
-        return None
-    return seconds, fraction_nanos(fraction)
+    return start + clock_seconds(hours, minutes, whole), fraction_nanos(fraction)
 
 
 @lru_cache(maxsize=1024)

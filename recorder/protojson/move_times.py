@@ -16,13 +16,13 @@ import re
 from typing import Any, Final
 
 from gamerec.recorder.time_fields import (
-    WRITERS_TIME,
     WRITERS_TIME_TEXT,
     clock_field,
     fraction_nanos,
     time_bytes,
     timestamp_field,
-    utc_seconds,
+    utc_of_parts,
+    utc_time,
 )
 
 #: The keys of a move's clock and timestamp (their JSON names are their field names).
@@ -63,25 +63,15 @@ def cut_times(text: bytes) -> tuple[bytes, bytes] | None:
     if found is None or _CLOCK_KEY in rest or _TIMESTAMP_KEY in rest or _VARIATIONS_KEY in rest:
         return None
     whole, fraction, *stamp = found.groups()
-    stamp_fields = _stamp_fields(*stamp)
-    if stamp_fields is None:
+    time = utc_of_parts(*stamp)
+    if time is None:
         return None
-    return rest, _clock_fields(whole, fraction) + stamp_fields
+    return rest, _clock_fields(whole, fraction) + timestamp_field(time_bytes(*time))
 
 
 def _clock_fields(whole: str, fraction: str | None) -> bytes:
     """The clock field of a writer's clock, from its whole seconds and fraction digits."""
     return clock_field(time_bytes(int(whole), fraction_nanos(fraction)))
-
-
-def _stamp_fields(
-    day: str, hours: str, minutes: str, whole: str, fraction: str | None
-) -> bytes | None:
-    """The timestamp field of a writer's UTC time, from its parts; None: no such day."""
-    seconds = utc_seconds(day, hours, minutes, whole)
-    if seconds is None:
-        return None
-    return timestamp_field(time_bytes(seconds, fraction_nanos(fraction)))
 
 
 def times_bytes(mapping: dict[str, Any]) -> bytes | None:
@@ -98,9 +88,8 @@ def times_bytes(mapping: dict[str, Any]) -> bytes | None:
             return None
         fields = _clock_fields(*found.groups())
     if stamp is not None:
-        time = WRITERS_TIME.fullmatch(stamp) if type(stamp) is str else None
-        stamp_fields = None if time is None else _stamp_fields(*time.groups())
-        if stamp_fields is None:
+        time = utc_time(stamp) if type(stamp) is str else None
+        if time is None:
             return None
-        fields += stamp_fields
+        fields += timestamp_field(time_bytes(*time))
     return fields
