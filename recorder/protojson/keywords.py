@@ -182,6 +182,20 @@ def unsure(value: Any) -> Any:
     raise UnsureError
 
 
+def map_converter(field: FieldDescriptor, strings: Convert) -> Convert | None:
+    """The converter of a map field: ``strings`` for a map<string, string>, else :func:`unsure`.
+
+    None when the field is no map. Both fast paths (reading and writing) take string maps
+    only: ProtoJSON writes other keys and values in forms of their own.
+    """
+    message = field.message_type
+    if message is None or not message.GetOptions().map_entry:
+        return None
+    key, value = message.fields_by_name["key"], message.fields_by_name["value"]
+    string = FieldDescriptor.TYPE_STRING
+    return strings if key.type == value.type == string else unsure
+
+
 class _Planner:
     """Builds, once per message type, how its mapping becomes constructor keywords."""
 
@@ -203,11 +217,9 @@ class _Planner:
 
     def _convert(self, field: FieldDescriptor) -> Convert | None:
         """The converter of a field's values (see :class:`_Field`)."""
-        message = field.message_type
-        if message is not None and message.GetOptions().map_entry:
-            key, value = message.fields_by_name["key"], message.fields_by_name["value"]
-            string = FieldDescriptor.TYPE_STRING
-            return _dict_as_is if key.type == value.type == string else unsure
+        mapped = map_converter(field, _dict_as_is)
+        if mapped is not None:
+            return mapped
         single, repeated = self._converters(field)
         return repeated if field.is_repeated else single
 

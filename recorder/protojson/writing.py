@@ -23,6 +23,7 @@ from gamerec.recorder.protojson.keywords import (
     SPECIAL_PACKAGE,
     TAKEN_AS_IS,
     Convert,
+    map_converter,
     unsure,
 )
 from gamerec.v1 import record_pb2 as pb
@@ -78,11 +79,9 @@ class _WritingPlanner:
         return steps
 
     def _convert(self, field: FieldDescriptor) -> Convert | None:
-        message = field.message_type
-        if message is not None and message.GetOptions().map_entry:
-            key, value = message.fields_by_name["key"], message.fields_by_name["value"]
-            string = FieldDescriptor.TYPE_STRING
-            return _string_map if key.type == value.type == string else unsure
+        mapped = map_converter(field, _string_map)
+        if mapped is not None:
+            return mapped
         single = self._convert_one(field)
         if not field.is_repeated:
             return single
