@@ -15,9 +15,11 @@ Typer application runs).
 
 from __future__ import annotations
 
+import _thread
 import errno
 import os
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any, Final, NamedTuple
 
@@ -144,7 +146,8 @@ def stop_on_hangup_and_term() -> None:
     Their default action kills the process at once, leaving a half-written output's temporary
     file behind; raised as ``SystemExit(128 + signal)`` instead, the atomic writers remove it
     on the way out. A forked child (a worker) keeps the default action. ``serve`` installs its
-    own handlers, which take over from these.
+    own handlers, which take over from these. A stop that Python drops (see
+    :func:`_redeliver_lost_stops`) is sent again.
     """
     import signal
 
@@ -155,9 +158,53 @@ def stop_on_hangup_and_term() -> None:
             signal.signal(number, signal.SIG_DFL)
             os.kill(os.getpid(), number)
             return
-        raise SystemExit(128 + number)
+        raise SignalExit(128 + number)
 
     for name in ("SIGTERM", "SIGHUP"):
         number = getattr(signal, name, None)
         if number is not None and signal.getsignal(number) is signal.SIG_DFL:
             signal.signal(number, stop)
+    sys.unraisablehook = _redeliver_lost_stops
+
+
+class SignalExit(SystemExit):
+    """The ``SystemExit(128 + signal)`` a SIGTERM or SIGHUP raises."""
+
+
+def _redeliver_lost_stops(unraisable: Any) -> None:
+    """Send again a stop that Python dropped because it came inside a callback.
+
+    Python runs a signal's handler between any two bytecodes of the main thread, also inside
+    a weak reference's callback, a ``__del__`` or the import system's lock callback. An
+    exception raised there is printed as "Exception ignored" and dropped, and the command
+    went on to its end as if no signal had come (seen: a SIGHUP during an import, and once a
+    Ctrl-C). The signal is sent to the main thread again, from a thread of its own a moment
+    later: sent from here, its handler could run before this hook returns, and an exception
+    of the hook is dropped too. Any other exception is printed as Python prints it.
+    """
+    import signal
+
+    error = unraisable.exc_value
+    if isinstance(error, SignalExit) and isinstance(error.code, int):
+        _thread.start_new_thread(_signal_main_thread, (error.code - 128,))
+    elif isinstance(error, KeyboardInterrupt) and (
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    ):
+        _thread.start_new_thread(_signal_main_thread, (signal.SIGINT,))
+    else:
+        sys.__unraisablehook__(unraisable)
+
+
+def _signal_main_thread(number: int) -> None:
+    """Send signal ``number`` to the main thread after a moment (see the caller)."""
+    import signal
+
+    time.sleep(_REDELIVERY_DELAY)
+    signal.pthread_kill(_MAIN_THREAD, number)
+
+
+#: The thread whose handlers run Python's signal handlers.
+_MAIN_THREAD: Final = _thread.get_ident()
+
+#: Seconds a dropped stop waits before it is sent again; a hook ends in microseconds.
+_REDELIVERY_DELAY: Final = 0.01
