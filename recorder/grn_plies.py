@@ -28,11 +28,8 @@ from gamerec.recorder.syntax import syntax_of
 from gamerec.recorder.time_fields import (
     WRITERS_TIME_TEXT,
     clock_field,
-    clock_seconds,
-    fraction_nanos,
-    time_bytes,
     timestamp_field,
-    utc_of_parts,
+    writers_times_fields,
 )
 from gamerec.recorder.wire import decode_varint, encode_varint
 from gamerec.v1 import record_pb2 as pb
@@ -209,7 +206,7 @@ def command_fields(commands: str) -> tuple[str | None, bytes]:
     """
     written = _WRITERS_COMMANDS.fullmatch(commands)
     if written is not None:
-        found = _written_fields(*written.groups())
+        found = _written_fields(written)
         if found is not None:
             return found
     arguments: dict[str, str] = {}
@@ -239,18 +236,21 @@ _WRITERS_COMMANDS: Final = re.compile(
 )
 
 
-def _written_fields(seat: str, *parts: str | None) -> tuple[str, bytes] | None:
-    """:func:`command_fields` of a writer's three commands, from the parts of their values.
+def _written_fields(found: re.Match[str]) -> tuple[str, bytes] | None:
+    """:func:`command_fields` of a writer's three commands, from their match.
 
-    None when the time's day does not exist (the general reading then refuses it).
+    ``found``: a match of :data:`_WRITERS_COMMANDS`' groups (seat; clock's hours, minutes,
+    seconds, fraction; time's day, hours, minutes, seconds, fraction). None when the time's day
+    does not exist (the general reading then refuses it).
     """
-    hours, minutes, whole, fraction, day, t_hours, t_minutes, t_whole, t_fraction = parts
-    assert hours and minutes and whole and day and t_hours and t_minutes and t_whole
-    stamp = utc_of_parts(day, t_hours, t_minutes, t_whole, t_fraction)
-    if stamp is None:
-        return None
-    clock = time_bytes(clock_seconds(hours, minutes, whole), fraction_nanos(fraction))
-    return seat, clock_field(clock) + timestamp_field(time_bytes(*stamp))
+    seat, hours, minutes, whole, fraction = found.group(1, 2, 3, 4, 5)
+    fields = writers_times_fields(
+        int(hours) * 3600 + int(minutes) * 60 + int(whole),
+        fraction,
+        found.string[found.start(6) : found.end(8)],
+        *found.group(9, 10),
+    )
+    return None if fields is None else (seat, fields)
 
 
 #: The commands whose values are the move's fields.
@@ -431,7 +431,7 @@ def _timed_ply(
         return None
     start = rest.rfind(_TIMED_OPENING)
     found = _TIMED_COMMENT.fullmatch(rest, start) if start >= 0 else None
-    fields = None if found is None else _written_fields(*found.groups())
+    fields = None if found is None else _written_fields(found)
     if found is None or fields is None:
         return None
     seated = rest[: found.end(1) + 1] + "}"
@@ -441,8 +441,9 @@ def _timed_ply(
         if not read:
             return None
         ply = read[0]
-    _, body = decode_varint(ply, 1, len(ply), "a ply's length")
-    return entry(key, ply[body:] + fields[1])
+    # The ply's key is one byte (the moves' fields are numbered below 16), then its length.
+    body = ply[2:] if ply[1] < 0x80 else ply[decode_varint(ply, 1, len(ply), "a ply's length")[1] :]
+    return entry(key, body + fields[1])
 
 
 def _comment_field(words: str, max_comment: int) -> bytes:

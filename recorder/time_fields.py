@@ -96,3 +96,94 @@ def time_bytes(seconds: int, nanos: int) -> bytes:
 
 
 _Duration: Final = duration_pb2.Duration
+
+
+def writers_times_fields(
+    clock_seconds: int,
+    clock_fraction: str | None,
+    minute: str,
+    whole: str,
+    fraction: str | None,
+) -> bytes | None:
+    """A move's clock and timestamp fields, of a writer's clock and UTC time, after each other.
+
+    The bytes of ``clock_field(time_bytes(clock_seconds, fraction_nanos(clock_fraction)))``
+    then ``timestamp_field`` of the time's :func:`utc_of_parts`, written with fewer steps:
+    live play puts both on every move. ``minute``: the time's text up to its minutes
+    (``2026-11-29T20:15``, as :data:`WRITERS_TIME_TEXT` reads it); ``whole`` and
+    ``fraction``: its seconds' digits. None when the day does not exist.
+    """
+    start = _MINUTE_STARTS.get(minute)
+    if start is None:
+        start = _minute_start(minute)
+        if start is None:
+            return None
+    clock = _time_body(clock_seconds, clock_fraction)
+    stamp = _time_body(start + int(whole), fraction)
+    # Either body is at most 17 bytes (an int64 and an int32 varint, their keys): its
+    # length is one byte.
+    return b"".join(
+        (_CLOCK_KEY, _LENGTHS[len(clock)], clock, _TIMESTAMP_KEY, _LENGTHS[len(stamp)], stamp)
+    )
+
+
+def _time_body(seconds: int, fraction: str | None) -> bytes:
+    """:func:`time_bytes` of ``seconds`` and the nanoseconds of ``fraction``'s digits."""
+    nanos = _NANOS_FIELDS.get(fraction)
+    if nanos is None:
+        nanos = time_bytes(0, fraction_nanos(fraction))  # the nanos field alone
+        if len(_NANOS_FIELDS) >= NANOS_FIELDS_REMEMBERED:
+            _NANOS_FIELDS.clear()
+            _NANOS_FIELDS[None] = b""
+        _NANOS_FIELDS[fraction] = nanos
+    # 0 has no field; a negative time (before 1970) or one after 3058 goes to protobuf.
+    if 0 < seconds < 0x800000000:
+        return _seconds_field(seconds) + nanos
+    return time_bytes(seconds, fraction_nanos(fraction))
+
+
+def _seconds_field(seconds: int) -> bytes:
+    """The ``seconds`` field (key 0x08, a varint) of 1 to 2**35 - 1 (clocks; years 1970-3058)."""
+    if seconds < 0x80:
+        return bytes((0x08, seconds))
+    low = seconds & 0x7F | 0x80
+    if seconds < 0x4000:
+        return bytes((0x08, low, seconds >> 7))
+    if seconds < 0x200000:
+        return bytes((0x08, low, seconds >> 7 & 0x7F | 0x80, seconds >> 14))
+    if seconds < 0x10000000:
+        return bytes(
+            (0x08, low, seconds >> 7 & 0x7F | 0x80, seconds >> 14 & 0x7F | 0x80, seconds >> 21)
+        )
+    return bytes(
+        (
+            0x08,
+            low,
+            seconds >> 7 & 0x7F | 0x80,
+            seconds >> 14 & 0x7F | 0x80,
+            seconds >> 21 & 0x7F | 0x80,
+            seconds >> 28,
+        )
+    )
+
+
+def _minute_start(minute: str) -> int | None:
+    """The Unix seconds of a ``YYYY-MM-DDTHH:MM`` minute's start, remembered; None: no such day."""
+    day = _day_start(minute[:10])
+    if day is None:
+        return None
+    start = day + int(minute[11:13]) * 3600 + int(minute[14:16]) * 60
+    if len(_MINUTE_STARTS) >= MINUTE_STARTS_REMEMBERED:
+        _MINUTE_STARTS.clear()
+    _MINUTE_STARTS[minute] = start
+    return start
+
+
+#: The nanos fields of fraction digits (a writer's milliseconds: 1,000 texts), and the minutes'
+#: starts of times, remembered: each table at most this many entries, emptied when full.
+NANOS_FIELDS_REMEMBERED: Final = 4096
+MINUTE_STARTS_REMEMBERED: Final = 4096
+_NANOS_FIELDS: dict[str | None, bytes] = {None: b""}
+_MINUTE_STARTS: dict[str, int] = {}
+#: A one-byte length of a field's body.
+_LENGTHS: Final = tuple(bytes((length,)) for length in range(0x80))

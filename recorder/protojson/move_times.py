@@ -21,8 +21,8 @@ from gamerec.recorder.time_fields import (
     fraction_nanos,
     time_bytes,
     timestamp_field,
-    utc_of_parts,
     utc_time,
+    writers_times_fields,
 )
 
 #: The keys of a move's clock and timestamp (their JSON names are their field names).
@@ -62,11 +62,11 @@ def cut_times(text: bytes) -> tuple[bytes, bytes] | None:
     rest = text[:at]
     if found is None or _CLOCK_KEY in rest or _TIMESTAMP_KEY in rest or _VARIATIONS_KEY in rest:
         return None
-    whole, fraction, *stamp = found.groups()
-    time = utc_of_parts(*stamp)
-    if time is None:
-        return None
-    return rest, _clock_fields(whole, fraction) + timestamp_field(time_bytes(*time))
+    whole, fraction, seconds, seconds_fraction = found.group(1, 2, 6, 7)
+    fields = writers_times_fields(
+        int(whole), fraction, found.string[found.start(3) : found.end(5)], seconds, seconds_fraction
+    )
+    return None if fields is None else (rest, fields)
 
 
 def _clock_fields(whole: str, fraction: str | None) -> bytes:

@@ -3,6 +3,9 @@
 ``recorder.time_fields.time_bytes`` writes the two varint fields that GRN's and ProtoJSON's
 fast paths append to a move for its clock and its timestamp; they must be exactly what
 protobuf writes, for every value a field can hold (negative ones as ten bytes).
+``writers_times_fields`` writes a writer's clock and time with fewer steps: it must give the
+bytes of the general composition for any clock, any day (including none) and any fraction,
+and its tables stay bounded under a flood of distinct values.
 """
 
 from __future__ import annotations
@@ -11,7 +14,15 @@ from google.protobuf import duration_pb2, timestamp_pb2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamerec.recorder.time_fields import clock_field, time_bytes, timestamp_field
+from gamerec.recorder import time_fields
+from gamerec.recorder.time_fields import (
+    clock_field,
+    fraction_nanos,
+    time_bytes,
+    timestamp_field,
+    utc_of_parts,
+    writers_times_fields,
+)
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 
@@ -51,3 +62,68 @@ def test_a_moves_time_fields_are_protobufs(seconds: int, nanos: int) -> None:
 def test_a_field_of_any_bytes_is_a_length_delimited_field(body: bytes) -> None:
     assert clock_field(body) == b"\x5a" + encode_varint(len(body)) + body
     assert timestamp_field(body) == b"\x62" + encode_varint(len(body)) + body
+
+
+CLOCK_SECONDS = st.one_of(
+    st.integers(0, 300),
+    st.integers(0, 99_999_999_999),  # ProtoJSON's writers' clocks: up to 11 digits
+    st.sampled_from([0, 1, 127, 128, 16_383, 16_384, 2**21 - 1, 2**21, 2**28 - 1, 2**28]),
+    st.sampled_from([2**35 - 1, 2**35, 2**35 + 1, 1_796_000_000]),
+)
+FRACTIONS = st.one_of(
+    st.none(), st.from_regex(r"[0-9]{1,9}", fullmatch=True), st.sampled_from(["0", "000000000"])
+)
+#: Days in every year writers may write (0001 to 9999: negative times, 1970's first second,
+#: the years past 2**35 seconds), days that do not exist, and the days around 1970.
+DAYS = st.one_of(
+    st.builds(
+        "{:04d}-{:02d}-{:02d}".format,
+        st.integers(1, 9999),
+        st.integers(1, 12),
+        st.integers(1, 31),
+    ),
+    st.sampled_from(["1970-01-01", "1969-12-31", "3058-08-01", "3059-01-01", "2026-02-29"]),
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.tuples(CLOCK_SECONDS, FRACTIONS),
+    DAYS,
+    st.tuples(st.integers(0, 23), st.integers(0, 59), st.integers(0, 59)),
+    FRACTIONS,
+)
+def test_a_writers_times_fields_are_the_general_compositions(
+    clock_parts: tuple[int, str | None],
+    day: str,
+    time_of_day: tuple[int, int, int],
+    fraction: str | None,
+) -> None:
+    clock, clock_fraction = clock_parts
+    hours, minutes, seconds = time_of_day
+    parts = (day, f"{hours:02d}", f"{minutes:02d}", f"{seconds:02d}", fraction)
+    stamp = utc_of_parts(*parts)
+    minute = f"{day}T{hours:02d}:{minutes:02d}"
+    # Twice: the second call finds the minute and the fractions remembered.
+    for _ in range(2):
+        fields = writers_times_fields(clock, clock_fraction, minute, f"{seconds:02d}", fraction)
+        if stamp is None:
+            assert fields is None
+            continue
+        expected = clock_field(time_bytes(clock, fraction_nanos(clock_fraction)))
+        assert fields == expected + timestamp_field(time_bytes(*stamp))
+        move = pb.Move.FromString(fields)
+        assert (move.clock.seconds, move.clock.nanos) == (clock, fraction_nanos(clock_fraction))
+        assert (move.timestamp.seconds, move.timestamp.nanos) == stamp
+
+
+def test_the_tables_of_writers_times_stay_bounded_under_a_flood() -> None:
+    for count in range(3 * time_fields.NANOS_FIELDS_REMEMBERED):
+        fraction = f"{count:09d}"
+        minute = f"{2000 + count // 1440:04d}-01-01T{count // 60 % 24:02d}:{count % 60:02d}"
+        fields = writers_times_fields(count, fraction, minute, "00", fraction)
+        assert fields is not None
+        assert len(time_fields._NANOS_FIELDS) <= time_fields.NANOS_FIELDS_REMEMBERED
+        assert len(time_fields._MINUTE_STARTS) <= time_fields.MINUTE_STARTS_REMEMBERED
+    # Emptied when full, the nanos table still knows a time without a fraction.
+    assert time_fields._NANOS_FIELDS[None] == b""
