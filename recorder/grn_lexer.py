@@ -42,6 +42,8 @@ _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 # A quoted tag value alone (possessive: an unclosed value of any length fails in linear time).
 _TAG_VALUE = re.compile(r'"((?:[^"\\\r\n]++|\\[^\r\n])*+)"')
 _GLYPH = r"!!|\?\?|!\?|\?!|!|\?"
+#: The glyphs a move may carry, as alternatives of a pattern.
+GLYPH_PATTERN: Final = _GLYPH
 
 
 def _uncaptured(pattern: str) -> str:

@@ -45,6 +45,7 @@ from gamerec.recorder.grn_plies import (
 from gamerec.recorder.grn_seal import ply_seal_bytes
 from gamerec.recorder.grn_tag_section import TOKENS_PER_CHECK, SectionReader, placed
 from gamerec.recorder.grn_tags import read_result_claim
+from gamerec.recorder.grn_timed import timed_run
 from gamerec.recorder.grn_values import parse_clock, parse_timestamp
 from gamerec.recorder.limits import Limits, check_lists
 from gamerec.v1 import record_pb2 as pb
@@ -53,6 +54,7 @@ __all__ = ["TOKENS_PER_CHECK", "RecordReader", "main_line_places"]
 
 _NO_COMMANDS: frozenset[str] = frozenset()
 _SEAT_ONLY = frozenset({"seat"})
+_WRITERS_COMMANDS = frozenset({"seat", "clk", "ts"})
 
 
 def main_line_places(places: Places, wanted: set[int]) -> dict[int, tuple[int, int]]:
@@ -92,6 +94,8 @@ class RecordReader(SectionReader):
         self.ply_seals: list[bytes] = []
         #: Whether the text holds a ply's seal entry at all (a run of plies looks for them).
         self.sealed_text = "[%seal " in places.text
+        #: Whether the text may end with a run of timed plies (``grn_timed``), one unsealed.
+        self.timed_text = not self.sealed_text and places.text.rstrip().endswith("Z]}")
 
     def read(self) -> pb.GameRecord:
         """The record (see the module docstring for what is checked)."""
@@ -167,11 +171,9 @@ class RecordReader(SectionReader):
             room = min(room, self.limits.max_plies - len(moves))
         text, start = self.places.text, token.start()
         game = self.record.rules.game
-        if token.group("ply_seat") is not None:  # the usual move text: maybe plies with seats
-            first = line.first_ply + len(moves)
-            seated = seated_run(text[start:], first, room, line.key, game)
-            if seated is not None:  # the rest of the record is such a run
-                return self._seated_plies(line, seated)
+        ending = self._ending_run(token, line, room)
+        if ending is not None:
+            return ending
         numbers, rests, stops = zip(*PLAIN_PLIES.findall(text, start), strict=True)
         found = numbers.index("")
         room = min(max(room, 0), found)
@@ -217,11 +219,34 @@ class RecordReader(SectionReader):
             return -1
         return len(line.moves) - len(self.ply_seals)
 
-    def _seated_plies(self, line: Line, plies: list[bytes]) -> re.Match[str]:
-        """Keep a run of plies with seats that ends the text; return the end token after it."""
+    def _ending_run(self, token: re.Match[str], line: Line, room: int) -> re.Match[str] | None:
+        """The end token, after the run of plies from ``token`` when it ends the text, else None.
+
+        The run is of the usual plies with seats (``grn_plies.seated_run``), or of plies with a
+        writer's seat, clock and time (``grn_timed.timed_run``), at most ``room`` of them.
+        """
+        text, start, game = self.places.text, token.start(), self.record.rules.game
+        first = line.first_ply + len(line.moves)
+        if token.group("ply_seat") is not None:  # the usual move text
+            plies = seated_run(text[start:], first, room, line.key, game)
+            commands = _SEAT_ONLY
+        elif self.timed_text:  # live play's move text
+            plies = timed_run(text, start, first, room, key=line.key, game=game)
+            commands = _WRITERS_COMMANDS
+        else:
+            return None
+        return None if plies is None else self._run_to_end(line, plies, commands)
+
+    def _run_to_end(
+        self, line: Line, plies: list[bytes], commands: frozenset[str]
+    ) -> re.Match[str]:
+        """Keep a run of plies that ends the text; return the end token after it.
+
+        ``commands``: the commands each of the plies gives (the last one's are the line's).
+        """
         line.moves += plies
         self.moves_read += len(plies)
-        line.commands = _SEAT_ONLY
+        line.commands = commands
         self.tokens_read += len(plies) - 1  # the first was counted as it was read
         self._tokens_from(len(self.places.text))
         return next(self.tokens)

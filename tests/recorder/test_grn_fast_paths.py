@@ -19,12 +19,13 @@ import subprocess
 import sys
 from itertools import islice
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamerec.recorder import grn_plies, grn_tag_section, grn_tags
+from gamerec.recorder import grn_plies, grn_reader, grn_tag_section, grn_tags, grn_timed
 from gamerec.recorder.errors import RecordMalformedError
 from gamerec.recorder.grn import read_grn
 from gamerec.recorder.grn_lexer import TAG_PAIR, TAG_RUN
@@ -225,6 +226,17 @@ def limits(draw: st.DrawFn) -> Limits:
     )
 
 
+def records_of_games(texts: st.SearchStrategy[str]) -> st.SearchStrategy[bytes]:
+    """One to three records, each a Game tag of any game and a move text drawn from ``texts``."""
+    records = st.lists(st.tuples(st.sampled_from(GAME_NAMES), texts), min_size=1, max_size=3)
+    return records.map(
+        lambda drawn: "\n".join(f'[Game "{game}"]\n\n{text}' for game, text in drawn).encode()
+    )
+
+
+GAME_NAMES = ["ONE", "Oust", "Aronda", "Oh-Wah-Ree"]
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(collections(), limits())
 def test_drawn_tags_and_plies_read_alike(data: bytes, drawn: Limits) -> None:
@@ -232,21 +244,11 @@ def test_drawn_tags_and_plies_read_alike(data: bytes, drawn: Limits) -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(
-        st.tuples(st.sampled_from(["ONE", "Oust", "Aronda", "Oh-Wah-Ree"]), move_texts(TIMES)),
-        min_size=1,
-        max_size=3,
-    ),
-    limits(),
-)
-def test_plies_with_clocks_and_timestamps_read_alike(
-    records: list[tuple[str, str]], drawn: Limits
-) -> None:
+@given(records_of_games(move_texts(TIMES)), limits())
+def test_plies_with_clocks_and_timestamps_read_alike(data: bytes, drawn: Limits) -> None:
     # A run of plies whose comments hold a writer's times is read by the run, the commands'
     # arguments by their own readers (grn_plies.command_fields); anything else by the tokens.
-    data = "\n".join(f'[Game "{game}"]\n\n{text}' for game, text in records)
-    assert_read_alike(data.encode(), drawn)
+    assert_read_alike(data, drawn)
 
 
 def test_a_run_of_plies_with_times_is_read_by_the_run() -> None:
@@ -381,18 +383,20 @@ ODD_NUMBERS = ["0{}.", "{}", "{}..", "{}.5", "x{}.", "\u0661."]
 ODD_MOVES = ["c7.", "1-0", "c7!!?", "c7\x00", "é1", "c7{", "", "a1,", "*"]
 
 
+def _ply_start(draw: st.DrawFn, number: int, odd: int) -> tuple[str, str]:
+    """A ply's number and its move with a glyph; an odd number when ``odd`` is 0, move when 1."""
+    written = draw(st.sampled_from(ODD_NUMBERS)).format(number) if odd == 0 else f"{number}."
+    move = draw(st.sampled_from(MOVES)) + draw(st.sampled_from(GLYPHS))
+    return written, draw(st.sampled_from(ODD_MOVES)) if odd == 1 else move
+
+
 @st.composite
 def seated_move_texts(draw: st.DrawFn) -> str:
     """Plies each with its seat command, mostly all plain, now and then one that is not."""
     words = []
     for number in range(1, draw(st.integers(1, 40)) + 1):
         odd = draw(st.integers(0, 59))
-        written = f"{number}."
-        if odd == 0:
-            written = draw(st.sampled_from(ODD_NUMBERS)).format(number)
-        move = draw(st.sampled_from(MOVES)) + draw(st.sampled_from(GLYPHS))
-        if odd == 1:
-            move = draw(st.sampled_from(ODD_MOVES))
+        written, move = _ply_start(draw, number, odd)
         seat = draw(st.sampled_from(ODD_SEAT_WORDS if odd == 2 else SEAT_WORDS))
         words += [written, move, seat]
     gaps = draw(st.lists(st.sampled_from(GAPS), min_size=len(words), max_size=len(words)))
@@ -400,19 +404,11 @@ def seated_move_texts(draw: st.DrawFn) -> str:
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(
-        st.tuples(st.sampled_from(["ONE", "Oust", "Aronda", "Oh-Wah-Ree"]), seated_move_texts()),
-        min_size=1,
-        max_size=3,
-    ),
-    limits(),
-)
-def test_runs_of_plies_with_seats_read_alike(records: list[tuple[str, str]], drawn: Limits) -> None:
+@given(records_of_games(seated_move_texts()), limits())
+def test_runs_of_plies_with_seats_read_alike(data: bytes, drawn: Limits) -> None:
     # The usual move text, read from its words when it is nothing else (grn_plies.seated_run),
     # reads as the first release's reader reads it, and so does every near miss.
-    data = "\n".join(f'[Game "{game}"]\n\n{text}' for game, text in records)
-    assert_read_alike(data.encode(), drawn)
+    assert_read_alike(data, drawn)
 
 
 def test_a_record_of_plies_with_seats_is_read_from_its_words() -> None:
@@ -646,3 +642,80 @@ def test_runs_of_plies_with_comments_of_words_read_alike(
         game = data.draw(st.sampled_from(sorted(GAME_MOVES)))
         records.append(f'[Game "{game}"]\n\n{data.draw(clean_move_texts(game))}')
     assert_read_alike("\n".join(records).encode(), drawn)
+
+
+#: The parts of a timed ply's comment a writer writes, and near misses of each: a seat out of
+#: range or spelled otherwise, clocks and times out of range, without a calendar day, with an
+#: offset, in lower case, before 1970 and at the ends of the years.
+TIMED_SEATS = ["1", "2", "3"]
+ODD_TIMED_SEATS = ["0", "01", "1234567890", "99999999999", "", "x", "\u0661"]
+ODD_CLOCKS = ["0:60:00", "0:00:60", "-0:00:01.5", "0:00:01.1234567890", "12345678:00:00"]
+ODD_CLOCKS += ["0:6:07", "9999999:59:59.999999999", "0:00:00", "1:00:00."]
+ODD_TIMES = ["2026-02-30T14:19:36Z", "2026-12-07T24:00:00Z", "2026-12-07T14:19:36+01:00"]
+ODD_TIMES += ["2026-12-07t14:19:36z", "1969-12-31T23:59:59.5Z", "0001-01-01T00:00:00Z"]
+ODD_TIMES += ["9999-12-31T23:59:59.999999999Z", "1970-01-01T00:00:00Z", "2026-12-07T14:19:60Z"]
+#: What may follow a run of timed plies: white space, a result, a comment, a variation.
+TIMED_ENDS = ["", "", "\n", "  \n", " *", " 31-24", " {a note}", " (2. h7)", " 2."]
+
+
+@st.composite
+def timed_move_texts(draw: st.DrawFn) -> str:
+    """Plies each with a writer's seat, clock and time, mostly; now and then one that is not."""
+    plies = []
+    for number in range(1, draw(st.integers(1, 40)) + 1):
+        odd = draw(st.integers(0, 79))
+        written, move = _ply_start(draw, number, odd)
+        written = f"{number + draw(st.sampled_from([1, -1, 2]))}." if odd == 8 else written
+        seat = draw(st.sampled_from(ODD_TIMED_SEATS if odd == 2 else TIMED_SEATS))
+        hours, minutes, seconds = draw(st.tuples(*(st.integers(0, 59),) * 3))
+        fraction = draw(st.sampled_from(["", ".5", ".250", ".000", f".{number:09d}"]))
+        clock = f"{hours % 3}:{minutes:02d}:{seconds:02d}{fraction}"
+        clock = draw(st.sampled_from(ODD_CLOCKS)) if odd == 3 else clock
+        day = draw(st.sampled_from(["2026-12-07", "2026-12-08", "2027-01-01", "2026-02-28"]))
+        time = f"{day}T{hours % 24:02d}:{minutes:02d}:{seconds:02d}{fraction}Z"
+        time = draw(st.sampled_from(ODD_TIMES)) if odd == 4 else time
+        gap = draw(st.sampled_from(["\n", "\t", "", "  "])) if odd == 5 else " "
+        between = draw(st.sampled_from(["  ", "\n", ""])) if odd == 6 else " "
+        comment = f"{{[%seat {seat}]{between}[%clk {clock}] [%ts {time}]}}"
+        if odd == 7:
+            comment = draw(st.sampled_from(TIMES + BREAKS))
+        plies.append(f"{written}{draw(st.sampled_from(GAPS))}{move}{gap}{comment}")
+    return " ".join(plies) + draw(st.sampled_from(TIMED_ENDS))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records_of_games(timed_move_texts()), limits())
+def test_runs_of_timed_plies_read_alike(data: bytes, drawn: Limits) -> None:
+    # Live play's move text, read in one findall when it is nothing else (grn_timed.timed_run),
+    # reads as the first release's reader reads it, and so does every near miss.
+    assert_read_alike(data, drawn)
+
+
+def test_a_record_of_timed_plies_is_read_by_the_timed_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The path is taken, and only for a text it reads to its end: one ply with a comment of
+    # words, or an impossible day, leaves the whole text to the ply-by-ply reading.
+    runs: list[int | None] = []
+
+    def counted(*arguments: Any, **keywords: Any) -> list[bytes] | None:
+        plies = grn_timed.timed_run(*arguments, **keywords)
+        runs.append(None if plies is None else len(plies))
+        return plies
+
+    monkeypatch.setattr(grn_reader, "timed_run", counted)
+    plies = [
+        f"{ply}. {'c7' if ply % 2 else 'c9'} {{[%seat {2 - ply % 2}] [%clk 0:{ply:02d}:58.250]"
+        f" [%ts 2026-12-07T14:{ply:02d}:{ply:02d}.5Z]}}"
+        for ply in range(1, 7)
+    ]
+    text = '[Game "ONE"]\n\n' + "\n".join(plies) + "\n"
+    [record] = read_grn(io.BytesIO(text.encode()), "a.grn")
+    assert runs == [6]
+    assert [move.clock.seconds for move in record.moves] == [60 * ply + 58 for ply in range(1, 7)]
+    assert [move.timestamp.nanos for move in record.moves] == [500_000_000] * 6
+    for changed in (
+        text.replace("c9 {[%seat 2] [%clk 0:04", "c9 {words} {[%seat 2] [%clk 0:04"),
+        text.replace("2026-12-07T14:05:05.5Z", "2026-02-30T14:05:05.5Z"),
+    ):
+        runs.clear()
+        assert_read_alike(changed.encode(), Limits())
+        assert runs[0] is None
