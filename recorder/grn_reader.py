@@ -95,7 +95,7 @@ class RecordReader(SectionReader):
         #: Whether the text holds a ply's seal entry at all (a run of plies looks for them).
         self.sealed_text = "[%seal " in places.text
         #: Whether the text may end with a run of timed plies (``grn_timed``), one unsealed.
-        self.timed_text = not self.sealed_text and places.text.rstrip().endswith("Z]}")
+        self.timed_text = not self.sealed_text and places.text[-64:].rstrip().endswith("Z]}")
 
     def read(self) -> pb.GameRecord:
         """The record (see the module docstring for what is checked)."""
@@ -171,9 +171,10 @@ class RecordReader(SectionReader):
             room = min(room, self.limits.max_plies - len(moves))
         text, start = self.places.text, token.start()
         game = self.record.rules.game
-        ending = self._ending_run(token, line, room)
-        if ending is not None:
-            return ending
+        if token.group("ply_seat") is not None or self.timed_text:
+            ending = self._ending_run(token, line, room)
+            if ending is not None:
+                return ending
         numbers, rests, stops = zip(*PLAIN_PLIES.findall(text, start), strict=True)
         found = numbers.index("")
         room = min(max(room, 0), found)

@@ -15,7 +15,7 @@ Imports: the standard library and ``gamerec.recorder``'s ``grn_lexer``, ``grn_pl
 from __future__ import annotations
 
 import re
-from typing import Final
+from functools import cache
 
 from gamerec.recorder.grn_lexer import GLYPH_PATTERN
 from gamerec.recorder.grn_plies import PLY_BYTES, entry, numbered, plain_ply_bytes
@@ -35,10 +35,17 @@ _TIMED_PLY = (
     r"\ \[%ts\ ([0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9])"
     r":([0-5][0-9])(?:\.([0-9]{1,9}))?Z\]\}"
 )
-#: The timed plies from a place on, for ``findall``: a ply's groups, then (once or twice) a
-#: tuple whose number is ``""`` and whose last item is the first character after the plies
-#: (``""``: only white space follows), the rest skipped in one step.
-TIMED_PLIES: Final = re.compile(r"(?:" + _TIMED_PLY + r"|\s*+(.?).*)", re.DOTALL)
+
+
+@cache
+def timed_plies() -> re.Pattern[str]:
+    """The timed plies from a place on, for ``findall`` (compiled when first read).
+
+    ``findall`` gives a ply's groups, then (once or twice) a tuple whose number is ``""``
+    and whose last item is the first character after the plies (``""``: only white space
+    follows); the rest of the text is skipped in one step.
+    """
+    return re.compile(r"(?:" + _TIMED_PLY + r"|\s*+(.?).*)", re.DOTALL)
 
 
 def timed_run(
@@ -50,7 +57,7 @@ def timed_run(
     ``room`` of them, and only white space follows the last. None for any other text, a time
     on a day that does not exist, or a ply that does not read.
     """
-    plies = TIMED_PLIES.findall(text, start)
+    plies = timed_plies().findall(text, start)
     numbers = tuple([ply[0] for ply in plies])
     count = numbers.index("")  # the first tuple after the plies
     if not 0 < count <= room or plies[count][-1] or numbered(numbers[:count], first) != count:
