@@ -31,7 +31,7 @@ from gamerec.recorder.time_fields import (
     timestamp_field,
     writers_times_fields,
 )
-from gamerec.recorder.wire import decode_varint, encode_varint
+from gamerec.recorder.wire import encode_varint, field_body
 from gamerec.v1 import record_pb2 as pb
 
 #: The field keys of ``Move.seat`` (field 1, varint), ``Move.glyph`` (field 10, varint) and
@@ -441,9 +441,7 @@ def _timed_ply(
         if not read:
             return None
         ply = read[0]
-    # The ply's key is one byte (the moves' fields are numbered below 16), then its length.
-    body = ply[2:] if ply[1] < 0x80 else ply[decode_varint(ply, 1, len(ply), "a ply's length")[1] :]
-    return entry(key, body + fields[1])
+    return entry(key, field_body(ply) + fields[1])
 
 
 def _comment_field(words: str, max_comment: int) -> bytes:

@@ -21,7 +21,7 @@ from gamerec.recorder.grn_lexer import GLYPH_PATTERN
 from gamerec.recorder.grn_plies import PLY_BYTES, entry, numbered, plain_ply_bytes
 from gamerec.recorder.notation import GameValue
 from gamerec.recorder.time_fields import writers_times_fields
-from gamerec.recorder.wire import decode_varint
+from gamerec.recorder.wire import field_body
 
 #: One timed ply, as ``grn_lexer.PLAIN_PLY`` and ``grn_plies``' timed comment read it, in
 #: groups: its number; its move, glyph and seat command (the text of its seat's ply, less the
@@ -81,7 +81,5 @@ def timed_run(
             if not alone:
                 return None
             ply = alone[0]
-        # The ply's key is one byte (the moves' fields are numbered below 16), then its length.
-        body = ply[2:] if ply[1] < 0x80 else ply[decode_varint(ply, 1, len(ply), "a length")[1] :]
-        read.append(entry(key, body + fields))
+        read.append(entry(key, field_body(ply) + fields))
     return read

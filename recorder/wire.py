@@ -71,6 +71,14 @@ def decode_varint(data: bytes, position: int, end: int, what: str) -> tuple[int,
     raise WireError(position, f"{what} is not a varint (more than {_MAX_VARINT_BYTES} bytes)")
 
 
+def field_body(field: bytes) -> bytes:
+    """The body of a length-delimited field whose key is one byte (field numbers below 16)."""
+    # Most bodies are shorter than 128 bytes: their length is one byte.
+    if field[1] < 0x80:
+        return field[2:]
+    return field[decode_varint(field, 1, len(field), "a field's length")[1] :]
+
+
 def locate_wire_error(data: bytes, descriptor: Descriptor) -> WireError | None:
     """The first wire-format fault in ``data`` read as a ``descriptor`` message, if any."""
     try:

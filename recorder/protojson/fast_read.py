@@ -20,7 +20,7 @@ from gamerec.recorder.protojson.keywords import (
     keywords,
 )
 from gamerec.recorder.protojson.move_times import TIME_KEYS, cut_times, times_bytes
-from gamerec.recorder.wire import decode_varint, encode_varint
+from gamerec.recorder.wire import encode_varint, field_body
 from gamerec.v1 import record_pb2 as pb
 
 
@@ -351,8 +351,7 @@ def _timed_tail_entry(tail: bytes) -> bytes | None:
 
 def _with_times(entry: bytes, times: bytes) -> bytes:
     """A move's entry with its times' fields after its own (they have the highest numbers)."""
-    _, start = decode_varint(entry, 1, len(entry), "a move's length")
-    data = entry[start:] + times
+    data = field_body(entry) + times
     return _RECORD_MOVES_KEY + encode_varint(len(data)) + data
 
 

@@ -23,7 +23,7 @@ from gamerec.recorder.time_fields import (
     utc_of_parts,
     writers_times_fields,
 )
-from gamerec.recorder.wire import encode_varint
+from gamerec.recorder.wire import encode_varint, field_body
 from gamerec.v1 import record_pb2 as pb
 
 SECONDS = st.one_of(
@@ -127,3 +127,14 @@ def test_the_tables_of_writers_times_stay_bounded_under_a_flood() -> None:
         assert len(time_fields._MINUTE_STARTS) <= time_fields.MINUTE_STARTS_REMEMBERED
     # Emptied when full, the nanos table still knows a time without a fraction.
     assert time_fields._NANOS_FIELDS[None] == b""
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from([b"\x2a", b"\x5a", b"\x62"]),
+    st.one_of(st.binary(max_size=400), st.sampled_from([0, 127, 128, 129, 256]).map(bytes)),
+)
+def test_a_fields_body_is_what_follows_its_key_and_length(key: bytes, body: bytes) -> None:
+    # The fast paths put times after a ply's or a move's own fields by cutting its body out:
+    # a length of one byte or of more.
+    assert field_body(key + encode_varint(len(body)) + body) == body
