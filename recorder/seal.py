@@ -170,11 +170,12 @@ def ply_head(previous: bytes, ply: int, move: pb.Move, game: GameValue) -> bytes
 
 def ply_heads(
     previous: bytes,
-    moves: Iterable[pb.Move],
+    moves: Sequence[pb.Move],
     game: GameValue,
     sealed: Iterable[bytes] | None = None,
     *,
     first: int = 1,
+    moves_bytes: Sequence[bytes] | None = None,
 ) -> tuple[list[bytes], EncodingError | None]:
     """The chain's heads after each of ``moves`` (plies ``first``, ``first + 1``, ...).
 
@@ -183,6 +184,9 @@ def ply_heads(
     is made once, and the rest of a move's step is remembered by the move's bytes
     (:func:`_ply_tail`). With ``sealed`` (a seal's heads), the heads stop at the first that
     differs from its sealed one, which is the last head given, or where either list ends.
+    ``moves_bytes``: each move's bytes as a record holds them, when at hand (one parse of the
+    record gives them all; see ``main_line.main_line_moves``), so that no move is serialized
+    again; a move is read from ``moves`` only when its step's rest is not remembered.
 
     Returns:
         The heads, and the error of the ply after the last of them when that ply has no
@@ -190,16 +194,22 @@ def ply_heads(
     """
     heads: list[bytes] = []
     sha256, start, numbers, tails = hashlib.sha256, _PLY_STEP_START, _NUMBER_FRAMES, _TAILS
-    pairs = zip(moves, sealed, strict=False) if sealed is not None else ((m, None) for m in moves)
+    if moves_bytes is None:
+        moves_bytes = [move.SerializeToString() for move in moves]
+    pairs = (
+        zip(moves_bytes, sealed, strict=False)
+        if sealed is not None
+        else ((data, None) for data in moves_bytes)
+    )
     head = previous
-    for ply, (move, expected) in enumerate(pairs, start=first):
-        data = move.SerializeToString()
+    for index, (data, expected) in enumerate(pairs):
         tail = tails.get((game, data))
         if tail is None:
             try:
-                tail = _ply_tail(move, game, data)
+                tail = _ply_tail(moves[index], game, data)
             except EncodingError as error:
                 return heads, error
+        ply = index + first
         number = numbers[ply] if ply < len(numbers) else frame(str(ply).encode())
         head = sha256(b"".join((head, start, number, tail))).digest()
         heads.append(head)

@@ -209,7 +209,7 @@ def judge_item(item: _Item, render: Render) -> Outcome:
         judgement = judge(record, limits=item.frame.limits, serialized=main_line)
         # A valid verdict that will not be shown needs no final digest (--quiet).
         shown = bool(judgement.findings) or not isinstance(render, OnlyInvalid)
-        verdict = verdict_of(record, judgement, digest=shown)
+        verdict = verdict_of(record, judgement, digest=shown, serialized=main_line)
     except GamerecError as error:
         return Outcome("unreadable", item.source, item.number, 0, str(error))
     verdict.source = item.source

@@ -18,6 +18,7 @@ from typing import Any
 
 from gamerec.recorder.arguments import require_record
 from gamerec.recorder.limits import Limits, check_plies
+from gamerec.recorder.main_line import main_line_moves
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
 from gamerec.v1 import verdict_pb2 as vpb
@@ -311,13 +312,15 @@ def verdict_of(
     *,
     seal: spb.SealStatus.ValueType | None = None,
     digest: bool = True,
+    serialized: bytes | None = None,
 ) -> vpb.Verdict:
     """Shape a judgement as the Verdict message.
 
     ``seal``: the record's ``SealStatus`` when already known; else its seal is checked here
     (chain and signatures, docs/seals.md) when it has one. ``digest``: False leaves
     ``final_digest`` empty, for a caller that shows no one the verdict (a valid record under
-    ``gamerec validate --quiet``).
+    ``gamerec validate --quiet``). ``serialized``: as :func:`judge` takes it; the seal's
+    check reads the moves' bytes from it.
     """
     state = judgement.state
     if state is None:
@@ -333,17 +336,18 @@ def verdict_of(
         game=record.rules.game,
         status=status,
         final_digest=final_digest,
-        seal=_seal_status(record) if seal is None else seal,
+        seal=_seal_status(record, serialized) if seal is None else seal,
     )
 
 
-def _seal_status(record: pb.GameRecord) -> spb.SealStatus.ValueType:
+def _seal_status(record: pb.GameRecord, serialized: bytes | None) -> spb.SealStatus.ValueType:
     """NONE for an unsealed record; else the seal checked (crypto is loaded only then)."""
     if not record.HasField("seal"):
         return spb.SEAL_STATUS_NONE
     from gamerec.validator.seal_check import seal_status  # noqa: PLC0415 (loads cryptography)
 
-    return seal_status(record)
+    moves_bytes = None if serialized is None else main_line_moves(serialized)
+    return seal_status(record, moves_bytes)
 
 
 def validate(
@@ -370,7 +374,7 @@ def validate(
     """
     require_record(record, "validate")
     judgement = judge(record, deadline=deadline, limits=limits, serialized=serialized)
-    return verdict_of(record, judgement, digest=digest)
+    return verdict_of(record, judgement, digest=digest, serialized=serialized)
 
 
 def score(

@@ -20,7 +20,7 @@ Findings, in the order they are looked for:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -83,15 +83,25 @@ class SealCheck:
     coverage: dict[int, Coverage] = field(default_factory=dict)
 
 
-def seal_status(record: pb.GameRecord) -> spb.SealStatus.ValueType:
-    """The record's ``SealStatus``: none, holds, or broken."""
+def seal_status(
+    record: pb.GameRecord, moves_bytes: Sequence[bytes] | None = None
+) -> spb.SealStatus.ValueType:
+    """The record's ``SealStatus``: none, holds, or broken (``moves_bytes``: see check_seal)."""
     if not record.HasField("seal"):
         return spb.SEAL_STATUS_NONE
-    return check_seal(record).status
+    return check_seal(record, moves_bytes=moves_bytes).status
 
 
-def check_seal(record: pb.GameRecord, deadline: float | None = None) -> SealCheck:
+def check_seal(
+    record: pb.GameRecord,
+    deadline: float | None = None,
+    *,
+    moves_bytes: Sequence[bytes] | None = None,
+) -> SealCheck:
     """Check the seal's form, its chain and its signatures (see the module docstring).
+
+    ``moves_bytes``: the bytes of each of the record's main-line moves, in order, when at
+    hand (``recorder.seal.ply_heads``); ignored unless there is one for each move.
 
     Raises:
         DeadlineExceededError: the ``deadline`` (monotonic time) passed first (it is looked
@@ -106,7 +116,9 @@ def check_seal(record: pb.GameRecord, deadline: float | None = None) -> SealChec
         finding = vpb.Finding(code="SEAL_MALFORMED", message=f"the seal is malformed: {problem}")
         return SealCheck(spb.SEAL_STATUS_BROKEN, [finding])
     check = SealCheck(spb.SEAL_STATUS_HOLDS)
-    heads, final, broken = recompute(record, seal, plies.heads)
+    if moves_bytes is not None and len(moves_bytes) != len(record.moves):
+        moves_bytes = None
+    heads, final, broken = recompute(record, seal, plies.heads, moves_bytes)
     check.intact = len(heads) - 1
     if broken is not None:
         check.findings.append(broken)
@@ -205,9 +217,14 @@ def _signatures_malformation(
 
 
 def recompute(
-    record: pb.GameRecord, seal: spb.Seal, sealed: list[bytes]
+    record: pb.GameRecord,
+    seal: spb.Seal,
+    sealed: list[bytes],
+    moves_bytes: Sequence[bytes] | None = None,
 ) -> tuple[list[bytes], bytes | None, vpb.Finding | None]:
     """The heads the record gives, up to the first that differs from the seal's (``sealed``).
+
+    ``moves_bytes``: the bytes of the record's main-line moves, when at hand (``ply_heads``).
 
     Returns:
         The intact heads (H0 first; empty when the identity breaks), the final head when the
@@ -219,7 +236,9 @@ def recompute(
         return [], None, _broken(0, f"the record's identity has no canonical form: {error}")
     if head != seal.identity_head:
         return [], None, _broken(0, _IDENTITY_CHANGED)
-    after, unwritable = ply_heads(head, record.moves, record.rules.game, sealed)
+    after, unwritable = ply_heads(
+        head, record.moves, record.rules.game, sealed, moves_bytes=moves_bytes
+    )
     heads = [head, *after]
     broken = _ply_break(record, seal, heads, unwritable)
     if broken is not None:

@@ -18,9 +18,11 @@ from gamerec.recorder.codecs import (
     write_records,
 )
 from gamerec.recorder.errors import EncodingError, RecordMalformedError
+from gamerec.recorder.main_line import main_line_moves
 from gamerec.recorder.notation import format_action
 from gamerec.recorder.seal import chain_of, seal_record
 from gamerec.recorder.signing import sign_record
+from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
 from gamerec.validator.seal_check import check_seal
@@ -243,6 +245,61 @@ def test_the_heads_with_a_seal_stop_at_the_first_that_differs(
     assert heads == expected[:cut]
     assert (str(found) if found is not None else None) == (error if cut == len(expected) else None)
     assert seal.ply_heads(bytes(32), record.moves, game, first=first)[0] == expected
+
+
+#: What a writer other than protobuf may add to a move's bytes: nothing, a field this schema
+#: does not know (number 99), the seat given again (the last one counts), a comment field.
+MOVE_EXTRAS = [b"", b"\x98\x06\x01", b"\x08\x02", b"\x08\x00", b"\x4a\x01x"]
+
+
+@given(record=records(), extra=st.sampled_from(MOVE_EXTRAS), tampered=st.integers(0, 200))
+@settings(max_examples=150, deadline=None)
+def test_the_heads_from_a_records_move_bytes_are_the_moves_heads(
+    record: pb.GameRecord, extra: bytes, tampered: int
+) -> None:
+    # The seal's check reads the moves' bytes from the record's (main_line_moves) instead of
+    # serializing each move: bytes as another writer puts them, the tails remembered by them
+    # or by protobuf's, in either order, give the heads of the plies' items.
+    game = record.rules.game
+    moves_bytes = [move.SerializeToString() + extra for move in record.moves]
+    raw = b"".join(b"\x2a" + encode_varint(len(data)) + data for data in moves_bytes)
+    line = pb.GameRecord.FromString(raw).moves
+    assert main_line_moves(raw) == moves_bytes
+    expected, previous = [], bytes(32)
+    for ply, move in enumerate(line, start=1):
+        try:
+            previous = seal.next_head(previous, seal.ply_items(ply, move, game))
+        except EncodingError:
+            break
+        expected.append(previous)
+    sealed = [bytes(32) if index == tampered else head for index, head in enumerate(expected)]
+    seal._TAILS.clear()
+    for given_bytes in (moves_bytes, None, moves_bytes):
+        heads, _ = seal.ply_heads(bytes(32), line, game, sealed, moves_bytes=given_bytes)
+        assert heads == expected[: tampered + 1]
+        assert seal.ply_heads(bytes(32), line, game, moves_bytes=given_bytes)[0] == expected
+
+
+def test_a_sealed_records_check_reads_its_moves_bytes() -> None:
+    # validate hands the seal's check the record's bytes: the same status and findings, for a
+    # seal that holds and for one broken at a ply; a list of another length is not used.
+    for name in GAME_FIXTURES:
+        record = signed(name)
+        raw = record.SerializeToString()
+        broken = pb.GameRecord.FromString(raw)
+        broken.moves[1].seat = 3 - broken.moves[1].seat
+        for case in (record, broken):
+            data = main_line_moves(case.SerializeToString())
+            alone = check_seal(case)
+            for given_bytes in (data, data[:-1]):
+                read = check_seal(case, moves_bytes=given_bytes)
+                assert (read.status, read.findings, read.intact) == (
+                    alone.status,
+                    alone.findings,
+                    alone.intact,
+                )
+        assert check_seal(record).status == spb.SEAL_STATUS_HOLDS
+        assert check_seal(broken).status == spb.SEAL_STATUS_BROKEN
 
 
 @given(
