@@ -110,6 +110,15 @@ def main_line_moves(serialized: bytes) -> list[bytes]:
     return moves
 
 
+def sealed_plies_bytes(seal: bytes) -> list[bytes]:
+    """The bytes of every ``SealedPly`` of a serialized ``Seal``, in order, in one parse.
+
+    ``Seal.plies`` is field 5 too, so the main line's view reads it; the seal's other fields
+    are skipped as fields the view does not know.
+    """
+    return main_line_moves(seal)
+
+
 class MoveFacts(NamedTuple):
     """What the moves of a record hold besides their actions: every move, variations too.
 

@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from gamerec.recorder.ed25519_checks import key_weakness
 from gamerec.recorder.errors import EncodingError
+from gamerec.recorder.main_line import sealed_plies_bytes
 from gamerec.recorder.seal import (
     HEAD_BYTES,
     HOST,
@@ -141,7 +142,30 @@ class SealedPlies(NamedTuple):
 
 
 def sealed_plies(seal: spb.Seal) -> SealedPlies:
-    """The seal's plies' heads and signed plies, in one pass over them."""
+    """The seal's plies' heads and signed plies, in one pass over them.
+
+    A seal whose plies are all a head alone, as a writer seals a record it does not sign ply
+    by ply, is read from its bytes: each ply is then the head's key, its length (32) and the
+    head. Any other seal is read ply by ply.
+    """
+    plies = sealed_plies_bytes(seal.SerializeToString())
+    count = len(plies)
+    if set(map(len, plies)) == {_HEAD_ALONE_BYTES}:
+        joined = b"".join(plies)
+        if joined[0::_HEAD_ALONE_BYTES] == b"\n" * count and joined[1::_HEAD_ALONE_BYTES] == (
+            b" " * count
+        ):
+            return SealedPlies([ply[2:] for ply in plies], [])
+    return _sealed_plies_read_one_by_one(seal)
+
+
+#: The bytes of a ``SealedPly`` holding its head alone: its key (field 1, length-delimited:
+#: ``\n``), the head's length (32: `` ``) and the head.
+_HEAD_ALONE_BYTES = 2 + HEAD_BYTES
+
+
+def _sealed_plies_read_one_by_one(seal: spb.Seal) -> SealedPlies:
+    """:func:`sealed_plies` of any seal, read from its messages."""
     heads: list[bytes] = []
     signed: list[int] = []
     for number, ply in enumerate(seal.plies, start=1):

@@ -25,7 +25,7 @@ from gamerec.recorder.signing import sign_record
 from gamerec.recorder.wire import encode_varint
 from gamerec.v1 import record_pb2 as pb
 from gamerec.v1 import seal_pb2 as spb
-from gamerec.validator.seal_check import check_seal
+from gamerec.validator.seal_check import check_seal, sealed_plies
 from gamerec.validator.verification import verify
 from tests.sealing import GAME_FIXTURES, TIMEOUT_FIXTURE, key, public, signed
 from tests.strategies import records
@@ -332,3 +332,51 @@ def test_a_ply_head_written_in_one_piece_is_the_head_of_the_plys_items(
                 seal.ply_head(previous, ply, move, record.rules.game)
             continue
         assert seal.ply_head(previous, ply, move, record.rules.game) == expected
+
+
+#: A sealed ply's bytes as writers may put them: a head alone (32 bytes, or another length),
+#: a head with a signature, a head given twice (the last counts), signatures first, a field
+#: this schema does not know after the head, nothing at all.
+@st.composite
+def sealed_ply_bytes(draw: st.DrawFn) -> bytes:
+    """One ``SealedPly``'s bytes, mostly a head alone."""
+    head = draw(st.binary(min_size=32, max_size=32))
+    signature = spb.Signature(signer=draw(st.integers(0, 4)), signature=bytes(64))
+    signed = spb.SealedPly(head=head, signatures=[signature]).SerializeToString()
+    return draw(
+        st.sampled_from(
+            [
+                b"\n " + head,
+                b"\n " + head,
+                b"\n " + head,
+                b"\n\x1f" + head[:31],
+                b"\n!" + head + b"x",
+                signed,
+                b"\n " + head + b"\n " + head[::-1],
+                signature_field(signature) + b"\n " + head,
+                b"\n " + head + b"\x98\x06\x01",
+                b"\n\x1d" + head[:29] + b"\x98\x06\x01",  # 34 bytes, not a head alone
+                b"",
+            ]
+        )
+    )
+
+
+def signature_field(signature: spb.Signature) -> bytes:
+    """A ``SealedPly.signatures`` field (2) holding ``signature``."""
+    data = signature.SerializeToString()
+    return b"\x12" + encode_varint(len(data)) + data
+
+
+@given(st.lists(sealed_ply_bytes(), max_size=40), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_a_seals_plies_read_from_its_bytes_are_its_plies(plies: list[bytes], keys: bool) -> None:
+    # sealed_plies reads a seal whose plies are heads alone from its bytes; any seal gives the
+    # heads and signed plies of its messages, read one by one.
+    others = spb.Seal(version=1, seat_keys=[bytes(32)] * 2 if keys else []).SerializeToString()
+    raw = others + b"".join(b"\x2a" + encode_varint(len(ply)) + ply for ply in plies)
+    seal_message = spb.Seal.FromString(raw)
+    read = sealed_plies(seal_message)
+    assert read.heads == [ply.head for ply in seal_message.plies]
+    signed = [number for number, ply in enumerate(seal_message.plies, 1) if ply.signatures]
+    assert read.signed == signed
