@@ -200,10 +200,16 @@ def _signal_main_thread(number: int) -> None:
     import signal
 
     time.sleep(_REDELIVERY_DELAY)
-    signal.pthread_kill(_MAIN_THREAD, number)
+    # A forked worker's main thread is the one that forked it, which threading knows.
+    threading = sys.modules.get("threading")
+    main = threading.main_thread().ident if threading is not None else None
+    try:
+        signal.pthread_kill(main or _MAIN_THREAD, number)
+    except ProcessLookupError:  # the thread has ended: the process is ending already
+        return
 
 
-#: The thread whose handlers run Python's signal handlers.
+#: The thread that imported this module (the main thread), when threading is not loaded.
 _MAIN_THREAD: Final = _thread.get_ident()
 
 #: Seconds a dropped stop waits before it is sent again; a hook ends in microseconds.
