@@ -680,7 +680,8 @@ def timed_move_texts(draw: st.DrawFn) -> str:
         if odd == 7:
             comment = draw(st.sampled_from(TIMES + BREAKS))
         plies.append(f"{written}{draw(st.sampled_from(GAPS))}{move}{gap}{comment}")
-    return " ".join(plies) + draw(st.sampled_from(TIMED_ENDS))
+        plies.append(draw(st.sampled_from(GAPS)))  # before the next ply, or the end
+    return "".join(plies[:-1]) + draw(st.sampled_from(TIMED_ENDS))
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
