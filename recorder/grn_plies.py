@@ -21,13 +21,19 @@ from google.protobuf.descriptor import Descriptor
 from gamerec.recorder.errors import RecordMalformedError
 from gamerec.recorder.grn_lexer import PLY_PARTS
 from gamerec.recorder.grn_seal import ply_seal_bytes
-from gamerec.recorder.grn_values import clock_bytes, parse_uint32, timestamp_bytes
+from gamerec.recorder.grn_values import (
+    WRITERS_CLOCK_TEXT,
+    clock_bytes,
+    parse_uint32,
+    timestamp_bytes,
+)
 from gamerec.recorder.grn_writer import GLYPHS
 from gamerec.recorder.notation import GameValue, parse_action
 from gamerec.recorder.syntax import syntax_of
 from gamerec.recorder.time_fields import (
     WRITERS_TIME_TEXT,
     clock_field,
+    clock_seconds,
     timestamp_field,
     writers_times_fields,
 )
@@ -231,8 +237,11 @@ def command_fields(commands: str) -> tuple[str | None, bytes]:
 #: ``grn_values.clock_bytes``' writers' form and a UTC time (``time_fields.WRITERS_TIME``),
 #: read in one match.
 _WRITERS_COMMANDS: Final = re.compile(
-    r"\[%seat ([0-9]{1,9})\] \[%clk ([0-9]{1,7}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,9}))?\]"
-    r" \[%ts " + WRITERS_TIME_TEXT + r"\]"
+    r"\[%seat ([0-9]{1,9})\] \[%clk "
+    + WRITERS_CLOCK_TEXT
+    + r"\] \[%ts "
+    + WRITERS_TIME_TEXT
+    + r"\]"
 )
 
 
@@ -245,7 +254,7 @@ def _written_fields(found: re.Match[str]) -> tuple[str, bytes] | None:
     """
     seat, hours, minutes, whole, fraction = found.group(1, 2, 3, 4, 5)
     fields = writers_times_fields(
-        int(hours) * 3600 + int(minutes) * 60 + int(whole),
+        clock_seconds(hours, minutes, whole),
         fraction,
         found.string[found.start(6) : found.end(8)],
         *found.group(9, 10),

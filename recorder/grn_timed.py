@@ -9,7 +9,7 @@ gives (``grn_plies``' timed plies). Any other text gives None, and the reader re
 as before, which places any error.
 
 Imports: the standard library and ``gamerec.recorder``'s ``grn_lexer``, ``grn_plies``,
-``notation``, ``time_fields`` and ``wire``.
+``grn_values``, ``notation``, ``time_fields`` and ``wire``.
 """
 
 from __future__ import annotations
@@ -19,8 +19,13 @@ from functools import cache
 
 from gamerec.recorder.grn_lexer import GLYPH_PATTERN
 from gamerec.recorder.grn_plies import PLY_BYTES, entry, numbered, plain_ply_bytes
+from gamerec.recorder.grn_values import WRITERS_CLOCK_TEXT
 from gamerec.recorder.notation import GameValue
-from gamerec.recorder.time_fields import writers_times_fields
+from gamerec.recorder.time_fields import (
+    WRITERS_TIME_BY_MINUTE_TEXT,
+    clock_seconds,
+    writers_times_fields,
+)
 from gamerec.recorder.wire import field_body
 
 #: One timed ply, as ``grn_lexer.PLAIN_PLY`` and ``grn_plies``' timed comment read it, in
@@ -30,10 +35,8 @@ from gamerec.recorder.wire import field_body
 _TIMED_PLY = (
     r"\s*+([0-9]+)\.\s*+"
     r"([A-Za-z0-9,]++(?!-[0-9]|(?<=[0-9])\.)(?:" + GLYPH_PATTERN + r")?"
-    r"\s*+\{\[%seat\ [0-9]{1,9}\])"
-    r"\ \[%clk\ ([0-9]{1,7}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,9}))?\]"
-    r"\ \[%ts\ ([0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9])"
-    r":([0-5][0-9])(?:\.([0-9]{1,9}))?Z\]\}"
+    r"\s*+\{\[%seat [0-9]{1,9}\])"
+    r" \[%clk " + WRITERS_CLOCK_TEXT + r"\] \[%ts " + WRITERS_TIME_BY_MINUTE_TEXT + r"\]\}"
 )
 
 
@@ -67,7 +70,7 @@ def timed_run(
     for ply_parts in plies[:count]:
         _, seated, hours, minutes, whole, fraction, minute, seconds, seconds_fraction, _ = ply_parts
         fields = writers_times_fields(
-            int(hours) * 3600 + int(minutes) * 60 + int(whole),
+            clock_seconds(hours, minutes, whole),
             fraction,
             minute,
             seconds,

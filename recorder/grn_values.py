@@ -26,12 +26,19 @@ from __future__ import annotations
 import datetime
 import re
 from functools import lru_cache
+from typing import Final
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from gamerec.recorder.errors import EncodingError, RecordMalformedError, excerpt
 from gamerec.recorder.syntax.base import whole_number, whole_numbers
-from gamerec.recorder.time_fields import clock_seconds, fraction_nanos, time_bytes, utc_time
+from gamerec.recorder.time_fields import (
+    clock_seconds,
+    fraction_nanos,
+    time_bytes,
+    time_bytes_of,
+    utc_time,
+)
 
 UINT32_MAX = 2**32 - 1
 INT32_MIN = -(2**31)
@@ -226,7 +233,8 @@ def parse_timestamp(text: str) -> timestamp_pb2.Timestamp:
 
 #: A clock as writers write it: no sign, minutes and seconds below 60, at most 9,999,999 hours
 #: (far within a Duration's 87,660,000).
-_WRITERS_CLOCK = re.compile(r"([0-9]{1,7}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,9}))?")
+WRITERS_CLOCK_TEXT: Final = r"([0-9]{1,7}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,9}))?"
+_WRITERS_CLOCK = re.compile(WRITERS_CLOCK_TEXT)
 
 
 def clock_bytes(text: str) -> bytes:
@@ -239,7 +247,7 @@ def clock_bytes(text: str) -> bytes:
     if match is None:
         return parse_clock(text).SerializeToString()
     hours, minutes, whole, fraction = match.groups()
-    return time_bytes(clock_seconds(hours, minutes, whole), fraction_nanos(fraction))
+    return time_bytes_of(clock_seconds(hours, minutes, whole), fraction)
 
 
 def timestamp_bytes(text: str) -> bytes:

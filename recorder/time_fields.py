@@ -22,10 +22,14 @@ from gamerec.recorder.wire import encode_varint
 
 #: A time as writers write it: UTC (``Z``), a time of day that exists (the day is checked by
 #: :func:`_day_start`). Every such time is within a Timestamp's years 0001 to 9999.
-WRITERS_TIME_TEXT: Final = (
-    r"([0-9]{4}-[0-9]{2}-[0-9]{2})T([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])"
-    r"(?:\.([0-9]{1,9}))?Z"
-)
+_DAY: Final = r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+_HOUR: Final = r"[01][0-9]|2[0-3]"
+_SIXTY: Final = r"[0-5][0-9]"
+_FRACTION: Final = r"(?:\.([0-9]{1,9}))?"
+WRITERS_TIME_TEXT: Final = f"({_DAY})T({_HOUR}):({_SIXTY}):({_SIXTY}){_FRACTION}Z"
+#: The same texts, grouped as :func:`writers_times_fields` takes them: the minute (day, hours
+#: and minutes: ``2026-11-29T20:15``), the seconds, the fraction.
+WRITERS_TIME_BY_MINUTE_TEXT: Final = f"({_DAY}T(?:{_HOUR}):{_SIXTY}):({_SIXTY}){_FRACTION}Z"
 WRITERS_TIME: Final = re.compile(WRITERS_TIME_TEXT)
 _EPOCH_ORDINAL: Final = datetime.date(1970, 1, 1).toordinal()
 
@@ -118,8 +122,8 @@ def writers_times_fields(
         start = _minute_start(minute)
         if start is None:
             return None
-    clock = _time_body(clock_seconds, clock_fraction)
-    stamp = _time_body(start + int(whole), fraction)
+    clock = time_bytes_of(clock_seconds, clock_fraction)
+    stamp = time_bytes_of(start + int(whole), fraction)
     # Either body is at most 17 bytes (an int64 and an int32 varint, their keys): its
     # length is one byte.
     return b"".join(
@@ -127,8 +131,12 @@ def writers_times_fields(
     )
 
 
-def _time_body(seconds: int, fraction: str | None) -> bytes:
-    """:func:`time_bytes` of ``seconds`` and the nanoseconds of ``fraction``'s digits."""
+def time_bytes_of(seconds: int, fraction: str | None) -> bytes:
+    """:func:`time_bytes` of ``seconds`` and the nanoseconds of ``fraction``'s digits.
+
+    ``time_bytes(seconds, fraction_nanos(fraction))``, the fraction's field remembered and
+    the seconds' written in Python for 1 to 2**35 - 1.
+    """
     nanos = _NANOS_FIELDS.get(fraction)
     if nanos is None:
         nanos = time_bytes(0, fraction_nanos(fraction))  # the nanos field alone

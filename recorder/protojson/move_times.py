@@ -18,8 +18,8 @@ from typing import Any, Final
 from gamerec.recorder.time_fields import (
     WRITERS_TIME_TEXT,
     clock_field,
-    fraction_nanos,
     time_bytes,
+    time_bytes_of,
     timestamp_field,
     utc_time,
     writers_times_fields,
@@ -71,7 +71,7 @@ def cut_times(text: bytes) -> tuple[bytes, bytes] | None:
 
 def _clock_fields(whole: str, fraction: str | None) -> bytes:
     """The clock field of a writer's clock, from its whole seconds and fraction digits."""
-    return clock_field(time_bytes(int(whole), fraction_nanos(fraction)))
+    return clock_field(time_bytes_of(int(whole), fraction))
 
 
 def times_bytes(mapping: dict[str, Any]) -> bytes | None:

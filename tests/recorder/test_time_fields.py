@@ -10,15 +10,20 @@ and its tables stay bounded under a flood of distinct values.
 
 from __future__ import annotations
 
+import re
+
 from google.protobuf import duration_pb2, timestamp_pb2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamerec.recorder import time_fields
 from gamerec.recorder.time_fields import (
+    WRITERS_TIME_BY_MINUTE_TEXT,
+    WRITERS_TIME_TEXT,
     clock_field,
     fraction_nanos,
     time_bytes,
+    time_bytes_of,
     timestamp_field,
     utc_of_parts,
     writers_times_fields,
@@ -138,3 +143,30 @@ def test_a_fields_body_is_what_follows_its_key_and_length(key: bytes, body: byte
     # The fast paths put times after a ply's or a move's own fields by cutting its body out:
     # a length of one byte or of more.
     assert field_body(key + encode_varint(len(body)) + body) == body
+
+
+@settings(max_examples=2000, deadline=None)
+@given(SECONDS, FRACTIONS)
+def test_a_times_bytes_of_digits_are_those_of_its_nanoseconds(
+    seconds: int, fraction: str | None
+) -> None:
+    # The GRN and ProtoJSON clocks' path: any int64 (negative, 0, past 2**35), any fraction.
+    for _ in range(2):  # the second time, the fraction's field is remembered
+        assert time_bytes_of(seconds, fraction) == time_bytes(seconds, fraction_nanos(fraction))
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.from_regex(WRITERS_TIME_TEXT, fullmatch=True),
+        st.from_regex(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,10})?Z?"),
+    )
+)
+def test_the_time_grouped_by_minute_reads_the_writers_times(text: str) -> None:
+    # The run of timed plies reads a time by its minute: the same texts, the same parts.
+    by_minute = re.fullmatch(WRITERS_TIME_BY_MINUTE_TEXT, text)
+    by_parts = re.fullmatch(WRITERS_TIME_TEXT, text)
+    assert (by_minute is None) == (by_parts is None)
+    if by_minute is not None and by_parts is not None:
+        day, hours, minutes, seconds, fraction = by_parts.groups()
+        assert by_minute.groups() == (f"{day}T{hours}:{minutes}", seconds, fraction)
