@@ -287,17 +287,26 @@ def test_the_plies_with_words_kept_stay_within_their_bound() -> None:
         assert all(len(kept) <= grn_plies.WORDS_PLY_TEXT_KEPT for table in tables for kept in table)
 
 
+def writers_record(plies: int, time: str, between: str, glyph_at: int = 0) -> str:
+    """A ONE record of ``plies`` plies as live play writes them, ``between`` them.
+
+    ``c7`` and ``c9`` in turn (``!?`` on the ply ``glyph_at``), each with its seat, a clock
+    of ``0:<ply>:58.250`` and ``time`` formatted with its ply.
+    """
+    texts = [
+        f"{ply}. {'c7' if ply % 2 else 'c9'}{'!?' if ply == glyph_at else ''}"
+        f" {{[%seat {2 - ply % 2}] [%clk 0:{ply:02d}:58.250] [%ts {time.format(ply=ply)}]}}"
+        for ply in range(1, plies + 1)
+    ]
+    return '[Game "ONE"]\n\n' + between.join(texts) + "\n"
+
+
 def test_a_timed_ply_is_read_from_the_ply_with_its_seat_alone() -> None:
     # Every timed ply's text is its own: the ply up to its seat command is kept and found,
     # its times' fields put after it; a ply with words, an impossible day or a comment too
     # long reads as the first release's reader reads it.
     grn_plies.PLY_BYTES.clear()
-    plies = [
-        f"{ply}. {'c7' if ply % 2 else 'c9'}{'!?' if ply == 3 else ''}"
-        f" {{[%seat {2 - ply % 2}] [%clk 0:{ply:02d}:58.250] [%ts 2026-12-07T14:19:{ply:02d}Z]}}"
-        for ply in range(1, 9)
-    ]
-    text = '[Game "ONE"]\n\n' + " ".join(plies) + "\n"
+    text = writers_record(8, "2026-12-07T14:19:{ply:02d}Z", " ", glyph_at=3)
     [record] = read_grn(io.BytesIO(text.encode()), "a.grn")
     kept = [text for table in grn_plies.PLY_BYTES.values() for text in table]
     assert sorted(kept) == ["c7 {[%seat 1]}", "c7!? {[%seat 1]}", "c9 {[%seat 2]}"]
@@ -703,12 +712,7 @@ def test_a_record_of_timed_plies_is_read_by_the_timed_run(monkeypatch: pytest.Mo
         return plies
 
     monkeypatch.setattr(grn_reader, "timed_run", counted)
-    plies = [
-        f"{ply}. {'c7' if ply % 2 else 'c9'} {{[%seat {2 - ply % 2}] [%clk 0:{ply:02d}:58.250]"
-        f" [%ts 2026-12-07T14:{ply:02d}:{ply:02d}.5Z]}}"
-        for ply in range(1, 7)
-    ]
-    text = '[Game "ONE"]\n\n' + "\n".join(plies) + "\n"
+    text = writers_record(6, "2026-12-07T14:{ply:02d}:{ply:02d}.5Z", "\n")
     [record] = read_grn(io.BytesIO(text.encode()), "a.grn")
     assert runs == [6]
     assert [move.clock.seconds for move in record.moves] == [60 * ply + 58 for ply in range(1, 7)]
