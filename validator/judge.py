@@ -328,16 +328,20 @@ def verdict_of(
     else:
         status = vpb.GAME_STATUS_FINISHED if state.is_over else vpb.GAME_STATUS_UNFINISHED
         final_digest = state.digest() if digest else ""
-    return vpb.Verdict(
-        valid=not judgement.findings,
-        errors=judgement.findings,
-        result=computed_result(record, judgement),
+    findings = judgement.findings
+    verdict = vpb.Verdict(
+        valid=not findings,
         plies_replayed=judgement.plies,
         game=record.rules.game,
         status=status,
         final_digest=final_digest,
         seal=_seal_status(record, serialized) if seal is None else seal,
     )
+    if findings:
+        verdict.errors.extend(findings)
+    # Copied in after: a message given to the constructor is copied through a slower path.
+    verdict.result.CopyFrom(computed_result(record, judgement))
+    return verdict
 
 
 def _seal_status(record: pb.GameRecord, serialized: bytes | None) -> spb.SealStatus.ValueType:
