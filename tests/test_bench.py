@@ -177,14 +177,20 @@ def test_the_judge_section_compares_validate_with_the_replay_of_the_same_games_p
     # with its scoring and digest 1.5 s against 1 s, then 1.25 s against 0.5 s.
     ceiling = Paired((1.5, 1.25), (1.0, 0.5))
     read = Paired((1.6,), (1.0,))
-    run = JudgeRun("Oust", 10, 600, Paired((2.0, 3.0, 4.0), (1.0, 1.0, 1.0)), ceiling, read)
-    figure, top, read_top = judge_figures([run])
+    floor = Paired((1.8,), (1.0,))
+    run = JudgeRun("Oust", 10, 600, Paired((2.0, 3.0, 4.0), (1.0, 1.0, 1.0)), ceiling, read, floor)
+    figure, top, read_top, floor_row = judge_figures([run])
     assert (figure.value, figure.reference_value) == (200.0, 600.0)
     assert figure.pairs == (0.5, 1 / 3, 0.25)
     assert (figure.ratio, figure.target, figure.met) == (1 / 3, 0.6, False)
     assert "ceiling" in top.name and top.reference == figure.reference
     assert (top.pairs, top.target, top.met) == ((2 / 3, 0.4), None, None)
     assert "read" in read_top.name and (read_top.ratio, read_top.met) == (1 / 1.6, None)
+    assert (
+        "Verdict" in floor_row.name
+        and floor_row.met is None
+        and floor_row.ratio == pytest.approx(1 / 1.8)
+    )
 
 
 def test_cached_games_are_keyed_on_every_module_of_an_engine_package() -> None:
