@@ -2,7 +2,7 @@
 
 For each game (ONE and Oh-Wah-Ree with two seats, Aronda, Oust) 2,000 seeded random complete
 records are generated (``gamerec generate``'s generator; not timed, cached in ``bench/.data``
-with a digest of the sources that make them). Four things are timed, each against B in turn
+with a digest of the sources that make them). Five things are timed, each against B in turn
 (A, B, A, B, ...; then C, B, C, B, ...; then D and B; then E and B):
 
 - A: ``gamerec.validator.judge.validate(record)`` of every record (the library's main job:
@@ -17,15 +17,15 @@ with a digest of the sources that make them). Four things are timed, each agains
   up), and only the verdict's shaping left out;
 - E: D with the answer built as cheaply as protobuf builds it: one ``Verdict`` whose result
   is filled in place from the final position's values (no rules identity looked up, no
-  claim compared, no ``Judgement``): the floor of any ``validate`` that reads a
-  ``GameRecord`` and answers with a ``Verdict`` on this engine.
+  claim compared, no ``Judgement``): the floor of ``validate`` with the moves read as it
+  reads them, answering with a ``Verdict`` on this engine.
 
 The first figure is A's plies/s against B's, the median of the pairs' ratios with their
 spread (the issue's target: at least 0.6x for each game). The others are C's, D's and E's
 against B's, with no target: C is the ceiling of the first, the most any ``validate``
 built on this engine could reach; D is that ceiling once the moves are read; E is the floor
 of A's cost once a Verdict is answered, so a game whose E is below 0.6x cannot meet the
-target by any change outside its engine and protobuf. Every verdict
+target without a cheaper reading of the moves or a cheaper engine share. Every verdict
 must be valid, every replay legal: a benchmark that is not doing the job fails instead of
 printing a figure.
 
